@@ -1,0 +1,1 @@
+"""Agents for 1819 Singapore (random, heuristic and learned policies)."""

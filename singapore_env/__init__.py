@@ -1,0 +1,1 @@
+"""1819 Singapore game engine and PettingZoo environment."""

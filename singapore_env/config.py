@@ -1,0 +1,133 @@
+"""Rules configuration: every tunable number and rule choice in one frozen object.
+
+A ruleset is a :class:`RulesConfig`. Balance studies and later rulesets change
+configuration, never code::
+
+    cfg = RulesConfig.standard(slavery=False)
+    cfg = cfg.replace(war_cost=6)
+
+Numbers printed on the board live in ``data/board.toml``; the numbers here are the
+rulebook's rules text and the project's choices where the sources are silent (each
+choice is listed in ``docs/rules.md``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+RULESETS = ("standard",)
+REWARD_MODES = ("win", "vp_margin", "faction")
+
+
+class ConfigError(ValueError):
+    """A rules configuration value is unknown or out of range."""
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """Every tunable rule of a game. Use :meth:`standard` to build one."""
+
+    ruleset: str = "standard"
+    slavery: bool = True
+    reward_mode: str = "win"
+
+    # Rounds and events
+    event_i_cards: int = 3
+    event_ii_cards: int = 4
+    singapore_treaty_ships: int = 2
+    anglo_dutch_ship_threshold: int = 7
+    first_round_income: int = 3
+
+    # Turn
+    actions_per_turn: int = 2
+    leader_money: int = 1
+    leader_storehouse_tokens: int = 1
+
+    # Buy
+    battle_card_price: int = 2
+    battle_draw_two_tokens: int = 2
+    market_slots: int = 5
+
+    # Influence and districts
+    district_threshold: int = 5
+
+    # Raid
+    raid_ship_threshold: int = 2
+
+    # Decree
+    legalize_cost: int = 5
+    outlaw_vp: int = 2
+    malay_decree_cost_under_anglo_dutch: int = 8
+
+    # War
+    war_cost: int = 7
+    war_cost_under_anglo_dutch: int = 4
+    war_dice: int = 2
+    war_ship_loss_dice: int = 1
+    star_ship_threshold: int = 7
+    # Fractions of the spoils a victor may give an ally (numerator, denominator).
+    spoils_shares: tuple[tuple[int, int], ...] = ((1, 3), (2, 3))
+
+    # Conflict events
+    conflict_money_strength: int = 1
+    # Singapore Treaty allows star cards against Conflict Events.
+    star_in_conflict_under_singapore: bool = True
+
+    # Upkeep
+    fund_cost_per_multiplier: int = 1
+
+    # Engine limits (addressable slots for the fixed action table).
+    max_hand: int = 12
+    max_tableau: int = 16
+
+    # Step cap used by the environment's truncation (0 = none).
+    max_decisions: int = 0
+
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        if self.reward_mode not in REWARD_MODES:
+            raise ConfigError(
+                f"unknown reward_mode {self.reward_mode!r}; known: {', '.join(REWARD_MODES)}"
+            )
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                raise ConfigError(f"{f.name} must be >= 0, got {value}")
+        if self.max_hand < 1 or self.max_tableau < 4:
+            raise ConfigError("max_hand must be >= 1 and max_tableau >= 4")
+
+    @classmethod
+    def standard(cls, **overrides) -> "RulesConfig":
+        """The final rulebook (Fantasy Mode, 4 players), optionally with overrides."""
+        return cls(**overrides)
+
+    @classmethod
+    def named(cls, ruleset: str, **overrides) -> "RulesConfig":
+        """Build a configuration by ruleset name (``standard``)."""
+        if ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+        return cls(ruleset=ruleset, **overrides)
+
+    def replace(self, **changes) -> "RulesConfig":
+        """A copy with some values changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["spoils_shares"] = [list(x) for x in self.spoils_shares]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RulesConfig":
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ConfigError(f"unknown rules config keys: {sorted(unknown)}")
+        d = dict(d)
+        if "spoils_shares" in d:
+            d["spoils_shares"] = tuple(tuple(x) for x in d["spoils_shares"])
+        return cls(**d)

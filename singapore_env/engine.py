@@ -1,0 +1,290 @@
+"""The game engine: a seat to act, its legal decisions, and a step that applies one.
+
+    game = Game(seed=1)
+    while not game.is_over:
+        game.step(game.legal_decisions()[0])
+    game.final_scores
+
+Rules live in :mod:`singapore_env.rules` (one module per phase or action family);
+this module only runs the frame stack, validates decisions and saves/loads games.
+A rejected decision raises :class:`IllegalDecision` and leaves the game untouched.
+Decisions with a single legal option are applied automatically (they are forced).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import numpy as np
+
+from . import rules  # noqa: F401  (registers every frame handler)
+from .config import ConfigError, RulesConfig
+from .content import SEAT_NAMES, Content, default_content
+from .decisions import Decision, Kind
+from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, shuffle
+from .rules.market import _refill_now
+from .state import Frame, GameState, Slot
+
+FORMAT_NAME = "singapore-1819-game"
+FORMAT_VERSION = 1
+
+
+class IllegalDecision(ValueError):
+    """A decision that is not legal now. The message names the legal ones."""
+
+
+class SaveFormatError(ValueError):
+    """A saved game that cannot be loaded (malformed, tampered or from other content)."""
+
+
+class Game:
+    """One game of 1819 Singapore."""
+
+    def __init__(self, seed: int = 0, config: RulesConfig | None = None,
+                 content: Content | None = None, keep_text_log: bool = True,
+                 _empty: bool = False):
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self.cfg = config if config is not None else RulesConfig.standard()
+        self.c = content if content is not None else default_content(self.cfg.slavery)
+        self.seed = int(seed)
+        self.keep_text_log = keep_text_log
+        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self.s = GameState()
+        self.history: list[Decision] = []
+        self._legal: list[Decision] = []
+        if not _empty:
+            self._setup()
+            self._run()
+
+    # ------------------------------------------------------------ setup
+    def _setup(self) -> None:
+        s, c, cfg = self.s, self.c, self.cfg
+        s.first_player = CLOCKWISE[int(self.rng.integers(4))]
+        s.tableau = [[Slot(c.leader_ids[seat])] for seat in range(4)]
+        s.market_deck = list(c.market_ids)
+        shuffle(self, s.market_deck)
+        s.population_deck = list(c.population_ids)
+        shuffle(self, s.population_deck)
+        s.battle_deck = [list(c.battle_ids[0]), list(c.battle_ids[1])]
+        for deck in s.battle_deck:
+            shuffle(self, deck)
+        events_ii = list(c.event_ids["II"])
+        events_i = list(c.event_ids["I"])
+        shuffle(self, events_ii)
+        shuffle(self, events_i)
+        if len(events_i) < cfg.event_i_cards or len(events_ii) < cfg.event_ii_cards:
+            raise ConfigError("not enough Event cards in the content for this configuration")
+        s.event_deck = events_ii[:cfg.event_ii_cards] + events_i[:cfg.event_i_cards]
+        s.districts = [0] * (len(c.board.loop_ids) * 4)
+        s.outlawed = [-1] * len(c.board.vices)
+        s.leader_space = [-1] * len(c.board.leader_spaces)
+        s.market = [-1] * cfg.market_slots
+        _refill_now(self)
+        from .rules.effects import draw_to_hand
+        for seat in clockwise_from_first(s.first_player):
+            draw_to_hand(self, seat, 1)
+        s.stack = [Frame("round")]
+
+    # ------------------------------------------------------------ running
+    def _run(self) -> None:
+        """Run automatic frames and forced decisions until a real choice is needed."""
+        stack = self.s.stack
+        while stack:
+            f = stack[-1]
+            handler = AUTO.get(f.kind)
+            if handler is not None:
+                handler(self, f)
+                continue
+            legal = LEGAL[f.kind](self, f)
+            if not legal:
+                stack.pop()
+            elif len(legal) == 1:
+                APPLY[f.kind](self, f, legal[0])
+            else:
+                self._legal = legal
+                return
+        self._legal = []
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.s.game_over)
+
+    @property
+    def acting_seat(self) -> int:
+        """The seat that decides now (-1 once the game is over)."""
+        return self.s.stack[-1].seat if self.s.stack and not self.s.game_over else -1
+
+    @property
+    def pending(self) -> Frame | None:
+        """The frame asking the current question (its kind names the decision)."""
+        return self.s.stack[-1] if self.s.stack and not self.s.game_over else None
+
+    def legal_decisions(self) -> list[Decision]:
+        """Every legal decision of the acting seat (empty once the game is over)."""
+        return list(self._legal)
+
+    def step(self, decision: Decision | tuple[int, int]) -> None:
+        """Apply one decision of the acting seat; raise IllegalDecision if not legal."""
+        if self.s.game_over:
+            raise IllegalDecision("the game is over; no decision is legal")
+        try:
+            d = Decision(int(decision[0]), int(decision[1]))
+        except (TypeError, ValueError, IndexError):
+            raise IllegalDecision(f"{decision!r} is not a (kind, arg) decision") from None
+        if d not in self._legal:
+            from .render import describe
+            f = self.s.stack[-1]
+            shown = ", ".join(describe(self, x) for x in self._legal[:40])
+            more = f" (+{len(self._legal) - 40} more)" if len(self._legal) > 40 else ""
+            raise IllegalDecision(
+                f"{describe(self, d)} is not legal for {SEAT_NAMES[f.seat]} now "
+                f"(pending: {f.kind}); legal: {shown}{more}")
+        f = self.s.stack[-1]
+        APPLY[f.kind](self, f, d)
+        self.history.append(d)
+        self.s.decisions += 1
+        self._run()
+
+    # ------------------------------------------------------------ results
+    @property
+    def final_scores(self) -> list[int]:
+        """Final VP per seat (track + Legacies + End Game bonuses); [] before the end."""
+        return list(self.s.final_vp)
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest final VP (ties share); [] before the end."""
+        if not self.s.final_vp:
+            return []
+        best = max(self.s.final_vp)
+        return [p for p, v in enumerate(self.s.final_vp) if v == best]
+
+    # ------------------------------------------------------------ copies and files
+    def clone(self) -> "Game":
+        """An independent copy (state, RNG and history)."""
+        g = Game.__new__(Game)
+        g.cfg, g.c, g.seed, g.keep_text_log = self.cfg, self.c, self.seed, self.keep_text_log
+        g.rng = np.random.Generator(np.random.PCG64())
+        g.rng.bit_generator.state = self.rng.bit_generator.state
+        g.s = self.s.copy()
+        g.history = list(self.history)
+        g._legal = list(self._legal)
+        return g
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "content": self.c.digest,
+            "seed": self.seed,
+            "config": self.cfg.to_dict(),
+            "history": [[d.kind, d.arg] for d in self.history],
+            "rng": _rng_state_to_json(self.rng.bit_generator.state),
+            "state": self.s.to_dict(),
+        }
+
+    def to_json(self) -> str:
+        """The full state and the decision log as canonical JSON (byte-for-byte stable)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, content: Content | None = None) -> "Game":
+        """Load a snapshot saved by :meth:`to_json`; raise SaveFormatError if it is bad."""
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise SaveFormatError(f"not JSON: {exc}") from None
+        return cls.from_dict(data, content)
+
+    @classmethod
+    def from_dict(cls, data: dict, content: Content | None = None) -> "Game":
+        cfg, seed, history = _check_header(data)
+        g = cls(seed, cfg, content, _empty=True)
+        if data.get("content") != g.c.digest:
+            raise SaveFormatError(
+                f"saved with content {data.get('content')!r}, this engine has {g.c.digest!r}")
+        try:
+            g.s = GameState.from_dict(data["state"])
+            g.rng.bit_generator.state = _rng_state_from_json(data["rng"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SaveFormatError(f"malformed state: {exc}") from None
+        g.history = history
+        from .invariants import InvariantError, check_invariants
+        try:
+            check_invariants(g)
+            g._run()
+        except InvariantError as exc:
+            raise SaveFormatError(f"inconsistent state: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SaveFormatError(f"state cannot be continued: {exc!r}") from None
+        return g
+
+    @classmethod
+    def replay(cls, seed: int, decisions: Iterable, config: RulesConfig | None = None,
+               content: Content | None = None) -> "Game":
+        """Rebuild a game from its seed and decision log."""
+        g = cls(seed, config, content)
+        for i, d in enumerate(decisions):
+            try:
+                g.step(d)
+            except IllegalDecision as exc:
+                raise IllegalDecision(f"decision #{i} of the log: {exc}") from None
+        return g
+
+    @classmethod
+    def load_replay(cls, text: str, content: Content | None = None) -> "Game":
+        """Rebuild a saved game by replaying its seed and log (ignores the snapshot)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise SaveFormatError(f"not JSON: {exc}") from None
+        cfg, seed, history = _check_header(data)
+        return cls.replay(seed, history, cfg, content)
+
+
+def clockwise_from_first(first: int) -> list[int]:
+    i = CLOCKWISE.index(first)
+    return [CLOCKWISE[(i + k) % 4] for k in range(4)]
+
+
+def _check_header(data) -> tuple[RulesConfig, int, list[Decision]]:
+    if not isinstance(data, dict):
+        raise SaveFormatError("a saved game is a JSON object")
+    if data.get("format") != FORMAT_NAME:
+        raise SaveFormatError(f"format is {data.get('format')!r}, expected {FORMAT_NAME!r}")
+    if data.get("version") != FORMAT_VERSION:
+        raise SaveFormatError(
+            f"version {data.get('version')!r} is not supported (this engine reads "
+            f"{FORMAT_VERSION})")
+    for key in ("seed", "config", "history", "rng", "state"):
+        if key not in data:
+            raise SaveFormatError(f"missing field {key!r}")
+    seed = data["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise SaveFormatError(f"seed must be a non-negative int, got {seed!r}")
+    try:
+        cfg = RulesConfig.from_dict(data["config"])
+    except (ConfigError, TypeError) as exc:
+        raise SaveFormatError(f"bad config: {exc}") from None
+    history = []
+    for i, d in enumerate(data["history"] if isinstance(data["history"], list) else [None]):
+        if not (isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
+                and d[0] in {int(k) for k in Kind}):
+            raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: {d!r}")
+        history.append(Decision(d[0], d[1]))
+    return cfg, seed, history
+
+
+def _rng_state_to_json(state: dict) -> dict:
+    return {"bit_generator": state["bit_generator"], "state": dict(state["state"]),
+            "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}
+
+
+def _rng_state_from_json(data: dict) -> dict:
+    if data.get("bit_generator") != "PCG64":
+        raise ValueError(f"rng bit_generator must be PCG64, got {data.get('bit_generator')!r}")
+    return {"bit_generator": "PCG64",
+            "state": {"state": int(data["state"]["state"]), "inc": int(data["state"]["inc"])},
+            "has_uint32": int(data["has_uint32"]), "uinteger": int(data["uinteger"])}

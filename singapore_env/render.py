@@ -1,0 +1,158 @@
+"""Readable text: decisions in words and the board as text (shared by replay and the env)."""
+
+from __future__ import annotations
+
+from .content import FACTIONS, SEAT_NAMES
+from .decisions import Decision, Kind
+
+_PASS_WORDS = {
+    "actions": "end turn", "leader_action": "skip the Leader Action",
+    "connect": "leave it standalone", "influence": "do not drop a token here",
+    "war_join": "stay out of the War", "war_accept": "refuse the help",
+    "war_commit": "commit no card", "war_discard": "discard nothing",
+    "reroll": "keep the roll", "hinder": "do not hinder", "veto": "no veto",
+    "spoils": "take the rest as VP", "ally_pay": "pay no more", "share": "keep all spoils",
+    "contribute": "done contributing", "moves": "stop moving",
+}
+_YES_WORDS = {
+    "influence": "drop a token on this Storehouse", "war_join": "join the War",
+    "war_accept": "accept the help", "reroll": "re-roll", "hinder": "hinder the Raid",
+    "veto": "veto the Decree",
+}
+
+
+def _card(g, cid: int) -> str:
+    return g.c.defs[cid].name if cid >= 0 else "-"
+
+
+def describe(g, d: Decision) -> str:
+    """One decision in words, in the context of the pending question."""
+    f = g.s.stack[-1] if g.s.stack else None
+    kind = f.kind if f else ""
+    seat = f.seat if f else 0
+    k, a = d.kind, d.arg
+    s, b, t, h = g.s, g.c.board, g.cfg.max_tableau, g.cfg.max_hand
+    row = s.tableau[seat] if 0 <= seat < 4 else []
+
+    def pos(i: int) -> str:
+        return f"{row[i].card and _card(g, row[i].card)} (#{i})" if 0 <= i < len(row) else f"#{i}"
+
+    try:
+        kind_name = Kind(k).name
+    except ValueError:
+        return f"unknown decision ({k}, {a})"
+    if k == Kind.PASS:
+        return _PASS_WORDS.get(kind, "pass")
+    if k == Kind.YES:
+        return _YES_WORDS.get(kind, "yes")
+    if k == Kind.PLACE_LEADER:
+        return f"place Leader on {b.leader_spaces[a] if a < len(b.leader_spaces) else a} space #{a}"
+    if k == Kind.LEADER_MONEY:
+        return "take $1"
+    if k == Kind.LEADER_STOREHOUSE:
+        return "add 1 token to the Storehouse"
+    if k == Kind.BUY_MARKET:
+        card = s.market[a] if a < len(s.market) else -1
+        return f"buy {_card(g, card)} (market slot {a})"
+    if k == Kind.BUY_BATTLE:
+        return "buy the top Battle card" if a == 0 else "buy a Battle card: draw 2, keep 1"
+    if k == Kind.KEEP_BATTLE and kind == "keep_battle":
+        return f"keep {_card(g, f.d['cards'][a])}"
+    if k == Kind.POPULATE:
+        return "populate"
+    if k in (Kind.ATTACH_POP, Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE,
+             Kind.DISCARD_POP, Kind.DISCARD_CARD):
+        return f"{kind_name.lower().replace('_', ' ')} {pos(a)}"
+    if k == Kind.RAID:
+        return "raid"
+    if k == Kind.DECREE:
+        v = b.vices[a] if a < len(b.vices) else a
+        return f"decree: {'outlaw' if a < len(s.outlawed) and s.outlawed[a] < 0 else 'legalize'} {v}"
+    if k == Kind.WAR:
+        return f"declare War on {SEAT_NAMES[a] if a < 4 else a}"
+    if k == Kind.REVEAL:
+        hand = s.hands[seat] if 0 <= seat < 4 else []
+        return f"reveal {_card(g, hand[a]) if a < len(hand) else a}"
+    if k == Kind.CHOOSE:
+        if kind == "search_pick":
+            return f"search for {_card(g, f.d['options'][a])}"
+        if kind == "share":
+            num, den = g.cfg.spoils_shares[a]
+            return f"give the ally {num}/{den} of the spoils"
+        return f"option {a}"
+    if k == Kind.CONNECT:
+        p, side = divmod(a, 2)
+        return f"connect to the {'right' if side else 'left'} of {pos(p)}"
+    if k == Kind.INFLUENCE_START:
+        return f"start Influence at {b.loop_ids[a]}"
+    if k == Kind.COMMIT:
+        hand = s.hands[seat] if 0 <= seat < 4 else []
+        rev = s.revealed[seat] if 0 <= seat < 4 else []
+        card = hand[a] if a < h and a < len(hand) else (
+            rev[a - h] if h <= a < h + len(rev) else -1)
+        return f"commit {_card(g, card)}"
+    if k == Kind.ADD_MONEY:
+        return {"spoils": "take $1 more", "ally_pay": "pay $1 more"}.get(kind, "contribute $1")
+    if k == Kind.FUND:
+        return "fund the Public Works"
+    if k == Kind.MOVE_SEAT:
+        return f"move cards in {SEAT_NAMES[a]}'s tableau"
+    if k == Kind.MOVE_CARD:
+        src, enc = divmod(a, 2 * t + 1)
+        if enc == 2 * t:
+            return f"move: detach card #{src}"
+        p, side = divmod(enc, 2)
+        return f"move: card #{src} to the {'right' if side else 'left'} of card #{p}"
+    if k == Kind.MOVE_POP:
+        src, dst = divmod(a, t)
+        return f"move a Population card from #{src} to #{dst}"
+    if k == Kind.REMOVE_INFLUENCE:
+        return f"remove a token from {b.loop_ids[a]}"
+    if k == Kind.STORE:
+        return f"store {a} Influence on the card"
+    return f"{kind_name.lower()} {a}"
+
+
+def render_text(g, seat: int | None = None) -> str:
+    """The board as text. With ``seat``, only what that seat may see (own hand)."""
+    s, c, b = g.s, g.c, g.c.board
+    lines = [f"Round {s.round}/8  first player: {SEAT_NAMES[s.first_player]}  ships: {s.ships}"
+             f"  treaty: {'Anglo-Dutch' if s.anglo_dutch else 'Singapore'}"
+             f"  event: {_card(g, s.current_event)}"]
+    from .rules.base import multiplier
+    from .rules.upkeep import tax_totals
+    tax, neutral = tax_totals(g)
+    lines.append(f"Multiplier x{multiplier(g)}  Tax {tax} (+{neutral} neutral)  "
+                 f"Public Works {len(s.pw_track)}  Storehouses B{s.storehouse[0]} "
+                 f"M{s.storehouse[1]}  Population B{s.population[0]} M{s.population[1]}")
+    cells = []
+    for sp, name in enumerate(b.loop_ids):
+        if b.loop_kind[sp] == "storehouse":
+            cells.append(f"[{name}]")
+        else:
+            from .rules.base import district_open
+            toks = s.districts[sp * 4: sp * 4 + 4]
+            cells.append(f"{name}{'' if district_open(g, sp) else '(closed)'}:{toks}")
+    lines.append("Loop: " + " -> ".join(cells))
+    vices = [f"{v}{'*' if s.outlawed[i] >= 0 else ''}" for i, v in enumerate(b.vices)]
+    lines.append("Vices (outlawed*): " + " ".join(vices))
+    lines.append("Market: " + " | ".join(_card(g, m) for m in s.market))
+    for p in range(4):
+        fac = FACTIONS[p // 2]
+        row = s.tableau[p]
+        parts = []
+        for slot in row:
+            name = c.defs[slot.card].name + ("" if slot.up else "(down)")
+            if slot.pops:
+                name += "+" + "+".join(c.defs[x].name for x in slot.pops)
+            parts.append(name + (" =" if slot.link else " "))
+        hand = (", ".join(c.defs[x].name for x in s.hands[p])
+                if seat is None or seat == p else f"{len(s.hands[p])} cards")
+        lines.append(f"{SEAT_NAMES[p]} ({fac}) VP {s.vp[p]} ${s.wealth[p]} hand: {hand}"
+                     f" revealed: {[c.defs[x].name for x in s.revealed[p]]}")
+        lines.append("    tableau: " + " ".join(parts))
+    if s.game_over:
+        lines.append(f"Final VP: {s.final_vp}")
+    elif s.stack:
+        lines.append(f"Pending: {s.stack[-1].kind} by {SEAT_NAMES[s.stack[-1].seat]}")
+    return "\n".join(lines)

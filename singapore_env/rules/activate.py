@@ -1,0 +1,59 @@
+"""Activate: a card or Community, once per round; Influence summed, then placed."""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from .base import push
+from .effects import influence_frame, resolve
+from .tableau import activation_groups
+
+
+def _fixed_cost(cdef, pops: int) -> int:
+    """Dollars an Action must pay (negative wealth effects without dice)."""
+    cost = 0
+    for e in cdef.action:
+        if e.type == "wealth":
+            amount = e["n"] + e["per_pop"] * pops
+            if amount < 0:
+                cost -= amount
+    return cost
+
+
+def _has_work(g, slot) -> bool:
+    cdef = g.c.defs[slot.card]
+    return bool(cdef.action) or (slot.stored > 0 and cdef.boost("store_influence") is not None)
+
+
+def activate_options(g, seat: int) -> list[Decision]:
+    row, defs = g.s.tableau[seat], g.c.defs
+    out = []
+    for a, b in activation_groups(row):
+        if a >= g.cfg.max_tableau:
+            continue
+        fresh = [slot for slot in row[a:b + 1] if not slot.activated]
+        if not any(_has_work(g, slot) for slot in fresh):
+            continue
+        cost = sum(_fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh)
+        if cost <= g.s.wealth[seat]:
+            out.append(Decision(Kind.ACTIVATE, a))
+    return out
+
+
+def activate(g, seat: int, first: int) -> None:
+    """Activate the group starting at ``first``: every card not yet activated."""
+    row, defs = g.s.tableau[seat], g.c.defs
+    group = next((a, b) for a, b in activation_groups(row) if a == first)
+    influence, later = 0, []
+    for slot in row[group[0]:group[1] + 1]:
+        if slot.activated:
+            continue
+        slot.activated = True
+        cdef = defs[slot.card]
+        n, frames = resolve(g, seat, cdef.action, pops=len(slot.pops),
+                            commerce="commerce" in cdef.kinds)
+        if slot.stored and cdef.boost("store_influence"):
+            n += slot.stored
+            slot.stored = 0
+        influence += n
+        later += frames
+    push(g, *influence_frame(seat, influence), *later)

@@ -1,0 +1,207 @@
+"""The frame registry and the small helpers every rules module shares.
+
+A *frame* kind is either automatic (``@auto``: runs when it reaches the top of the
+stack) or a decision (``@decision``: offers ``legal(g, frame)`` and takes
+``apply(g, frame, decision)``). Handlers pop their own frame when they are done, so a
+procedure (a War, an Upkeep) can stay on the stack while it pushes the questions it
+needs answered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..content import SEAT_FACTION
+from ..decisions import Decision, Kind
+from ..state import Frame
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Game
+
+AUTO: dict[str, Callable] = {}
+LEGAL: dict[str, Callable] = {}
+APPLY: dict[str, Callable] = {}
+
+# Seating clockwise: LG, Temenggong, Resident, Sultan (factions alternate).
+CLOCKWISE = (0, 2, 1, 3)
+_NEXT = {CLOCKWISE[i]: CLOCKWISE[(i + 1) % 4] for i in range(4)}
+PASS = Decision(Kind.PASS, 0)
+YES = Decision(Kind.YES, 0)
+FACES = (0, 0, 1, 1, 2, 2)  # the 1819 die
+
+
+def auto(kind: str):
+    """Register an automatic frame handler ``fn(g, frame)``."""
+    def register(fn):
+        AUTO[kind] = fn
+        return fn
+    return register
+
+
+def decision(kind: str):
+    """Register a decision frame: decorate a class with ``legal`` and ``apply``."""
+    def register(cls):
+        LEGAL[kind] = cls.legal
+        APPLY[kind] = cls.apply
+        return cls
+    return register
+
+
+# ---------------------------------------------------------------- seats
+def faction(seat: int) -> int:
+    return SEAT_FACTION[seat]
+
+
+def mate(seat: int) -> int:
+    """The other player of the same faction (0<->1, 2<->3)."""
+    return seat ^ 1
+
+
+def next_clockwise(seat: int) -> int:
+    return _NEXT[seat]
+
+
+def clockwise_from(seat: int) -> list[int]:
+    i = CLOCKWISE.index(seat)
+    return [CLOCKWISE[(i + k) % 4] for k in range(4)]
+
+
+# ---------------------------------------------------------------- chance
+def roll(g: "Game", dice: int) -> int:
+    """Sum of ``dice`` 1819 dice (faces 0,0,1,1,2,2)."""
+    if dice <= 0:
+        return 0
+    return int(sum(FACES[x] for x in g.rng.integers(0, 6, size=dice)))
+
+
+def shuffle(g: "Game", cards: list[int]) -> None:
+    """Shuffle a list of card ids in place with the game's RNG."""
+    if len(cards) > 1:
+        order = g.rng.permutation(len(cards))
+        cards[:] = [cards[i] for i in order]
+
+
+# ---------------------------------------------------------------- stack
+def push(g: "Game", *frames: Frame) -> None:
+    """Push frames so that the first one given runs first."""
+    g.s.stack.extend(reversed(frames))
+
+
+def pop(g: "Game") -> Frame:
+    return g.s.stack.pop()
+
+
+def find_frame(g: "Game", kind: str) -> Frame:
+    for f in reversed(g.s.stack):
+        if f.kind == kind:
+            return f
+    raise LookupError(f"no {kind!r} frame on the stack")
+
+
+def log(g: "Game", text: str) -> None:
+    if g.keep_text_log:
+        g.s.log_text.append(f"R{g.s.round} {text}")
+
+
+# ---------------------------------------------------------------- money, ships, VP
+def gain(g: "Game", seat: int, dollars: int) -> None:
+    g.s.wealth[seat] = max(0, g.s.wealth[seat] + dollars)
+
+
+def add_ships(g: "Game", n: int) -> None:
+    g.s.ships = min(g.c.board.max_ships, max(0, g.s.ships + n))
+
+
+def add_storehouse(g: "Game", fac: int, n: int) -> None:
+    g.s.storehouse[fac] = max(0, g.s.storehouse[fac] + n)
+
+
+def add_public_works_token(g: "Game", seat: int) -> None:
+    g.s.pw_track.append(seat)
+    if len(g.s.pw_track) in g.c.board.pw_ship_spaces:
+        add_ships(g, 1)
+
+
+# ---------------------------------------------------------------- boosts
+def active_boosts(g: "Game", seat: int, kind: str):
+    """Yield ``(holder, effect)`` for every face-up card of ``seat`` with that boost.
+
+    ``holder`` is the tableau Slot, or None for a revealed Battle card (revealed cards
+    are looked up by :func:`revealed_boosts`).
+    """
+    defs = g.c.defs
+    for slot in g.s.tableau[seat]:
+        if slot.up:
+            for b in defs[slot.card].boosts:
+                if b.type == kind:
+                    yield slot, b
+
+
+def revealed_boosts(g: "Game", seat: int, kind: str):
+    """Yield ``(card_id, effect)`` for revealed Battle cards of ``seat`` with that boost."""
+    defs = g.c.defs
+    for cid in g.s.revealed[seat]:
+        for b in defs[cid].boosts:
+            if b.type == kind:
+                yield cid, b
+
+
+def boost_total(g: "Game", seat: int, kind: str) -> int:
+    return (sum(b["n"] for _, b in active_boosts(g, seat, kind))
+            + sum(b["n"] for _, b in revealed_boosts(g, seat, kind)))
+
+
+def modifier_total(g: "Game", kind: str) -> int:
+    return sum(n for t, n in g.s.modifiers if t == kind)
+
+
+def has_modifier(g: "Game", kind: str) -> bool:
+    return any(t == kind for t, _ in g.s.modifiers)
+
+
+# ---------------------------------------------------------------- board
+def multiplier(g: "Game") -> int:
+    """Failed-upkeep / spoils-of-war multiplier from the opened x2/x3 districts."""
+    b = g.c.board
+    opened = sum(1 for i, kind in enumerate(b.loop_kind)
+                 if kind == "district" and b.loop_opens_at[i] > 0 and district_open(g, i))
+    track = b.multiplier_track
+    return track[min(opened, len(track) - 1)]
+
+
+def district_open(g: "Game", space: int) -> bool:
+    b = g.c.board
+    return g.s.population[b.loop_faction[space]] >= b.loop_opens_at[space]
+
+
+def star_allowed_in_war(g: "Game") -> bool:
+    return bool(g.s.anglo_dutch) and g.s.ships >= g.cfg.star_ship_threshold
+
+
+def star_allowed_in_conflict(g: "Game") -> bool:
+    if not g.s.anglo_dutch:
+        return g.cfg.star_in_conflict_under_singapore
+    return g.s.ships >= g.cfg.star_ship_threshold
+
+
+def draw_battle(g: "Game", fac: int) -> int:
+    """Top card of a faction's Battle deck (reshuffling its discards); -1 if none."""
+    s = g.s
+    if not s.battle_deck[fac]:
+        if not s.battle_discard[fac]:
+            return -1
+        s.battle_deck[fac] = s.battle_discard[fac]
+        s.battle_discard[fac] = []
+        shuffle(g, s.battle_deck[fac])
+    return s.battle_deck[fac].pop()
+
+
+def battle_available(g: "Game", fac: int) -> int:
+    return len(g.s.battle_deck[fac]) + len(g.s.battle_discard[fac])
+
+
+def slot_position(g: "Game", seat: int, card: int) -> int:
+    for i, slot in enumerate(g.s.tableau[seat]):
+        if slot.card == card:
+            return i
+    return -1

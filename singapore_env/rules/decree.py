@@ -1,0 +1,95 @@
+"""Decree: outlaw or legalize a vice with Storehouse tokens; a Courthouse may veto."""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame
+from .base import (PASS, YES, active_boosts, add_storehouse, auto, boost_total,
+                   clockwise_from, decision, faction, find_frame, log, modifier_total, pop,
+                   push)
+
+
+def decree_cost(g, seat: int, vice: int) -> int:
+    """Tokens this Decree costs, or -1 when the vice cannot be decreed (slavery legal)."""
+    b = g.c.board
+    outlaw = g.s.outlawed[vice] < 0
+    if not outlaw and not b.vice_can_legalize[vice]:
+        return -1
+    cost = b.vice_cost[vice] if outlaw else g.cfg.legalize_cost
+    if faction(seat) == 1 and g.s.anglo_dutch:
+        cost = max(cost, g.cfg.malay_decree_cost_under_anglo_dutch)
+    cost += modifier_total(g, "decree_cost") - boost_total(g, seat, "decree_discount")
+    return max(0, cost)
+
+
+def decree_options(g, seat: int) -> list[Decision]:
+    tokens = g.s.storehouse[faction(seat)]
+    out = []
+    for v in range(len(g.c.board.vices)):
+        cost = decree_cost(g, seat, v)
+        if 0 <= cost <= tokens:
+            out.append(Decision(Kind.DECREE, v))
+    return out
+
+
+def decree(g, seat: int, vice: int) -> None:
+    add_storehouse(g, faction(seat), -decree_cost(g, seat, vice))
+    push(g, Frame("decree", seat, vice=vice, phase=0, vetoed=0))
+
+
+def _veto(g, seat: int, vice: int):
+    """(card, effect, cost) of a usable veto boost for ``seat``, else None."""
+    slavery = g.c.board.vices[vice] == "slavery"
+    for slot, b in active_boosts(g, seat, "veto_decree"):
+        cost = b["slavery_cost"] if slavery else b["cost"]
+        if slot.card not in g.s.used_cards and g.s.storehouse[faction(seat)] >= cost:
+            return slot.card, b, cost
+    return None
+
+
+@auto("decree")
+def decree_step(g, f) -> None:
+    vice = f.d["vice"]
+    if f.d["phase"] == 0:
+        f.d["phase"] = 1
+        push(g, *[Frame("veto", p, vice=vice) for p in clockwise_from(f.seat)[1:]
+                  if _veto(g, p, vice)])
+        return
+    pop(g)
+    if f.d["vetoed"]:
+        log(g, f"decree on {g.c.board.vices[vice]} vetoed")
+        return
+    s = g.s
+    name = g.c.board.vices[vice]
+    outlaw = s.outlawed[vice] < 0
+    s.outlawed[vice] = f.seat if outlaw else -1
+    if outlaw:
+        s.vp[f.seat] += g.cfg.outlaw_vp
+    for row in s.tableau:
+        for slot in row:
+            if g.c.defs[slot.card].vice == name:
+                if outlaw and slot.up:
+                    slot.up, slot.down = False, "outlawed"
+                elif not outlaw and slot.down == "outlawed":
+                    slot.up, slot.down = True, ""
+    log(g, f"seat {f.seat} {'outlaws' if outlaw else 'legalizes'} {name}")
+
+
+@decision("veto")
+class Veto:
+    """Once per round, spend own Storehouse tokens to veto another player's Decree."""
+
+    @staticmethod
+    def legal(g, f):
+        if find_frame(g, "decree").d["vetoed"] or not _veto(g, f.seat, f.d["vice"]):
+            return []
+        return [YES, PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.YES:
+            card, b, cost = _veto(g, f.seat, f.d["vice"])
+            g.s.used_cards.append(card)
+            add_storehouse(g, faction(f.seat), -cost)
+            find_frame(g, "decree").d["vetoed"] = 1

@@ -1,0 +1,92 @@
+"""The effect vocabulary: one interpreter for instant effects, Actions and Events.
+
+``resolve`` applies the effects that need no decision at once and returns the frames
+for those that do (card moves, conflicts, per-player losses) plus the Influence to
+place, which callers sum before placing (rulebook: "sum up all Influence gained").
+"""
+
+from __future__ import annotations
+
+from ..state import Frame
+from .base import (add_ships, add_storehouse, add_public_works_token, clockwise_from,
+                   draw_battle, faction, gain, log, roll)
+from .population import add_population
+
+# Effect types whose value is read elsewhere rather than applied on resolution:
+# tax tokens are derived from the face-up Tax cards in the tableaux.
+PASSIVE = {"tax"}
+
+
+def resolve(g, seat: int, effects, pops: int = 0, commerce: bool = False,
+            first: int | None = None) -> tuple[int, list[Frame]]:
+    """Apply ``effects`` for ``seat``; return (influence to place, frames to push)."""
+    influence = 0
+    later: list[Frame] = []
+    s = g.s
+    for e in effects:
+        t = e.type
+        if t == "influence":
+            influence += e["n"] + e["per_pop"] * pops
+        elif t == "wealth":
+            amount = e["n"] + e["per_pop"] * pops + roll(g, e["dice"])
+            if commerce and amount > 0 and any(m == "commerce_half" for m, _ in s.modifiers):
+                amount = (amount + 1) // 2
+            gain(g, seat, amount)
+        elif t == "storehouse":
+            add_storehouse(g, faction(seat), e["n"])
+        elif t == "public_works":
+            add_public_works_token(g, seat)
+        elif t == "population":
+            add_population(g, faction(seat), e["n"])
+        elif t == "ships":
+            add_ships(g, e["n"])
+        elif t == "move":
+            later.append(Frame("moves", seat, n=e["n"], scope=e["scope"], target=-1))
+        elif t == "battle_draw":
+            draw_to_hand(g, seat, e["n"])
+        elif t == "storehouse_all":
+            for fac in (0, 1):
+                add_storehouse(g, fac, e["n"])
+        elif t == "wealth_all":
+            for p in range(4):
+                gain(g, p, e["n"])
+        elif t == "battle_draw_all":
+            for p in clockwise_from(s.first_player if first is None else first):
+                draw_to_hand(g, p, e["n"])
+        elif t == "population_all":
+            for fac in (0, 1):
+                add_population(g, fac, e["n"])
+        elif t == "conflict":
+            later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
+                               plus=e["plus"], base=e["volunteer_base"],
+                               per=e["volunteer_per_strength"], phase=0, strength=0,
+                               cards=[[], [], [], []], money=[0, 0, 0, 0],
+                               bonus=[0, 0, 0, 0]))
+        elif t == "lose_population_card":
+            for p in clockwise_from(s.first_player):
+                later.append(Frame("lose_pop", p, n=e["n"]))
+        elif t == "remove_influence":
+            for p in clockwise_from(s.first_player):
+                later.append(Frame("remove_influence", p, n=e["n"]))
+        elif t not in PASSIVE:  # pragma: no cover - content validation forbids this
+            raise ValueError(f"effect type {t!r} has no interpreter")
+    return influence, later
+
+
+def draw_to_hand(g, seat: int, n: int) -> None:
+    """Draw ``n`` Battle cards into the hand; cards past the hand limit are discarded."""
+    fac = faction(seat)
+    for _ in range(n):
+        card = draw_battle(g, fac)
+        if card < 0:
+            return
+        if len(g.s.hands[seat]) < g.cfg.max_hand:
+            g.s.hands[seat].append(card)
+        else:
+            g.s.battle_discard[fac].append(card)
+            log(g, f"seat {seat} hand full: Battle card discarded")
+
+
+def influence_frame(seat: int, n: int) -> list[Frame]:
+    """The frame that places ``n`` Influence for ``seat`` (none when n <= 0)."""
+    return [Frame("influence", seat, n=n, pos=-1, asking=0, store_asked=0)] if n > 0 else []

@@ -1,0 +1,250 @@
+"""Buying: Market cards (price, instant effects, one connection, refill), Battle cards
+(top card, or draw two keep one), Search, and the Free Actions Reveal and Rebuild."""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame, Slot
+from .base import (PASS, active_boosts, add_ships, add_storehouse, add_public_works_token,
+                   auto, battle_available, decision, draw_battle, faction, log,
+                   modifier_total, pop, push, revealed_boosts, shuffle, slot_position)
+from .effects import influence_frame, resolve
+from .tableau import attach, connect_options
+
+
+# ---------------------------------------------------------------- prices
+def leader_on_market_space(g, seat: int) -> bool:
+    spaces = g.c.board.leader_spaces
+    return any(occupant == seat and spaces[i] == "market"
+               for i, occupant in enumerate(g.s.leader_space))
+
+
+def market_price(g, seat: int, card: int, purchase: bool = True) -> tuple[int, bool]:
+    """(price for this seat after boosts and modifiers, whether a once-per-turn
+    discount was used)."""
+    d = g.c.defs[card]
+    price = d.price[faction(seat)] + modifier_total(g, "market_price")
+    discount, once_used = 0, False
+    boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
+    boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
+    for b in boosts:
+        applies = b["applies"]
+        if applies == "dual_price" and not d.dual_price:
+            continue
+        if applies == "public_works" and "public_works" not in d.kinds:
+            continue
+        if b["when"] == "leader_on_market_space" and not leader_on_market_space(g, seat):
+            continue
+        if b["once_per_turn"]:
+            if not purchase or g.s.discount_used or once_used:
+                continue
+            once_used = True
+        discount += b["n"]
+    return max(0, price - discount), once_used
+
+
+def vice_outlawed(g, card: int) -> bool:
+    vice = g.c.defs[card].vice
+    return bool(vice) and g.s.outlawed[g.c.board.vices.index(vice)] >= 0
+
+
+def can_buy_market(g, seat: int, slot: int) -> bool:
+    card = g.s.market[slot]
+    if card < 0 or vice_outlawed(g, card) or len(g.s.tableau[seat]) >= g.cfg.max_tableau:
+        return False
+    return market_price(g, seat, card)[0] <= g.s.wealth[seat]
+
+
+def buy_market_options(g, seat: int) -> list[Decision]:
+    return [Decision(Kind.BUY_MARKET, i) for i in range(len(g.s.market))
+            if can_buy_market(g, seat, i)]
+
+
+def pay_for(g, seat: int, card: int) -> None:
+    price, once = market_price(g, seat, card)
+    g.s.wealth[seat] -= price
+    if once:
+        g.s.discount_used = 1
+
+
+def buy_market(g, seat: int, slot: int) -> None:
+    card = g.s.market[slot]
+    pay_for(g, seat, card)
+    g.s.market[slot] = -1
+    log(g, f"seat {seat} buys {g.c.defs[card].name}")
+    gain_card(g, seat, card, Frame("refill_market"))
+
+
+def gain_card(g, seat: int, card: int, *after: Frame) -> None:
+    """Put a bought card in the tableau, resolve its instant effects, then connect it."""
+    g.s.tableau[seat].append(Slot(card))
+    influence, later = resolve(g, seat, g.c.defs[card].instant)
+    push(g, *influence_frame(seat, influence), *later, Frame("connect", seat, card=card),
+         *after)
+
+
+@auto("refill_market")
+def refill_market(g, f) -> None:
+    """Close the gaps by shifting cards right, then fill the left from the deck."""
+    pop(g)
+    _refill_now(g)
+
+
+def flush_market(g) -> None:
+    """Cleanup: discard the rightmost Market card, shift right, refill the left."""
+    s = g.s
+    if s.market and s.market[-1] >= 0:
+        s.market_discard.append(s.market[-1])
+        s.market[-1] = -1
+    _refill_now(g)
+
+
+def _refill_now(g) -> None:
+    s = g.s
+    cards = [c for c in s.market if c >= 0]
+    fresh = [s.market_deck.pop() if s.market_deck else -1
+             for _ in range(g.cfg.market_slots - len(cards))]
+    s.market = fresh[::-1] + cards
+
+
+@decision("connect")
+class Connect:
+    """Make at most one connection for the card just added to the tableau."""
+
+    @staticmethod
+    def legal(g, f):
+        row = g.s.tableau[f.seat]
+        pos = slot_position(g, f.seat, f.d["card"])
+        if pos < 0 or row[pos].link or (pos > 0 and row[pos - 1].link):
+            return []  # moved into a Community by its own instant effects
+        opts = [x for x in connect_options(g.c.defs, row, pos) if x < 2 * g.cfg.max_tableau]
+        return [Decision(Kind.CONNECT, x) for x in opts] + [PASS] if opts else []
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.CONNECT:
+            row = g.s.tableau[f.seat]
+            attach(row, slot_position(g, f.seat, f.d["card"]), d.arg)
+
+
+# ---------------------------------------------------------------- battle cards
+def buy_battle_options(g, seat: int) -> list[Decision]:
+    s, fac = g.s, faction(seat)
+    if len(s.hands[seat]) >= g.cfg.max_hand or s.wealth[seat] < g.cfg.battle_card_price:
+        return []
+    out = []
+    available = battle_available(g, fac)
+    if available >= 1:
+        out.append(Decision(Kind.BUY_BATTLE, 0))
+    if available >= 2 and s.storehouse[fac] >= g.cfg.battle_draw_two_tokens:
+        out.append(Decision(Kind.BUY_BATTLE, 1))
+    return out
+
+
+def buy_battle(g, seat: int, two: bool) -> None:
+    s, fac = g.s, faction(seat)
+    s.wealth[seat] -= g.cfg.battle_card_price
+    if not two:
+        s.hands[seat].append(draw_battle(g, fac))
+        return
+    add_storehouse(g, fac, -g.cfg.battle_draw_two_tokens)
+    cards = [draw_battle(g, fac), draw_battle(g, fac)]
+    push(g, Frame("keep_battle", seat, cards=cards))
+
+
+@decision("keep_battle")
+class KeepBattle:
+    """Keep one of the two Battle cards drawn; discard the other."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Decision(Kind.KEEP_BATTLE, 0), Decision(Kind.KEEP_BATTLE, 1)]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        cards = f.d["cards"]
+        g.s.hands[f.seat].append(cards[d.arg])
+        g.s.battle_discard[faction(f.seat)].append(cards[1 - d.arg])
+
+
+# ---------------------------------------------------------------- search
+def _search_candidates(g, seat: int, slot) -> list[int]:
+    b = g.c.defs[slot.card].boost("search")
+    keys = set(b["cards"])
+    seen, out = set(), []
+    for cid in g.s.market_deck:
+        key = g.c.defs[cid].key
+        if key in keys and key not in seen and not vice_outlawed(g, cid) \
+                and market_price(g, seat, cid)[0] <= g.s.wealth[seat]:
+            seen.add(key)
+            out.append(cid)
+    return sorted(out)
+
+
+def search_options(g, seat: int) -> list[Decision]:
+    row = g.s.tableau[seat]
+    if len(row) >= g.cfg.max_tableau:
+        return []
+    return [Decision(Kind.SEARCH, i) for i, slot in enumerate(row[:g.cfg.max_tableau])
+            if slot.up and not slot.searched and g.c.defs[slot.card].boost("search")
+            and _search_candidates(g, seat, slot)]
+
+
+def search(g, seat: int, pos: int) -> None:
+    slot = g.s.tableau[seat][pos]
+    if g.c.defs[slot.card].boost("search")["once_per_game"]:
+        slot.searched = True
+    options = _search_candidates(g, seat, slot)
+    push(g, Frame("search_pick", seat, options=options[:4]))
+
+
+@decision("search_pick")
+class SearchPick:
+    """Choose which searched card to buy from the Market deck."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Decision(Kind.CHOOSE, i) for i in range(len(f.d["options"]))]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        card = f.d["options"][d.arg]
+        g.s.market_deck.remove(card)
+        shuffle(g, g.s.market_deck)
+        pay_for(g, f.seat, card)
+        log(g, f"seat {f.seat} searches the Market deck for {g.c.defs[card].name}")
+        gain_card(g, f.seat, card)
+
+
+# ---------------------------------------------------------------- free actions
+def reveal_options(g, seat: int) -> list[Decision]:
+    return [Decision(Kind.REVEAL, i) for i in range(min(len(g.s.hands[seat]), g.cfg.max_hand))]
+
+
+def reveal(g, seat: int, hand_index: int) -> None:
+    card = g.s.hands[seat].pop(hand_index)
+    g.s.revealed[seat].append(card)
+    for b in g.c.defs[card].boosts:
+        if b.type == "ships_on_reveal":
+            add_ships(g, b["n"])
+    log(g, f"seat {seat} reveals {g.c.defs[card].name}")
+
+
+def rebuild_options(g, seat: int) -> list[Decision]:
+    out = []
+    for i, slot in enumerate(g.s.tableau[seat][:g.cfg.max_tableau]):
+        if slot.down == "closed" and \
+                market_price(g, seat, slot.card, purchase=False)[0] <= g.s.wealth[seat]:
+            out.append(Decision(Kind.REBUILD, i))
+    return out
+
+
+def rebuild(g, seat: int, pos: int) -> None:
+    slot = g.s.tableau[seat][pos]
+    g.s.wealth[seat] -= market_price(g, seat, slot.card, purchase=False)[0]
+    slot.up, slot.down = True, ""
+    add_public_works_token(g, seat)
+    log(g, f"seat {seat} rebuilds {g.c.defs[slot.card].name}")

@@ -1,0 +1,99 @@
+"""Population: cubes in the faction boxes, Population cards in tableau slots.
+
+Cubes fill boxes left to right and are lost from the right, so a faction's boxes are
+fully described by its cube count; a district is open while that count reaches the
+district's ``opens_at`` (board data). A district that closes loses its Influence.
+"""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame
+from .base import decision, log, pop, push
+
+
+def add_population(g, fac: int, n: int) -> None:
+    """Add (or with n < 0 remove) cubes; close districts whose boxes empty."""
+    s, b = g.s, g.c.board
+    before = s.population[fac]
+    after = min(b.max_population, max(0, before + n))
+    s.population[fac] = after
+    if after < before:
+        for space, kind in enumerate(b.loop_kind):
+            if (kind == "district" and b.loop_faction[space] == fac
+                    and after < b.loop_opens_at[space] <= before):
+                for seat in range(4):
+                    s.districts[space * 4 + seat] = 0
+                log(g, f"district {b.loop_ids[space]} closes")
+
+
+def vacant_slots(g, seat: int) -> list[int]:
+    """Tableau positions of face-up cards with a free Population slot."""
+    defs = g.c.defs
+    return [i for i, slot in enumerate(g.s.tableau[seat])
+            if slot.up and len(slot.pops) < defs[slot.card].pop_slots]
+
+
+def can_populate(g, seat: int) -> bool:
+    return bool(g.s.population_deck) and bool(vacant_slots(g, seat))
+
+
+def populate(g, seat: int) -> None:
+    """Draw a Population card, resolve its instant effects, then attach it."""
+    from .effects import influence_frame, resolve
+    s = g.s
+    card = s.population_deck.pop()
+    log(g, f"seat {seat} populates: {g.c.defs[card].name}")
+    for other in range(4):
+        for slot in s.tableau[other]:
+            if slot.up and g.c.defs[slot.card].boost("population_watch"):
+                slot.stored += 1
+    influence, later = resolve(g, seat, g.c.defs[card].instant)
+    influence += sum(n for t, n in s.modifiers if t == "populate_influence")
+    push(g, *influence_frame(seat, influence), *later, Frame("attach_pop", seat, card=card))
+
+
+def discard_population_cards(g, seat: int, slot) -> int:
+    """Discard every Population card on ``slot``; return how many."""
+    n = len(slot.pops)
+    g.s.population_discard.extend(slot.pops)
+    slot.pops.clear()
+    return n
+
+
+@decision("attach_pop")
+class AttachPopulation:
+    """Place the drawn Population card in a vacant slot of the own tableau."""
+
+    @staticmethod
+    def legal(g, f):
+        slots = vacant_slots(g, f.seat)
+        return [Decision(Kind.ATTACH_POP, i) for i in slots] or [Decision(Kind.PASS)]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.PASS:  # no vacant slot left (a move emptied them): discard
+            g.s.population_discard.append(f.d["card"])
+        else:
+            g.s.tableau[f.seat][d.arg].pops.append(f.d["card"])
+
+
+@decision("lose_pop")
+class LosePopulationCard:
+    """Conflict result: discard one own Population card (with one cube) per step."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Decision(Kind.DISCARD_POP, i) for i, slot in enumerate(g.s.tableau[f.seat])
+                if slot.pops]
+
+    @staticmethod
+    def apply(g, f, d):
+        from .base import faction
+        slot = g.s.tableau[f.seat][d.arg]
+        g.s.population_discard.append(slot.pops.pop())
+        add_population(g, faction(f.seat), -1)
+        f.d["n"] -= 1
+        if f.d["n"] <= 0 or not LosePopulationCard.legal(g, f):
+            pop(g)

@@ -1,0 +1,101 @@
+"""Upkeep: VP per Tax token, the bonus for the most Tax tokens, Fund or Close the
+excess Public Works."""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame
+from .base import PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push
+from .population import add_population, discard_population_cards
+
+
+def tax_totals(g) -> tuple[list[int], int]:
+    """(Tax tokens per seat, neutral Tax tokens) from the face-up Tax cards."""
+    defs = g.c.defs
+    player, neutral = [0] * 4, 0
+    for seat, row in enumerate(g.s.tableau):
+        for i, slot in enumerate(row):
+            if not slot.up:
+                continue
+            cdef = defs[slot.card]
+            player[seat] += cdef.tax_player
+            neutral += cdef.tax_neutral
+            b = cdef.boost("tax_if_public_works_connected")
+            if b and _connected_to_public_works(defs, row, i):
+                neutral += b["neutral"]
+    return player, neutral
+
+
+def _connected_to_public_works(defs, row, i: int) -> bool:
+    neighbours = []
+    if i > 0 and row[i - 1].link:
+        neighbours.append(row[i - 1])
+    if row[i].link and i + 1 < len(row):
+        neighbours.append(row[i + 1])
+    return any(n.up and "public_works" in defs[n.card].kinds for n in neighbours)
+
+
+def fund_cost(g) -> int:
+    return g.cfg.fund_cost_per_multiplier * multiplier(g)
+
+
+@auto("upkeep")
+def upkeep(g, f) -> None:
+    pop(g)
+    s = g.s
+    player, neutral = tax_totals(g)
+    for seat in range(4):
+        s.vp[seat] += player[seat]
+    tax = sum(player) + neutral
+    pw = len(s.pw_track)
+    if pw <= tax:
+        best = max(player)
+        if best > 0:
+            for seat in range(4):
+                if player[seat] == best:
+                    s.vp[seat] += best
+        log(g, f"upkeep met: tax {tax}, public works {pw}")
+        return
+    excess = pw - tax
+    log(g, f"upkeep failed: tax {tax}, public works {pw}, excess {excess}")
+    ignore = [boost_total(g, seat, "upkeep_ignore") for seat in range(4)]
+    frames = []
+    for index in range(pw - 1, pw - 1 - excess, -1):  # newest first
+        owner = s.pw_track[index]
+        if ignore[owner] > 0:
+            ignore[owner] -= 1
+            continue
+        frames.append(Frame("fund_close", owner, index=index))
+    push(g, *frames)
+
+
+def _closable(g, seat: int) -> list[int]:
+    return [i for i, slot in enumerate(g.s.tableau[seat][:g.cfg.max_tableau])
+            if slot.up and "public_works" in g.c.defs[slot.card].kinds]
+
+
+@decision("fund_close")
+class FundOrClose:
+    """The owner of an excess Public Works token Funds it ($1 x multiplier) or Closes
+    one own face-up Public Works card. With neither possible the token is removed."""
+
+    @staticmethod
+    def legal(g, f):
+        out = [Decision(Kind.FUND)] if g.s.wealth[f.seat] >= fund_cost(g) else []
+        out += [Decision(Kind.CLOSE, i) for i in _closable(g, f.seat)]
+        return out or [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        s = g.s
+        if d.kind == Kind.FUND:
+            gain(g, f.seat, -fund_cost(g))
+            return
+        del s.pw_track[f.d["index"]]
+        if d.kind == Kind.CLOSE:
+            slot = s.tableau[f.seat][d.arg]
+            slot.up, slot.down = False, "closed"
+            lost = discard_population_cards(g, f.seat, slot)
+            add_population(g, faction(f.seat), -lost)
+            log(g, f"seat {f.seat} closes {g.c.defs[slot.card].name}")

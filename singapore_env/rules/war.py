@@ -1,0 +1,280 @@
+"""War: join, accept, commit, roll 2D, spoils, sharing, ships lost.
+
+The ``war`` frame stays on the stack for the whole War and pushes, phase by phase, the
+out-of-turn questions it needs: faction mates joining, attacker/defender accepting,
+every fighter committing a card (hidden until the roll), Police-Force-style discards,
+re-rolls, the victor's spoils, the loser's ally's payment and the victor's share.
+"""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame
+from .base import (PASS, YES, active_boosts, add_ships, add_storehouse, auto, boost_total,
+                   decision, faction, find_frame, gain, log, mate, modifier_total, multiplier,
+                   pop, push, roll, star_allowed_in_war)
+from .population import add_population, discard_population_cards
+from .raid import reroll_frame
+
+
+def war_cost(g, seat: int) -> int:
+    base = g.cfg.war_cost_under_anglo_dutch if g.s.anglo_dutch else g.cfg.war_cost
+    return max(0, base + modifier_total(g, "war_cost"))
+
+
+def war_options(g, seat: int) -> list[Decision]:
+    if g.s.storehouse[faction(seat)] < war_cost(g, seat):
+        return []
+    return [Decision(Kind.WAR, p) for p in range(4) if faction(p) != faction(seat)]
+
+
+def declare_war(g, seat: int, defender: int) -> None:
+    add_storehouse(g, faction(seat), -war_cost(g, seat))
+    log(g, f"seat {seat} declares war on seat {defender}")
+    push(g, Frame("war", seat, defender=defender, phase=0, joined=[0, 0], allies=[-1, -1],
+                  commits=[-1, -1, -1, -1], bonus=[0, 0, 0, 0], roll0=0, roll1=0, k=0, paid=0,
+                  share=-1, cap=0, victor=-1, loser=-1))
+
+
+def sides(f) -> tuple[list[int], list[int]]:
+    """Fighters of the attacking and the defending side."""
+    att = [f.seat] + ([f.d["allies"][0]] if f.d["allies"][0] >= 0 else [])
+    dfn = [f.d["defender"]] + ([f.d["allies"][1]] if f.d["allies"][1] >= 0 else [])
+    return att, dfn
+
+
+@auto("war")
+def war_step(g, f) -> None:
+    d = f.d
+    att, dfn = f.seat, d["defender"]
+    phase = d["phase"]
+    d["phase"] = phase + 1
+    if phase == 0:
+        push(g, Frame("war_join", mate(att), side=0), Frame("war_join", mate(dfn), side=1))
+    elif phase == 1:
+        push(g, *[Frame("war_accept", (att, dfn)[side], side=side)
+                  for side in (0, 1) if d["joined"][side]])
+    elif phase == 2:
+        a, b = sides(f)
+        push(g, *[Frame("war_commit", p) for p in a + b])
+    elif phase == 3:
+        a, b = sides(f)
+        push(g, *[Frame("war_discard", p) for p in a + b])
+    elif phase == 4:
+        d["roll0"], d["roll1"] = roll(g, g.cfg.war_dice), roll(g, g.cfg.war_dice)
+        push(g, *reroll_frame(g, att, "war", "roll0", g.cfg.war_dice),
+             *reroll_frame(g, dfn, "war", "roll1", g.cfg.war_dice))
+    elif phase == 5:
+        totals = [d[f"roll{i}"] + side_strength(g, f, side)
+                  for i, side in enumerate(sides(f))]
+        d["totals"] = totals
+        log(g, f"war totals attacker {totals[0]} defender {totals[1]}")
+        if totals[0] == totals[1]:
+            d["phase"] = 7
+            return
+        win = 0 if totals[0] > totals[1] else 1
+        victor = (att, dfn)[win]
+        d["victor"] = victor
+        d["loser"] = (att, dfn)[1 - win]
+        d["cap"] = abs(totals[0] - totals[1]) * multiplier(g)
+        g.s.wars_won[victor] += 1
+        loser_ally = d["allies"][1 - win]
+        victor_ally = d["allies"][win]
+        push(g, Frame("spoils", victor),
+             *([Frame("ally_pay", loser_ally)] if loser_ally >= 0 else []),
+             *([Frame("share", victor)] if victor_ally >= 0 else []))
+    elif phase == 6:
+        settle_spoils(g, f)
+    else:
+        pop(g)
+        for p, card in enumerate(d["commits"]):
+            if card >= 0:
+                g.s.battle_discard[faction(p)].append(card)
+        add_ships(g, -roll(g, g.cfg.war_ship_loss_dice))
+
+
+def side_strength(g, f, fighters: list[int]) -> int:
+    d = f.d
+    total = 0
+    for p in fighters:
+        card = d["commits"][p]
+        if card >= 0:
+            total += g.c.defs[card].strength
+        total += d["bonus"][p] + boost_total(g, p, "war_bonus")
+    return total
+
+
+def settle_spoils(g, f) -> None:
+    d = f.d
+    victor, loser = d["victor"], d["loser"]
+    win = 0 if victor == f.seat else 1
+    loser_ally = d["allies"][1 - win]
+    k, paid, cap = d["k"], d["paid"], d["cap"]
+    if loser_ally >= 0:
+        gain(g, loser_ally, -paid)
+    gain(g, loser, -(k - paid))
+    vp = cap - k
+    share = d["share"]
+    if share >= 0:
+        num, den = g.cfg.spoils_shares[share]
+        ally = d["allies"][win]
+        money_part, vp_part = k * num // den, vp * num // den
+        gain(g, ally, money_part)
+        g.s.vp[ally] += vp_part
+        k, vp = k - money_part, vp - vp_part
+    gain(g, victor, k)
+    g.s.vp[victor] += vp
+    log(g, f"seat {victor} wins the war: ${d['k']} and {cap - d['k']} VP")
+
+
+@decision("war_join")
+class WarJoin:
+    """A faction mate of the attacker or defender may volunteer to join."""
+
+    @staticmethod
+    def legal(g, f):
+        return [YES, PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.YES:
+            find_frame(g, "war").d["joined"][f.d["side"]] = 1
+
+
+@decision("war_accept")
+class WarAccept:
+    """Attacker / defender accepts (YES) or refuses the volunteer's help."""
+
+    @staticmethod
+    def legal(g, f):
+        return [YES, PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.YES:
+            find_frame(g, "war").d["allies"][f.d["side"]] = mate(f.seat)
+
+
+def commit_options(g, seat: int, star_ok: bool) -> list[Decision]:
+    """COMMIT args for hand cards (index) and revealed cards (max_hand + index)."""
+    defs, h = g.c.defs, g.cfg.max_hand
+    out = [Decision(Kind.COMMIT, i) for i, c in enumerate(g.s.hands[seat][:h])
+           if star_ok or not defs[c].star]
+    out += [Decision(Kind.COMMIT, h + i) for i, c in enumerate(g.s.revealed[seat][:h])
+            if star_ok or not defs[c].star]
+    return out
+
+
+def take_committed(g, seat: int, arg: int) -> int:
+    """Remove the card named by a COMMIT arg from hand or revealed; return it."""
+    h = g.cfg.max_hand
+    return g.s.hands[seat].pop(arg) if arg < h else g.s.revealed[seat].pop(arg - h)
+
+
+@decision("war_commit")
+class WarCommit:
+    """Commit up to one Battle card face down (star cards only when allowed)."""
+
+    @staticmethod
+    def legal(g, f):
+        opts = commit_options(g, f.seat, star_allowed_in_war(g))
+        return opts + [PASS] if opts else []
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.COMMIT:
+            find_frame(g, "war").d["commits"][f.seat] = take_committed(g, f.seat, d.arg)
+
+
+@decision("war_discard")
+class WarDiscard:
+    """Discard a tableau card with a discard-for-war boost for extra strength."""
+
+    @staticmethod
+    def legal(g, f):
+        row = g.s.tableau[f.seat]
+        opts = [Decision(Kind.DISCARD_CARD, i)
+                for i, slot in enumerate(row[:g.cfg.max_tableau])
+                if slot.up and g.c.defs[slot.card].boost("discard_for_war")]
+        return opts + [PASS] if opts else []
+
+    @staticmethod
+    def apply(g, f, d):
+        if d.kind == Kind.PASS:
+            pop(g)
+            return
+        row = g.s.tableau[f.seat]
+        slot = row[d.arg]
+        find_frame(g, "war").d["bonus"][f.seat] += g.c.defs[slot.card].boost("discard_for_war")["n"]
+        remove_from_tableau(g, f.seat, d.arg)
+
+
+def remove_from_tableau(g, seat: int, pos: int) -> None:
+    """Discard a tableau card: its Population cards (one cube each) and, for a Public
+    Works card, its owner's latest Public Works token go with it."""
+    row = g.s.tableau[seat]
+    slot = row[pos]
+    if pos > 0 and row[pos - 1].link:
+        row[pos - 1].link = False
+    del row[pos]
+    lost = discard_population_cards(g, seat, slot)
+    add_population(g, faction(seat), -lost)
+    if "public_works" in g.c.defs[slot.card].kinds and slot.up and seat in g.s.pw_track:
+        track = g.s.pw_track
+        del track[len(track) - 1 - track[::-1].index(seat)]
+    g.s.market_discard.append(slot.card)
+
+
+@decision("spoils")
+class Spoils:
+    """The victor takes dollars one at a time (up to the cap and the loser's Wealth);
+    the rest of the cap becomes VP."""
+
+    @staticmethod
+    def legal(g, f):
+        w = find_frame(g, "war").d
+        limit = min(w["cap"], g.s.wealth[w["loser"]])
+        return [Decision(Kind.ADD_MONEY), PASS] if w["k"] < limit else [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        if d.kind == Kind.ADD_MONEY:
+            find_frame(g, "war").d["k"] += 1
+        else:
+            pop(g)
+
+
+@decision("ally_pay")
+class AllyPay:
+    """The loser's ally may pay part of the dollars, one at a time."""
+
+    @staticmethod
+    def legal(g, f):
+        w = find_frame(g, "war").d
+        limit = min(w["k"], g.s.wealth[f.seat])
+        return [Decision(Kind.ADD_MONEY), PASS] if w["paid"] < limit else [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        if d.kind == Kind.ADD_MONEY:
+            find_frame(g, "war").d["paid"] += 1
+        else:
+            pop(g)
+
+
+@decision("share")
+class Share:
+    """The victor gives the ally 1/3 or 2/3 of the spoils (CHOOSE), or keeps all."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Decision(Kind.CHOOSE, i) for i in range(len(g.cfg.spoils_shares))] + [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.CHOOSE:
+            find_frame(g, "war").d["share"] = d.arg

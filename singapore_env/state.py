@@ -1,0 +1,165 @@
+"""Game state as plain data: no rules here.
+
+Seats are ints 0..3 (lieutenant_governor, resident, temenggong, sultan); factions are
+0 (British) and 1 (Malay). Cards are integer ids into ``Content.defs``. Pending work is
+a stack of :class:`Frame` records (the top frame is what happens next), so a game can
+be copied and saved at any point, even in the middle of a War.
+"""
+
+from __future__ import annotations
+
+import copy
+
+
+class Slot:
+    """One card in a tableau. ``link`` = connected to the next card on the right."""
+
+    __slots__ = ("card", "up", "link", "pops", "activated", "stored", "down", "searched")
+
+    def __init__(self, card: int, up: bool = True, link: bool = False, pops=None,
+                 activated: bool = False, stored: int = 0, down: str = "",
+                 searched: bool = False):
+        self.card = card
+        self.up = up
+        self.link = link
+        self.pops = pops if pops is not None else []
+        self.activated = activated
+        self.stored = stored          # tokens stored on the card (School, Godowns)
+        self.down = down              # why face down: "" | "closed" | "outlawed"
+        self.searched = searched      # a once-per-game search was used
+
+    def copy(self) -> "Slot":
+        return Slot(self.card, self.up, self.link, list(self.pops), self.activated,
+                    self.stored, self.down, self.searched)
+
+    def to_list(self) -> list:
+        return [self.card, int(self.up), int(self.link), list(self.pops), int(self.activated),
+                self.stored, self.down, int(self.searched)]
+
+    @classmethod
+    def from_list(cls, x: list) -> "Slot":
+        return cls(int(x[0]), bool(x[1]), bool(x[2]), [int(p) for p in x[3]], bool(x[4]),
+                   int(x[5]), str(x[6]), bool(x[7]))
+
+
+class Frame:
+    """A pending step: ``kind`` names its handler, ``seat`` who acts, ``d`` its data."""
+
+    __slots__ = ("kind", "seat", "d")
+
+    def __init__(self, kind: str, seat: int = -1, **d):
+        self.kind = kind
+        self.seat = seat
+        self.d = d
+
+    def copy(self) -> "Frame":
+        return Frame(self.kind, self.seat, **copy.deepcopy(self.d))
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "seat": self.seat, "d": copy.deepcopy(self.d)}
+
+    @classmethod
+    def from_dict(cls, x: dict) -> "Frame":
+        return cls(x["kind"], x["seat"], **x["d"])
+
+    def __repr__(self) -> str:
+        return f"Frame({self.kind!r}, seat={self.seat}, {self.d})"
+
+
+# Field name -> kind of copy (scalar, list of ints, list of lists, ...).
+_SCALARS = ("round", "first_player", "anglo_dutch", "ships", "current_event",
+            "game_over", "turn_seat", "decisions", "discount_used")
+_INT_LISTS = ("vp", "wealth", "storehouse", "population", "pw_track", "market",
+              "market_deck", "market_discard", "population_deck", "population_discard",
+              "event_deck", "event_discard", "leader_space", "outlawed", "wars_won", "used_cards",
+              "districts", "final_vp")
+_NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers")
+
+
+class GameState:
+    """Everything about a game in progress, as ints and lists."""
+
+    __slots__ = _SCALARS + _INT_LISTS + _NESTED + ("tableau", "stack", "log_text")
+
+    def __init__(self):
+        self.round = 0
+        self.first_player = 0
+        self.anglo_dutch = 0          # 1 once the Anglo-Dutch Treaty is in force
+        self.ships = 0
+        self.current_event = -1
+        self.game_over = 0
+        self.turn_seat = -1
+        self.decisions = 0
+        self.discount_used = 0         # a once-per-turn price discount was used
+        self.vp = [0] * 4
+        self.wealth = [0] * 4
+        self.storehouse = [0, 0]       # by faction
+        self.population = [0, 0]       # cubes by faction
+        self.pw_track: list[int] = []  # owner seat per Public Works token, oldest first
+        self.market: list[int] = []    # slot 0 = leftmost (newest) ... last = rightmost
+        self.market_deck: list[int] = []
+        self.market_discard: list[int] = []
+        self.population_deck: list[int] = []
+        self.population_discard: list[int] = []
+        self.event_deck: list[int] = []  # top of deck = last element
+        self.event_discard: list[int] = []
+        self.leader_space = [-1] * 4   # space -> seat (-1 open)
+        self.outlawed: list[int] = []  # per vice: -1 legal, else seat who outlawed it
+        self.wars_won = [0] * 4
+        self.used_cards: list[int] = []  # cards whose once-per-round boost was used
+        self.districts: list[int] = []  # loop space * 4 + seat -> tokens (districts only)
+        self.final_vp: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(4)]
+        self.revealed: list[list[int]] = [[] for _ in range(4)]
+        self.battle_deck: list[list[int]] = [[], []]   # top = last element
+        self.battle_discard: list[list[int]] = [[], []]
+        self.modifiers: list[list] = []  # round modifiers of the current event: [type, n]
+        self.tableau: list[list[Slot]] = [[] for _ in range(4)]
+        self.stack: list[Frame] = []
+        self.log_text: list[str] = []
+
+    def copy(self) -> "GameState":
+        s = GameState.__new__(GameState)
+        for name in _SCALARS:
+            setattr(s, name, getattr(self, name))
+        for name in _INT_LISTS:
+            setattr(s, name, list(getattr(self, name)))
+        for name in _NESTED:
+            setattr(s, name, [list(x) for x in getattr(self, name)])
+        s.tableau = [[slot.copy() for slot in row] for row in self.tableau]
+        s.stack = [f.copy() for f in self.stack]
+        s.log_text = list(self.log_text)
+        return s
+
+    def to_dict(self) -> dict:
+        d = {name: getattr(self, name) for name in _SCALARS}
+        for name in _INT_LISTS:
+            d[name] = list(getattr(self, name))
+        for name in _NESTED:
+            d[name] = [list(x) for x in getattr(self, name)]
+        d["tableau"] = [[slot.to_list() for slot in row] for row in self.tableau]
+        d["stack"] = [f.to_dict() for f in self.stack]
+        d["log_text"] = list(self.log_text)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameState":
+        s = cls()
+        expected = set(cls.__slots__)
+        missing = expected - set(d)
+        unknown = set(d) - expected
+        if missing or unknown:
+            raise ValueError(f"state fields missing {sorted(missing)}, unknown {sorted(unknown)}")
+        for name in _SCALARS:
+            setattr(s, name, int(d[name]))
+        for name in _INT_LISTS:
+            setattr(s, name, [int(x) for x in d[name]])
+        for name in _NESTED:
+            if name == "modifiers":
+                s.modifiers = [[str(m[0]), int(m[1])] for m in d[name]]
+            else:
+                setattr(s, name, [[int(x) for x in row] for row in d[name]])
+        s.tableau = [[Slot.from_list(x) for x in row] for row in d["tableau"]]
+        s.stack = [Frame.from_dict(f) for f in d["stack"]]
+        s.log_text = [str(x) for x in d["log_text"]]
+        return s
