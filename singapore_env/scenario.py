@@ -1,0 +1,121 @@
+"""Build game situations by hand: for rule tests, card design and bug reports.
+
+    g = Game(seed=0)
+    give_tableau(g, 2, "sports_day", link=True)
+    script_dice(g, [2, 1])          # the next dice show 2 then 1
+    run_frame(g, Frame("influence", 2, n=4, pos=-1, asking=0, store_asked=0))
+
+Every helper moves cards from wherever they are, so each card stays in exactly one
+place (the engine's invariants keep holding).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .state import Frame, Slot
+
+
+def card_id(g, key: str, copy: int = 0) -> int:
+    """The id of copy ``copy`` of the card with this key."""
+    try:
+        return g.c.by_key[key][copy]
+    except (KeyError, IndexError):
+        raise KeyError(f"no card {key!r} (copy {copy}) in the content") from None
+
+
+def take(g, cid: int) -> int:
+    """Remove a card from wherever it is (piles, hands, tableaux, attached)."""
+    s = g.s
+    piles = [s.market_deck, s.market_discard, s.population_deck, s.population_discard,
+             s.event_deck, s.event_discard, *s.hands, *s.revealed, *s.battle_deck,
+             *s.battle_discard]
+    for pile in piles:
+        if cid in pile:
+            pile.remove(cid)
+            return cid
+    if cid in s.market:
+        s.market[s.market.index(cid)] = -1
+        return cid
+    if s.current_event == cid:
+        s.current_event = -1
+        return cid
+    for row in s.tableau:
+        for i, slot in enumerate(row):
+            if cid in slot.pops:
+                slot.pops.remove(cid)
+                return cid
+            if slot.card == cid:
+                if i > 0 and row[i - 1].link:
+                    row[i - 1].link = False
+                del row[i]
+                return cid
+    return cid
+
+
+def give_tableau(g, seat: int, key: str, link: bool = False, pops=(), copy: int = 0,
+                 up: bool = True) -> Slot:
+    """Append a card to a tableau (``link`` joins it to the next card appended)."""
+    cid = take(g, card_id(g, key, copy))
+    slot = Slot(cid, up=up, link=link, down="" if up else "closed")
+    for p in pops:
+        pkey, pcopy = (p, 0) if isinstance(p, str) else p
+        slot.pops.append(take(g, card_id(g, pkey, pcopy)))
+    g.s.tableau[seat].append(slot)
+    return slot
+
+
+def give_hand(g, seat: int, key: str, copy: int = 0) -> int:
+    cid = take(g, card_id(g, key, copy))
+    g.s.hands[seat].append(cid)
+    return cid
+
+
+def give_revealed(g, seat: int, key: str, copy: int = 0) -> int:
+    cid = take(g, card_id(g, key, copy))
+    g.s.revealed[seat].append(cid)
+    return cid
+
+
+def put_on_top(g, pile: list, key: str, copy: int = 0) -> int:
+    """Put a card on top of a deck (decks draw from the end of the list)."""
+    cid = take(g, card_id(g, key, copy))
+    pile.append(cid)
+    return cid
+
+
+def run_frame(g, frame: Frame) -> None:
+    """Make ``frame`` the next thing that happens and run to the next decision."""
+    g.s.stack.append(frame)
+    g._run()
+
+
+class ScriptedDice:
+    """Stands in for the game's RNG: dice show the scripted faces (0, 1 or 2) in order;
+    shuffles still use the real generator."""
+
+    def __init__(self, rng: np.random.Generator, faces: list[int]):
+        self._rng = rng
+        self.faces = list(faces)
+
+    def integers(self, low, high=None, size=None):
+        if high == 6 and size is not None:
+            if len(self.faces) < size:
+                raise AssertionError("the scenario ran out of scripted dice")
+            out = [self.faces.pop(0) * 2 for _ in range(size)]
+            return np.array(out)
+        return self._rng.integers(low, high, size=size)
+
+    def permutation(self, n):
+        return self._rng.permutation(n)
+
+    @property
+    def bit_generator(self):
+        return self._rng.bit_generator
+
+
+def script_dice(g, faces: list[int]) -> ScriptedDice:
+    """Script the next dice of ``g``; returns the stand-in (check ``.faces`` is empty)."""
+    stub = ScriptedDice(g.rng if not isinstance(g.rng, ScriptedDice) else g.rng._rng, faces)
+    g.rng = stub
+    return stub
