@@ -95,8 +95,20 @@ class RulesConfig:
             )
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                raise ConfigError(f"{f.name} must be >= 0, got {value}")
+            expected = type(f.default) if f.default is not dataclasses.MISSING else dict
+            if expected is int:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ConfigError(f"{f.name} must be an int, got {value!r}")
+                if value < 0:
+                    raise ConfigError(f"{f.name} must be >= 0, got {value}")
+            elif not isinstance(value, expected):
+                raise ConfigError(f"{f.name} must be a {expected.__name__}, got {value!r}")
+        for share in self.spoils_shares:
+            if not (isinstance(share, tuple) and len(share) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in share)
+                    and 0 < share[0] < share[1]):
+                raise ConfigError(f"spoils_shares must be (numerator, denominator) fractions "
+                                  f"below 1, got {share!r}")
         if self.max_hand < 1 or self.max_tableau < 4:
             raise ConfigError("max_hand must be >= 1 and max_tableau >= 4")
 
@@ -123,11 +135,17 @@ class RulesConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "RulesConfig":
+        """Build from :meth:`to_dict` output; raises ConfigError for anything malformed."""
+        if not isinstance(d, dict):
+            raise ConfigError(f"a rules config is an object, got {type(d).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - known
         if unknown:
             raise ConfigError(f"unknown rules config keys: {sorted(unknown)}")
         d = dict(d)
         if "spoils_shares" in d:
-            d["spoils_shares"] = tuple(tuple(x) for x in d["spoils_shares"])
+            shares = d["spoils_shares"]
+            if not isinstance(shares, list) or not all(isinstance(x, list) for x in shares):
+                raise ConfigError(f"spoils_shares must be a list of pairs, got {shares!r}")
+            d["spoils_shares"] = tuple(tuple(x) for x in shares)
         return cls(**d)

@@ -21,7 +21,7 @@ import numpy as np
 from . import rules  # noqa: F401  (registers every frame handler)
 from .config import ConfigError, RulesConfig
 from .content import SEAT_NAMES, Content, default_content
-from .decisions import Decision, Kind
+from .decisions import Decision, Kind, arg_sizes
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, shuffle
 from .rules.market import _refill_now
 from .state import Frame, GameState, Slot
@@ -54,6 +54,7 @@ class Game:
         self.s = GameState()
         self.history: list[Decision] = []
         self._legal: list[Decision] = []
+        self._sizes = arg_sizes(self.cfg.max_tableau, self.cfg.max_hand)
         if not _empty:
             self._setup()
             self._run()
@@ -133,6 +134,13 @@ class Game:
             d = Decision(int(decision[0]), int(decision[1]))
         except (TypeError, ValueError, IndexError):
             raise IllegalDecision(f"{decision!r} is not a (kind, arg) decision") from None
+        size = self._sizes.get(d.kind)
+        if size is None:
+            raise IllegalDecision(f"unknown decision kind {d.kind}; kinds are "
+                                  f"{', '.join(f'{int(k)}={k.name}' for k in Kind)}")
+        if not 0 <= d.arg < size:
+            raise IllegalDecision(f"{Kind(d.kind).name} takes an arg in 0..{size - 1}, "
+                                  f"got {d.arg}")
         if d not in self._legal:
             from .render import describe
             f = self.s.stack[-1]
@@ -166,6 +174,7 @@ class Game:
         """An independent copy (state, RNG and history)."""
         g = Game.__new__(Game)
         g.cfg, g.c, g.seed, g.keep_text_log = self.cfg, self.c, self.seed, self.keep_text_log
+        g._sizes = self._sizes
         g.rng = np.random.Generator(np.random.PCG64())
         g.rng.bit_generator.state = self.rng.bit_generator.state
         g.s = self.s.copy()
@@ -179,6 +188,7 @@ class Game:
             "version": FORMAT_VERSION,
             "content": self.c.digest,
             "seed": self.seed,
+            "keep_text_log": self.keep_text_log,
             "config": self.cfg.to_dict(),
             "history": [[d.kind, d.arg] for d in self.history],
             "rng": _rng_state_to_json(self.rng.bit_generator.state),
@@ -201,15 +211,23 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict, content: Content | None = None) -> "Game":
         cfg, seed, history = _check_header(data)
-        g = cls(seed, cfg, content, _empty=True)
+        try:
+            g = cls(seed, cfg, content, keep_text_log=bool(data.get("keep_text_log", True)),
+                    _empty=True)
+        except (ConfigError, ValueError) as exc:
+            raise SaveFormatError(f"cannot build the game: {exc}") from None
         if data.get("content") != g.c.digest:
             raise SaveFormatError(
                 f"saved with content {data.get('content')!r}, this engine has {g.c.digest!r}")
         try:
             g.s = GameState.from_dict(data["state"])
             g.rng.bit_generator.state = _rng_state_from_json(data["rng"])
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise SaveFormatError(f"malformed state: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError) as exc:
+            raise SaveFormatError(f"malformed state: {exc!r}") from None
+        if len(history) != g.s.decisions:
+            raise SaveFormatError(f"the log has {len(history)} decisions but the state says "
+                                  f"{g.s.decisions}")
         g.history = history
         from .invariants import InvariantError, check_invariants
         try:
@@ -223,9 +241,9 @@ class Game:
 
     @classmethod
     def replay(cls, seed: int, decisions: Iterable, config: RulesConfig | None = None,
-               content: Content | None = None) -> "Game":
+               content: Content | None = None, keep_text_log: bool = True) -> "Game":
         """Rebuild a game from its seed and decision log."""
-        g = cls(seed, config, content)
+        g = cls(seed, config, content, keep_text_log=keep_text_log)
         for i, d in enumerate(decisions):
             try:
                 g.step(d)
@@ -241,7 +259,11 @@ class Game:
         except (TypeError, json.JSONDecodeError) as exc:
             raise SaveFormatError(f"not JSON: {exc}") from None
         cfg, seed, history = _check_header(data)
-        return cls.replay(seed, history, cfg, content)
+        try:
+            return cls.replay(seed, history, cfg, content,
+                              keep_text_log=bool(data.get("keep_text_log", True)))
+        except ConfigError as exc:
+            raise SaveFormatError(f"cannot build the game: {exc}") from None
 
 
 def clockwise_from_first(first: int) -> list[int]:
@@ -266,7 +288,7 @@ def _check_header(data) -> tuple[RulesConfig, int, list[Decision]]:
         raise SaveFormatError(f"seed must be a non-negative int, got {seed!r}")
     try:
         cfg = RulesConfig.from_dict(data["config"])
-    except (ConfigError, TypeError) as exc:
+    except (ConfigError, TypeError, ValueError) as exc:
         raise SaveFormatError(f"bad config: {exc}") from None
     history = []
     for i, d in enumerate(data["history"] if isinstance(data["history"], list) else [None]):
@@ -283,7 +305,7 @@ def _rng_state_to_json(state: dict) -> dict:
 
 
 def _rng_state_from_json(data: dict) -> dict:
-    if data.get("bit_generator") != "PCG64":
+    if not isinstance(data, dict) or data.get("bit_generator") != "PCG64":
         raise ValueError(f"rng bit_generator must be PCG64, got {data.get('bit_generator')!r}")
     return {"bit_generator": "PCG64",
             "state": {"state": int(data["state"]["state"]), "inc": int(data["state"]["inc"])},

@@ -27,6 +27,13 @@ def _card(g, cid: int) -> str:
 
 def describe(g, d: Decision) -> str:
     """One decision in words, in the context of the pending question."""
+    try:
+        return _describe(g, d)
+    except (IndexError, KeyError, ValueError):
+        return f"decision ({d[0]}, {d[1]})"
+
+
+def _describe(g, d: Decision) -> str:
     f = g.s.stack[-1] if g.s.stack else None
     kind = f.kind if f else ""
     seat = f.seat if f else 0

@@ -1,0 +1,61 @@
+"""The one agent interface of the project.
+
+An agent plays at one of two levels:
+
+* **env level** -- :meth:`Agent.act` receives the observation dict of the PettingZoo
+  environment and the ``int8`` legal-action mask and returns an action index into the
+  fixed action table (:class:`singapore_env.decisions.ActionTable`);
+* **engine level** -- :meth:`Agent.choose` receives the :class:`~singapore_env.engine.Game`
+  itself and the seat that must decide and returns one of ``game.legal_decisions()``.
+
+The simulator, the tournament runner and the CLI use the engine level; training and
+evaluation in the RL environment use the env level. Agents that only implement
+:meth:`act` will get a default :meth:`choose` (encoding the game with
+``singapore_env.encoding``) in a later change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.decisions import Decision
+    from singapore_env.engine import Game
+
+
+class Agent:
+    """Base class of every agent (random, heuristic, learned)."""
+
+    #: Short name used in tournament summaries and by :func:`agents.registry.make_agent`.
+    name: str = "agent"
+
+    def reset(self, seed: int | None = None) -> None:
+        """Prepare for a new game; with ``seed``, make the agent's choices reproducible.
+
+        The base implementation does nothing (a deterministic, stateless agent).
+        """
+
+    def act(self, observation: dict, mask: np.ndarray) -> int:
+        """Env level: pick an action index given an observation dict and its action mask.
+
+        ``mask`` is a 1-D ``int8`` array over the whole action table; the returned index
+        must satisfy ``mask[index] == 1``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement act()")
+
+    def choose(self, game: "Game", seat: int) -> "Decision":
+        """Engine level: pick one of ``game.legal_decisions()`` for ``seat`` (the acting seat).
+
+        The base implementation needs the environment encoding (observation + mask from
+        ``singapore_env.encoding``) to fall back on :meth:`act`; it is not available yet,
+        so agents that play at engine level must override this method.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} has no engine-level choose(); the default needs the "
+            "env encoding (singapore_env.encoding) to turn the game into an observation "
+            "and mask for act(), which is not available yet -- override choose()")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

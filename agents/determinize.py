@@ -1,0 +1,169 @@
+"""Determinization: a copy of a game in which everything ``seat`` cannot see is resampled.
+
+    rng = numpy.random.default_rng(7)
+    world = determinize(game, seat, rng)   # a plausible world consistent with seat's view
+
+Used by agents that simulate on a clone (search, rollouts): simulating on a plain
+:meth:`Game.clone` would read the real hidden cards and the real future dice.
+
+What is hidden from ``seat`` and how it is resampled:
+
+* the game's RNG (future dice and shuffles): re-seeded from ``rng``;
+* the Market and Population decks: shuffled (their contents are public: every other
+  Market / Population card is visible somewhere);
+* the Event deck: its remaining Event I and Event II slots are refilled from the
+  Event I / Event II cards not yet revealed (which cards were put in the deck at setup
+  is hidden too); the Event I cards stay on top, as at setup;
+* each faction's Battle deck, the hands of the other players, and the hidden parts of
+  pending frames: another seat's pending ``keep_battle`` cards, the War commits of the
+  other seats before the roll, and the other seats' Conflict contributions (cards, and
+  the dollars of seats that have already contributed). All those cards of one faction
+  form that faction's *unseen pool*; it is shuffled and dealt back to the same places,
+  so every hand / commit keeps its size and every card keeps its faction. Committed
+  cards respect the ★ restriction in force when possible.
+
+Public and kept as is: the board, tableaux, VP, wealth, revealed Battle cards, all
+discard piles (a discarded card was shown), the current Event, the observer's own hand
+and own pending cards. Committed cards that came from the revealed row (public) are
+resampled like hand cards: the observer loses that bit of information, it never gains
+any.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from singapore_env.content import SEAT_FACTION
+from singapore_env.rules.base import star_allowed_in_conflict, star_allowed_in_war
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.engine import Game
+
+
+def _shuffle(rng: np.random.Generator, cards: list[int]) -> None:
+    if len(cards) > 1:
+        order = rng.permutation(len(cards))
+        cards[:] = [cards[i] for i in order]
+
+
+def _war_commits_hidden(f) -> bool:
+    """War commits are face down until the roll (phase 4 -> 5)."""
+    return f.kind == "war" and f.d["phase"] <= 4
+
+
+def _conflict_contributors(g, stack_index: int) -> set[int]:
+    """Seats that have decided (or are deciding) their Conflict contribution: every seat
+    but those whose ``contribute`` question is still waiting below the top frame."""
+    above = g.s.stack[stack_index + 1:]
+    waiting = {f.seat for f in above if f.kind == "contribute"}
+    if above and above[-1].kind == "contribute":
+        waiting.discard(above[-1].seat)  # the seat deciding now may have put some in
+    return {p for p in range(4) if p not in waiting}
+
+
+def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
+    """A clone of ``game`` with everything hidden from ``seat`` resampled from ``rng``."""
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    g = game.clone()
+    s, c = g.s, g.c
+    g.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63 - 1))))
+
+    _shuffle(rng, s.market_deck)
+    _shuffle(rng, s.population_deck)
+    _resample_events(g, rng)
+
+    # --- Battle cards: collect every hidden slot per faction, then deal the pool back.
+    # A "hole" is (faction, setter, star_ok); setter(card) puts a card back in place.
+    pools: list[list[int]] = [list(s.battle_deck[0]), list(s.battle_deck[1])]
+    holes: list[tuple[int, object, bool]] = []
+    money_holes = []  # (conflict frame, seat) whose dollars are hidden
+
+    for p in range(4):
+        if p == seat:
+            continue
+        fac = SEAT_FACTION[p]
+        hand = s.hands[p]
+        pools[fac].extend(hand)
+        for i in range(len(hand)):
+            holes.append((fac, _list_setter(hand, i), True))
+
+    war_star = star_allowed_in_war(g)
+    conflict_star = star_allowed_in_conflict(g)
+    for idx, f in enumerate(s.stack):
+        if f.kind == "keep_battle" and f.seat != seat:
+            fac = SEAT_FACTION[f.seat]
+            cards = f.d["cards"]
+            for i, card in enumerate(cards):
+                if card >= 0:
+                    pools[fac].append(card)
+                    holes.append((fac, _list_setter(cards, i), True))
+        elif _war_commits_hidden(f):
+            commits = f.d["commits"]
+            for p, card in enumerate(commits):
+                if p != seat and card >= 0:
+                    fac = SEAT_FACTION[p]
+                    pools[fac].append(card)
+                    holes.append((fac, _list_setter(commits, p), war_star))
+        elif f.kind == "conflict" and f.d["phase"] == 1:
+            decided = _conflict_contributors(g, idx)
+            for p in range(4):
+                if p == seat or p not in decided:
+                    continue
+                fac = SEAT_FACTION[p]
+                cards = f.d["cards"][p]
+                pools[fac].extend(cards)
+                for i in range(len(cards)):
+                    holes.append((fac, _list_setter(cards, i), conflict_star))
+                money_holes.append((f, p))
+
+    for fac in (0, 1):
+        _shuffle(rng, pools[fac])
+    # Deal the star-restricted holes first so they can get non-star cards.
+    holes.sort(key=lambda h: h[2])
+    for fac, setter, star_ok in holes:
+        pool = pools[fac]
+        pick = len(pool) - 1
+        if not star_ok:
+            for j in range(len(pool) - 1, -1, -1):
+                if not c.defs[pool[j]].star:
+                    pick = j
+                    break
+        setter(pool.pop(pick))
+    for fac in (0, 1):
+        s.battle_deck[fac] = pools[fac]
+    # The dollars a seat put into a Conflict are hidden too: any amount it could afford
+    # within the cap (a contribution stops once it reaches the event's strength).
+    for f, p in money_holes:
+        room = f.d["strength"] - sum(c.defs[x].strength for x in f.d["cards"][p])
+        top = max(0, min(s.wealth[p], room))
+        f.d["money"][p] = int(rng.integers(0, top + 1)) if top > 0 else 0
+    # Re-derive the legal decisions of the acting seat in this world (its hand or its
+    # Conflict contribution may differ); a question that became forced is answered,
+    # as the engine always does.
+    g._run()
+    return g
+
+
+def _list_setter(lst: list[int], i: int):
+    def put(card: int) -> None:
+        lst[i] = card
+    return put
+
+
+def _resample_events(g, rng: np.random.Generator) -> None:
+    s, c = g.s, g.c
+    ids_i = set(c.event_ids["I"])
+    seen = set(s.event_discard)
+    if s.current_event >= 0:
+        seen.add(s.current_event)
+    n_i = sum(1 for e in s.event_deck if e in ids_i)
+    n_ii = len(s.event_deck) - n_i
+    unseen_i = [e for e in c.event_ids["I"] if e not in seen]
+    unseen_ii = [e for e in c.event_ids["II"] if e not in seen]
+    _shuffle(rng, unseen_i)
+    _shuffle(rng, unseen_ii)
+    # bottom: Event II cards, top (end of list): Event I cards
+    s.event_deck = unseen_ii[:n_ii] + unseen_i[:n_i]

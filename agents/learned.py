@@ -1,0 +1,141 @@
+"""Learned agents: a trained MaskablePPO policy playing through the action mask.
+
+Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) and a
+``.npz`` with the actor's weights. :class:`NumpyPolicy` runs that actor in numpy, so
+frozen opponents and evaluation need no torch (and are several times faster than
+``model.predict`` for one observation at a time). Loading a ``.zip`` imports torch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .base import Agent
+
+_ACTIVATIONS = {
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+}
+
+
+class NumpyPolicy:
+    """The actor of an MLP policy: hidden layers, then a linear head over actions."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]],
+                 head: tuple[np.ndarray, np.ndarray], activation: str = "tanh",
+                 meta: dict | None = None):
+        if activation not in _ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; known: {sorted(_ACTIVATIONS)}")
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
+        self.activation = activation
+        self._act = _ACTIVATIONS[activation]
+        self.meta = dict(meta or {})
+
+    @property
+    def obs_dim(self) -> int:
+        return (self.layers[0][0] if self.layers else self.head[0]).shape[0]
+
+    @property
+    def n_actions(self) -> int:
+        return self.head[0].shape[1]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        for w, b in self.layers:
+            x = self._act(x @ w + b)
+        return x @ self.head[0] + self.head[1]
+
+    def choose(self, x: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
+               deterministic: bool = True) -> int:
+        """Best (or sampled) legal action for one observation vector."""
+        logits = self.logits(x.astype(np.float32, copy=False))
+        legal = mask.astype(bool)
+        if not legal.any():
+            raise ValueError("the action mask allows no action")
+        logits = np.where(legal, logits, -np.inf)
+        if deterministic or rng is None:
+            return int(np.argmax(logits))
+        z = np.exp(logits - logits.max())
+        return int(rng.choice(len(z), p=z / z.sum()))
+
+    # -------------------------------------------------------------- files
+    @classmethod
+    def from_sb3(cls, policy, meta: dict | None = None) -> "NumpyPolicy":
+        """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with an MLP extractor."""
+        import torch.nn as nn
+
+        layers, activation = [], "tanh"
+        for module in policy.mlp_extractor.policy_net:
+            if isinstance(module, nn.Linear):
+                layers.append((module.weight.detach().cpu().numpy().T,
+                               module.bias.detach().cpu().numpy()))
+            elif isinstance(module, nn.ReLU):
+                activation = "relu"
+            elif isinstance(module, nn.Tanh):
+                activation = "tanh"
+            else:
+                raise ValueError(f"unsupported layer in the policy net: {module!r}")
+        head = policy.action_net
+        return cls(layers, (head.weight.detach().cpu().numpy().T, head.bias.detach().cpu().numpy()),
+                   activation, meta)
+
+    def save(self, path: str | Path) -> None:
+        arrays = {"activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        arrays["head_w"], arrays["head_b"] = self.head
+        for key, value in self.meta.items():
+            arrays[f"meta_{key}"] = np.array(value)
+        np.savez_compressed(path, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "NumpyPolicy":
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a saved policy ({exc})") from None
+        with data:
+            if "head_w" not in data.files:
+                raise ValueError(f"{path}: not a saved policy (no head_w array)")
+            n = sum(1 for k in data.files if k.startswith("w"))
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
+            meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
+            return cls(layers, (data["head_w"], data["head_b"]), str(data["activation"]), meta)
+
+
+class LearnedAgent(Agent):
+    """Plays a trained policy. ``deterministic`` takes the most likely legal action;
+    otherwise it samples with its own seeded generator."""
+
+    name = "learned"
+
+    def __init__(self, policy: NumpyPolicy, deterministic: bool = True, seed: int | None = None,
+                 name: str | None = None):
+        self.policy = policy
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        if name:
+            self.name = name
+
+    @classmethod
+    def load(cls, path: str | Path, **kwargs) -> "LearnedAgent":
+        """Load a ``.npz`` actor (numpy only) or an SB3 ``.zip`` checkpoint (torch)."""
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"no policy file at {path}")
+        if path.suffix == ".zip":
+            from sb3_contrib import MaskablePPO
+
+            model = MaskablePPO.load(path, device="cpu")
+            return cls(NumpyPolicy.from_sb3(model.policy), **kwargs)
+        return cls(NumpyPolicy.load(path), **kwargs)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict, mask: np.ndarray) -> int:
+        x = observation["observation"] if isinstance(observation, dict) else observation
+        return self.policy.choose(x, mask, self.rng, self.deterministic)

@@ -1,0 +1,213 @@
+"""The ``singapore-1819`` command line.
+
+    singapore-1819 simulate --players random,random,random,random --games 1000 --seed 1
+    singapore-1819 simulate --games 1 --save game.json
+    singapore-1819 replay game.json
+
+Later commands (``play``, ``train``, ``evaluate``, ``demo``) are added to the ``main``
+group as further ``@main.command()`` functions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import metadata
+
+import click
+
+from .config import RULESETS, ConfigError, RulesConfig
+from .content import FACTIONS, SEAT_NAMES
+
+N_SEATS = 4
+
+
+def _version() -> str:
+    try:
+        return metadata.version("singapore-1819")
+    except metadata.PackageNotFoundError:  # pragma: no cover (not installed)
+        return "unknown"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "--version", prog_name="singapore-1819")
+def main() -> None:
+    """1819 Singapore: rules engine, simulations and replays."""
+
+
+# ---------------------------------------------------------------- simulate
+def _parse_players(ctx, param, value: str) -> list[str]:
+    from agents.registry import known_agents
+
+    names = [x.strip() for x in value.split(",")]
+    if len(names) != N_SEATS or any(not n for n in names):
+        raise click.BadParameter(
+            f"expected {N_SEATS} comma-separated agent names (one per seat: "
+            f"{', '.join(SEAT_NAMES)}), got {value!r}")
+    known = known_agents()
+    unknown = sorted({n for n in names if n not in known})
+    if unknown:
+        raise click.BadParameter(
+            f"unknown agent {', '.join(map(repr, unknown))}; known agents: {', '.join(known)}")
+    return names
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _ci(ci: list[float]) -> str:
+    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+
+
+def format_summary(summary: dict) -> str:
+    """A readable table of a :func:`run_tournament` summary."""
+    players = summary["players"]
+    lines = [
+        f"1819 Singapore: {summary['games']} games, ruleset {summary['ruleset']} "
+        f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}",
+        "",
+        f"{'seat':<21}{'agent':<12}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}{'mean VP':>8}",
+    ]
+    for p in range(N_SEATS):
+        rate = summary["win_rate_by_seat"][p]
+        lines.append(
+            f"{SEAT_NAMES[p]:<21}{players[p]:<12}{summary['wins_by_seat'][p]:>8.1f}  "
+            f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}"
+            f"{summary['mean_vp_by_seat'][p]:>8.2f}")
+    lines += ["", f"{'faction':<33}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}"]
+    for fac in FACTIONS:
+        rate = summary["win_rate_by_faction"][fac]
+        lines.append(f"{fac:<33}{summary['wins_by_faction'][fac]:>8.1f}  "
+                     f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}")
+    lines += [
+        "",
+        f"shared wins (ties split): {summary.get('shared_wins', 0)}",
+        f"mean decisions per game: {summary['mean_decisions_per_game']:.1f}",
+        f"games per second: {summary['games_per_second']:.1f}",
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+@main.command()
+@click.option("--players", default="random,random,random,random", show_default=True,
+              callback=_parse_players,
+              help="Four comma-separated agent names, in seat order.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of games.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Base seed; per-game seeds derive from it.")
+@click.option("--ruleset", type=click.Choice(RULESETS), default="standard", show_default=True)
+@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the summary as JSON to this file.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, writable=True),
+              help="Save the first game (snapshot + log) as JSON for `replay`.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Show a progress bar (only on a terminal).")
+def simulate(players: list[str], games: int, seed: int, ruleset: str, no_slavery: bool,
+             json_path: str | None, save_path: str | None, progress: bool) -> None:
+    """Play GAMES games between agents and print win rates with 95% intervals."""
+    from .simulate import run_tournament
+
+    try:
+        cfg = RulesConfig.named(ruleset, slavery=not no_slavery)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
+    first: list = []
+
+    def keep(i, result):
+        if i == 0 and result.game is not None:
+            first.append(result.game)
+
+    summary = run_tournament(games, players, seed, cfg, progress, on_game=keep,
+                             keep_first_game=save_path is not None)
+    click.echo(format_summary(summary))
+    try:
+        if json_path:
+            with open(json_path, "w", encoding="utf-8") as fh:
+                json.dump(summary, fh, indent=2)
+                fh.write("\n")
+            click.echo(f"summary written to {json_path}")
+        if save_path:
+            with open(save_path, "w", encoding="utf-8") as fh:
+                fh.write(first[0].to_json())
+            click.echo(f"first game (seed {first[0].seed}) saved to {save_path}")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write: {exc}") from None
+
+
+# ---------------------------------------------------------------- replay
+def _fail(path: str, message: str) -> None:
+    click.echo(f"error: cannot replay {path}: {message}", err=True)
+    sys.exit(2)
+
+
+def _comparable(game) -> dict:
+    """A game's saved form without the text log (not part of the game's identity)."""
+    d = game.to_dict()
+    d["state"] = dict(d["state"], log_text=[])
+    return d
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--snapshot/--from-log", default=False, show_default=True,
+              help="--from-log rebuilds the game from its seed and decision log; "
+                   "--snapshot also loads the stored state and checks the log leads to it.")
+@click.option("--events/--no-events", default=True, show_default=True,
+              help="Also print what the engine did between decisions (text log).")
+def replay(path: str, snapshot: bool, events: bool) -> None:
+    """Replay a saved game decision by decision, then show the final board."""
+    from .engine import Game, IllegalDecision, SaveFormatError
+    from .render import describe, render_text
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        stored = Game.from_json(text) if snapshot else None
+        final = Game.load_replay(text)
+    except (SaveFormatError, IllegalDecision) as exc:
+        _fail(path, str(exc))
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(path, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # noqa: BLE001 -- a malformed file must not print a traceback
+        _fail(path, f"malformed saved game ({type(exc).__name__}: {exc})")
+    if stored is not None and _comparable(stored) != _comparable(final):
+        _fail(path, "the stored snapshot does not match the state its decision log leads to")
+
+    game = Game(final.seed, final.cfg)
+    shown = 0
+
+    def show_events() -> None:
+        nonlocal shown
+        if events:
+            for line in game.s.log_text[shown:]:
+                click.echo(f"        . {line}")
+        shown = len(game.s.log_text)
+
+    click.echo(f"Replay of {path}: seed {final.seed}, ruleset {final.cfg.ruleset} "
+               f"(slavery {'on' if final.cfg.slavery else 'off'}), "
+               f"{len(final.history)} decisions")
+    show_events()
+    for i, decision in enumerate(final.history):
+        seat = game.acting_seat
+        click.echo(f"#{i + 1:<5} R{game.s.round}  {SEAT_NAMES[seat]}: {describe(game, decision)}")
+        game.step(decision)
+        show_events()
+    board = stored if stored is not None else game
+    click.echo("")
+    click.echo(render_text(board))
+    click.echo("")
+    if board.is_over:
+        scores = ", ".join(f"{SEAT_NAMES[p]} {v}" for p, v in enumerate(board.final_scores))
+        click.echo(f"Final scores: {scores}")
+        click.echo("Winners: " + ", ".join(SEAT_NAMES[p] for p in board.winners))
+    else:
+        pending = board.pending
+        click.echo(f"Not finished: round {board.s.round}, {len(board.history)} decisions, "
+                   f"{SEAT_NAMES[pending.seat]} to decide ({pending.kind})")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

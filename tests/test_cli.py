@@ -1,0 +1,108 @@
+"""The singapore-1819 command line (click's CliRunner, no subprocess)."""
+
+import json
+
+from click.testing import CliRunner
+
+from singapore_env.cli import main
+from singapore_env.engine import Game
+
+
+def _run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_version():
+    result = _run("--version")
+    assert result.exit_code == 0 and "singapore-1819" in result.output
+
+
+def test_simulate_writes_json_summary(tmp_path):
+    out = tmp_path / "summary.json"
+    result = _run("simulate", "--games", 20, "--seed", 3, "--json", out, "--no-progress")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())
+    for key in ("games", "wins_by_faction", "wins_by_seat", "mean_vp_by_seat",
+                "games_per_second", "win_rate_by_seat", "win_rate_by_faction",
+                "mean_decisions_per_game", "seed", "players", "ruleset"):
+        assert key in summary
+    assert summary["games"] == 20 and summary["players"] == ["random"] * 4
+    assert abs(sum(summary["wins_by_faction"].values()) - 20) < 1e-9
+    assert set(summary["wins_by_faction"]) == {"british", "malay"}
+    for word in ("lieutenant_governor", "sultan", "british", "malay", "95% CI",
+                 "mean decisions per game", "games per second"):
+        assert word in result.output
+
+
+def test_simulate_no_slavery(tmp_path):
+    out = tmp_path / "s.json"
+    result = _run("simulate", "--games", 3, "--no-slavery", "--json", out)
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["slavery"] is False
+
+
+def test_save_then_replay(tmp_path):
+    path = tmp_path / "game.json"
+    result = _run("simulate", "--games", 2, "--seed", 5, "--save", path)
+    assert result.exit_code == 0, result.output
+    game = Game.from_json(path.read_text())
+    assert game.is_over
+    for flag in ("--from-log", "--snapshot"):
+        result = _run("replay", path, flag)
+        assert result.exit_code == 0, result.output
+        assert "Final" in result.output and "Winners:" in result.output
+        assert f"#{len(game.history)} " in result.output
+
+
+def test_replay_of_an_unfinished_game(tmp_path):
+    g = Game(1)
+    for _ in range(10):
+        g.step(g.legal_decisions()[-1])
+    path = tmp_path / "mid.json"
+    path.write_text(g.to_json())
+    result = _run("replay", path, "--snapshot")
+    assert result.exit_code == 0, result.output
+    assert "Not finished" in result.output
+
+
+def test_replay_of_a_garbage_file(tmp_path):
+    path = tmp_path / "garbage.json"
+    path.write_text("this is not a saved game")
+    result = _run("replay", path)
+    assert result.exit_code == 2
+    assert "cannot replay" in result.output and "not JSON" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_errors_are_one_line(tmp_path):
+    g = Game(2)
+    g.step(g.legal_decisions()[0])
+    good = json.loads(g.to_json())
+    cases = {
+        "version": dict(good, version=9),
+        "history": dict(good, history=[[0, 0, 0]]),
+        "illegal": dict(good, history=[[22, 0]]),
+        "config": dict(good, config=["ruleset"]),           # engine leaks ValueError
+        "config_type": dict(good, config={"first_round_income": "3"}),  # leaks TypeError
+        "snapshot": dict(good, state=dict(good["state"], vp=[9, 9, 9, 9])),
+    }
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        result = _run("replay", path, "--snapshot")
+        assert result.exit_code == 2, (name, result.output)
+        assert result.output.startswith("error: cannot replay"), (name, result.output)
+        assert len(result.output.strip().splitlines()) == 1, (name, result.output)
+    missing = _run("replay", tmp_path / "nope.json")
+    assert missing.exit_code == 2 and "No such file" in missing.output
+
+
+def test_bad_players_is_a_usage_error():
+    for players, message in (("random,random", "expected 4 comma-separated"),
+                             ("random,random,random,random,random", "expected 4"),
+                             ("random,random,chess,random", "unknown agent 'chess'")):
+        result = _run("simulate", "--games", 1, "--players", players)
+        assert result.exit_code == 2, result.output
+        assert "Invalid value for '--players'" in result.output
+        assert message in result.output
+        assert "known agents: random" in result.output or "expected" in message

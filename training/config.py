@@ -1,0 +1,97 @@
+"""Training configuration: every hyper-parameter of a self-play run in one file.
+
+A run is described by a TOML file (``training/configs/*.toml``); any key left out
+takes the default below. The resolved configuration is written next to the
+checkpoints so a run can be resumed and reproduced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class TrainConfigError(ValueError):
+    """A training configuration key is unknown or its value is out of range."""
+
+
+@dataclass
+class TrainConfig:
+    """Self-play: alternating British and Malay phases against a pool of opponents."""
+
+    seed: int = 0
+    phases: int = 4                      # phase k trains British if k is even, else Malay
+    timesteps_per_phase: int = 20_000
+    n_envs: int = 4
+    vec_env: str = "dummy"               # "dummy" or "subproc" (see docs/results.md)
+    reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
+    slavery: bool = True
+
+    # Opponents of the learning faction, drawn per episode.
+    p_frozen: float = 0.5                # a frozen past policy of the other faction
+    p_heuristic: float = 0.25            # the rule-based heuristic
+    # the rest: random seats
+    pool_size: int = 5                   # frozen policies kept per faction
+    partner: str = "frozen_self"         # faction mate: "frozen_self", "random" or "heuristic"
+
+    # MaskablePPO
+    learning_rate: float = 3e-4
+    n_steps: int = 512
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    net_arch: list = field(default_factory=lambda: [256, 256])
+    activation: str = "tanh"             # "tanh" or "relu"
+    torch_threads: int = 1
+
+    # Evaluation after each phase (games per opponent kind, seat-swapped).
+    eval_games: int = 40
+
+    def __post_init__(self) -> None:
+        if self.vec_env not in ("dummy", "subproc"):
+            raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
+        if self.reward_mode not in ("win", "vp_margin", "faction"):
+            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
+        if self.partner not in ("frozen_self", "random", "heuristic"):
+            raise TrainConfigError(f"unknown partner {self.partner!r}")
+        if self.activation not in ("tanh", "relu"):
+            raise TrainConfigError(f"unknown activation {self.activation!r}")
+        if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
+                and self.p_frozen + self.p_heuristic <= 1):
+            raise TrainConfigError("p_frozen and p_heuristic must be probabilities summing <= 1")
+        for name in ("phases", "timesteps_per_phase", "n_envs", "n_steps", "batch_size",
+                     "n_epochs", "pool_size", "torch_threads"):
+            if getattr(self, name) < 1:
+                raise TrainConfigError(f"{name} must be >= 1")
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
+        """Read a TOML file (or nothing) and apply keyword overrides."""
+        data: dict = {}
+        if path is not None:
+            try:
+                with open(path, "rb") as fh:
+                    data = tomllib.load(fh)
+            except FileNotFoundError:
+                raise TrainConfigError(f"{path}: no such config file") from None
+            except tomllib.TOMLDecodeError as exc:
+                raise TrainConfigError(f"{path}: not valid TOML: {exc}") from None
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True))
