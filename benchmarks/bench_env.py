@@ -1,0 +1,218 @@
+"""Agent-steps per second of random masked play through the environment layers.
+
+    .venv/bin/python benchmarks/bench_env.py [--steps 60000] [--seed 0]
+
+Measured in the same run:
+
+* ``engine``: the engine alone (``Game.step`` with a uniformly random legal decision),
+  the floor under every env figure;
+* ``env()``: the wrapped PettingZoo env (``last()`` + ``step()``; the action is sampled
+  uniformly among the mask's nonzeros with a ``numpy.random.Generator``);
+* ``raw_env``: the same without the PettingZoo wrappers;
+* ``FactionEnv``: the single-agent wrapper (random learner, default random opponents);
+  learner steps/s and all agent-steps/s (learner + opponents);
+* ``trivial``: an AEC env with the same observation size D and action count N whose
+  ``observe`` returns a preallocated dict and whose ``step`` only rotates the agents
+  (a game ends after 250 steps), wrapped the same way as ``env()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
+
+from singapore_env.engine import Game  # noqa: E402
+from singapore_env.env import env as make_env, raw_env  # noqa: E402
+
+
+class TrivialEnv(AECEnv):
+    """Same spaces as the real env; no game at all."""
+
+    metadata = {"name": "trivial_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(self, obs_size: int, n_actions: int, length: int = 250):
+        super().__init__()
+        self.possible_agents = ["a0", "a1", "a2", "a3"]
+        self.length = length
+        self._act = spaces.Discrete(n_actions)
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(0, 1, (obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)})
+        mask = np.zeros(n_actions, np.int8)
+        mask[:7] = 1
+        self._obs = {"observation": np.zeros(obs_size, np.float32), "action_mask": mask}
+
+    def observation_space(self, agent):
+        return self._obs_space
+
+    def action_space(self, agent):
+        return self._act
+
+    def reset(self, seed=None, options=None):
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._i = 0
+        self._t = 0
+
+    def observe(self, agent):
+        return self._obs
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._t += 1
+        if self._t >= self.length:
+            for a in self.agents:
+                self.terminations[a] = True
+            return
+        self._i = (self._i + 1) % 4
+        self.agent_selection = self.agents[self._i]
+
+    def render(self):
+        return None
+
+    def close(self):
+        pass
+
+
+def wrap(e: AECEnv) -> AECEnv:
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+
+
+def play_aec(e: AECEnv, steps: int, seed: int) -> tuple[float, int]:
+    """Random masked play; returns (seconds, live agent-steps)."""
+    rng = np.random.default_rng(seed)
+    n = 0
+    episode = 0
+    t0 = time.perf_counter()
+    while n < steps:
+        e.reset(seed=seed + episode)
+        episode += 1
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[int(rng.random() * legal.size)]))
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def play_engine(steps: int, seed: int) -> tuple[float, int]:
+    rng = np.random.default_rng(seed)
+    n = 0
+    episode = 0
+    t0 = time.perf_counter()
+    while n < steps:
+        g = Game(seed + episode, keep_text_log=False)
+        episode += 1
+        while not g.is_over:
+            legal = g.legal_decisions()
+            g.step(legal[int(rng.random() * len(legal))])
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def encoder_costs(steps: int, seed: int) -> tuple[float, float]:
+    """Microseconds per ``encode`` and per ``legal_mask`` call, measured in play."""
+    e = raw_env()
+    enc = e.encoder
+    rng = np.random.default_rng(seed)
+    t_enc = t_mask = 0.0
+    n = 0
+    episode = 0
+    clock = time.perf_counter
+    while n < steps:
+        e.reset(seed=seed + episode)
+        episode += 1
+        g = e.game
+        while not g.is_over:
+            seat = g.acting_seat
+            t0 = clock()
+            enc.encode(g, seat)
+            t1 = clock()
+            mask = enc.legal_mask(g, seat)
+            t2 = clock()
+            t_enc += t1 - t0
+            t_mask += t2 - t1
+            legal = np.flatnonzero(mask)
+            e.step(int(legal[int(rng.random() * legal.size)]))
+            n += 1
+    return t_enc / n * 1e6, t_mask / n * 1e6
+
+
+def play_faction(steps: int, seed: int) -> tuple[float, int, int]:
+    from singapore_env.wrappers import FactionEnv
+    fe = FactionEnv(faction="british", seats="one", seed=seed)
+    rng = np.random.default_rng(seed)
+    n = 0
+    engine0 = 0
+    total = 0
+    t0 = time.perf_counter()
+    fe.reset(seed=seed)
+    while n < steps:
+        legal = np.flatnonzero(fe.action_masks())
+        _, _, term, trunc, _ = fe.step(int(legal[int(rng.random() * legal.size)]))
+        n += 1
+        if term or trunc:
+            total += fe.game.s.decisions - engine0
+            fe.reset()
+            engine0 = fe.game.s.decisions
+    total += fe.game.s.decisions - engine0
+    return time.perf_counter() - t0, n, total
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=60000)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    probe = raw_env()
+    d, n = probe.encoder.size, len(probe.table)
+    print(f"observation size D = {d}, action count N = {n}")
+    results = {}
+    dt, k = play_engine(args.steps, args.seed)
+    results["engine (Game.step only)"] = k / dt
+    dt, k = play_aec(make_env(), args.steps, args.seed)
+    results["env() (wrapped AEC)"] = k / dt
+    dt, k = play_aec(raw_env(), args.steps, args.seed)
+    results["raw_env (no wrappers)"] = k / dt
+    dt, k, total = play_faction(args.steps // 4, args.seed)
+    results["FactionEnv learner steps"] = k / dt
+    results["FactionEnv all agent-steps"] = total / dt
+    dt, k = play_aec(wrap(TrivialEnv(d, n)), args.steps, args.seed)
+    results["trivial AEC env (wrapped)"] = k / dt
+    dt, k = play_aec(TrivialEnv(d, n), args.steps, args.seed)
+    results["trivial AEC env (raw)"] = k / dt
+    width = max(len(x) for x in results)
+    for name, rate in results.items():
+        print(f"{name:<{width}}  {rate:>10,.0f} agent-steps/s  ({1e6 / rate:6.1f} us/step)")
+    ratio = results["env() (wrapped AEC)"] / results["trivial AEC env (wrapped)"]
+    print(f"env() / trivial (both wrapped): {ratio:.2f}")
+    ratio = results["raw_env (no wrappers)"] / results["trivial AEC env (raw)"]
+    print(f"raw_env / trivial (both raw):   {ratio:.2f}")
+    t_enc, t_mask = encoder_costs(args.steps // 4, args.seed)
+    print(f"translation per step: encode {t_enc:.1f} us, legal_mask {t_mask:.1f} us")
+
+
+if __name__ == "__main__":
+    main()

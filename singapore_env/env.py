@@ -1,0 +1,349 @@
+"""PettingZoo AEC environment for 1819 Singapore (translation only; rules live in the engine).
+
+    from singapore_env import env
+    e = env(seed=1)                       # OrderEnforcing(AssertOutOfBounds(raw_env))
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
+        e.step(action)
+
+============================  ================================================================
+Import                        ``from singapore_env import env, raw_env``
+Name (``metadata["name"]``)   ``singapore_1819_v0``
+Agents                        ``lieutenant_governor``, ``resident`` (British), ``temenggong``,
+                              ``sultan`` (Malay)
+Action space                  ``Discrete(N)``, one table for every agent (N = 1027 with the
+                              standard limits; see :mod:`singapore_env.encoding`)
+Observation space             ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (N,)))``
+                              (D = 4818), from the observing agent's point of view
+Action mask                   exactly the engine's legal decisions; all zeros off turn
+Rewards                       at the end only: ``reward_mode`` ``win`` (default, +1 shared by
+                              the winners), ``vp_margin`` or ``faction``
+                              (:mod:`singapore_env.rewards`)
+Terminations / truncations    all agents terminate at the end of the game; truncation only
+                              after ``max_steps`` agent steps (engine decisions)
+Infos                         ``{}`` during play; at the end ``final_vp`` (own),
+                              ``final_scores`` (every agent) and ``winners``
+Render                        ``render_mode="ansi"``: the engine's text board (all hands)
+Parallelizable                no (turn-based, with out-of-turn questions)
+============================  ================================================================
+
+``agent_selection`` is always the seat the engine asks (the pending question may be an
+out-of-turn one: joining a War, a veto, a Conflict contribution...). A multi-part decision
+is several consecutive steps of the same agent.
+
+Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
+``reset()`` without a seed), ``slavery``, ``reward_mode``, ``max_steps``, ``config`` (a
+:class:`~singapore_env.config.RulesConfig`; the three previous arguments override it),
+``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
+and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
+``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
+``keep_text_log`` (the engine's text log, off by default for speed).
+
+Seeding: ``reset(seed=s)`` plays engine game ``Game(s)`` and seeds the generator that picks
+the game seeds of later ``reset()`` calls without a seed; the same seed and the same actions
+always give the same observations.
+
+For search agents and bug reports: ``clone()`` (an independent raw env), ``save()`` (the
+engine's JSON snapshot with the decision log), ``load(text)`` and ``set_game(game)``;
+``game`` is the engine :class:`~singapore_env.engine.Game`.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import types
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .config import RulesConfig
+from .content import SEAT_NAMES, default_content
+from .engine import Game, IllegalDecision
+from .encoding import ObservationEncoder
+from .render import describe, render_text
+from .rewards import rewards as compute_rewards
+
+ENV_NAME = "singapore_1819_v0"
+AGENTS: tuple[str, ...] = SEAT_NAMES
+SEAT_OF = {name: seat for seat, name in enumerate(AGENTS)}
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+__all__ = ["env", "raw_env", "IllegalActionError", "ENV_NAME", "AGENTS"]
+
+
+class IllegalActionError(ValueError):
+    """An action outside the current action mask (the message names the legal ones)."""
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's standard wrapper chain (see :class:`raw_env`)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def make_config(config: RulesConfig | None = None, slavery: bool | None = None,
+                reward_mode: str | None = None, max_steps: int | None = None) -> RulesConfig:
+    """A rules configuration with the env keyword arguments applied."""
+    cfg = config if config is not None else RulesConfig.standard()
+    changes: dict[str, Any] = {}
+    if slavery is not None:
+        changes["slavery"] = bool(slavery)
+    if reward_mode is not None:
+        changes["reward_mode"] = reward_mode
+    if max_steps is not None:
+        changes["max_decisions"] = int(max_steps)
+    return cfg.replace(**changes) if changes else cfg
+
+
+class raw_env(AECEnv, EzPickle):
+    """The unwrapped AEC environment (use :func:`env` for the wrapped one).
+
+    Pickling (``EzPickle``) rebuilds the env from its constructor arguments (a fresh,
+    unreset env); use :meth:`save`/:meth:`load` to carry a game along."""
+
+    metadata = {"name": ENV_NAME, "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, seed: int | None = None, slavery: bool | None = None,
+                 reward_mode: str | None = None, illegal_action: str = "raise",
+                 max_steps: int | None = None, render_mode: str | None = None,
+                 config: RulesConfig | None = None, illegal_reward: float = -1.0,
+                 keep_text_log: bool = False):
+        EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
+                          illegal_action=illegal_action, max_steps=max_steps,
+                          render_mode=render_mode, config=config,
+                          illegal_reward=illegal_reward, keep_text_log=keep_text_log)
+        super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
+                             f"got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.cfg = make_config(config, slavery, reward_mode, max_steps)
+        self.content = default_content(self.cfg.slavery)
+        self.encoder = ObservationEncoder(self.content, self.cfg)
+        self.table = self.encoder.table
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.keep_text_log = keep_text_log
+        self.reward_mode = self.cfg.reward_mode
+        self.max_steps = self.cfg.max_decisions
+        self.possible_agents = list(AGENTS)
+        self._decisions = self.table.decisions
+        self._n_actions = len(self.table)
+
+        n, d = self._n_actions, self.encoder.size
+        self._action_space = spaces.Discrete(n)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8),
+        })
+        self.action_spaces = {a: self._action_space for a in AGENTS}
+        self.observation_spaces = {a: self._observation_space for a in AGENTS}
+
+        self._init_seed = seed
+        self._seed_rng: np.random.Generator | None = None
+        self.game: Game | None = None
+        self._obs_cache: dict[str, dict] = {}
+
+    # ------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # ------------------------------------------------------------ reset / step
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None and self._init_seed is not None:
+            seed, self._init_seed = self._init_seed, None
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(int(seed))
+            game_seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = np.random.default_rng()
+            game_seed = int(self._seed_rng.integers(2**31 - 1))
+        self._attach(Game(game_seed, self.cfg, self.content, keep_text_log=self.keep_text_log))
+
+    def _attach(self, game: Game) -> None:
+        self.game = game
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self._skip_agent_selection = None
+        self._obs_cache = {}
+        if game.is_over:
+            self.agent_selection = AGENTS[0]
+            self._finish()
+        else:
+            self.agent_selection = AGENTS[game.acting_seat]
+            if self.max_steps and game.s.decisions >= self.max_steps:
+                self._truncate()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            a = int(action)
+            d = self._decisions[a] if 0 <= a < self._n_actions else None
+        except (TypeError, ValueError):
+            a, d = action, None
+        game = self.game
+        try:
+            if d is None:
+                raise IllegalDecision(f"{action!r} is not an action index "
+                                      f"0..{self._n_actions - 1}")
+            game.step(d)
+        except IllegalDecision as exc:
+            self._illegal(agent, a, d, exc)
+            return
+        self._obs_cache = {}
+        self._cumulative_rewards[agent] = 0.0
+        if game.s.game_over:
+            self._finish()
+        elif self.max_steps and game.s.decisions >= self.max_steps:
+            self._truncate()
+        else:
+            self.agent_selection = AGENTS[game.acting_seat]
+
+    def _illegal(self, agent: str, action, decision, exc: IllegalDecision) -> None:
+        legal = self.encoder.legal_indices(self.game)
+        what = (f"{decision!r} '{describe(self.game, decision)}'" if decision is not None
+                else "not an action")
+        msg = (f"{agent}: action {action!r} ({what}) is masked out now "
+               f"(pending: {self.game.pending.kind}); legal actions: {legal}. Engine: {exc}")
+        if self.illegal_action == "raise":
+            raise IllegalActionError(msg)
+        self._obs_cache = {}
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent] = {"illegal_action": action, "message": msg}
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        g = self.game
+        final = g.final_scores
+        reward = compute_rewards(final, self.reward_mode)
+        scores = dict(zip(AGENTS, final))
+        winners = [AGENTS[p] for p in g.winners]
+        for seat, a in enumerate(AGENTS):
+            if a in self.rewards:
+                self.rewards[a] = reward[seat]
+                self.terminations[a] = True
+                self.infos[a] = {"final_vp": final[seat], "final_scores": dict(scores),
+                                 "winners": list(winners)}
+        self._accumulate_rewards()
+
+    def _truncate(self) -> None:
+        vp = self.game.s.vp
+        for seat, a in enumerate(AGENTS):
+            if a in self.truncations:
+                self.truncations[a] = True
+                self.infos[a] = {"vp": vp[seat], "truncated_at": self.game.s.decisions}
+
+    # ------------------------------------------------------------ observations
+    def observe(self, agent: str) -> dict:
+        ob = self._obs_cache.get(agent)
+        if ob is None:
+            seat = SEAT_OF[agent]
+            ob = {"observation": self.encoder.encode(self.game, seat),
+                  "action_mask": self.encoder.legal_mask(self.game, seat)}
+            self._obs_cache[agent] = ob
+        return ob
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The int8 legal-action mask of ``agent`` (default: the agent to act)."""
+        agent = self.agent_selection if agent is None else agent
+        return self.encoder.legal_mask(self.game, SEAT_OF[agent])
+
+    def decision(self, action: int):
+        """The engine decision of an action index."""
+        return self.table.decision(int(action))
+
+    def action(self, decision) -> int:
+        """The action index of an engine decision."""
+        return self.table.index(decision)
+
+    def describe_action(self, action: int) -> str:
+        """An action index in words, in the context of the pending question."""
+        return describe(self.game, self.table.decision(int(action)))
+
+    # ------------------------------------------------------------ render / close
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; use "
+                                  "render_mode='ansi'")
+            return None
+        return render_text(self.game)
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------ copies and files
+    def clone(self) -> "raw_env":
+        """An independent copy of this (unwrapped) env and its game, for search."""
+        new = raw_env.__new__(raw_env)
+        new.__dict__.update(self.__dict__)  # spaces, encoder, config: shared, immutable
+        new.game = self.game.clone() if self.game is not None else None
+        if self.game is not None:
+            new.agents = list(self.agents)
+            new.rewards = dict(self.rewards)
+            new._cumulative_rewards = dict(self._cumulative_rewards)
+            new.terminations = dict(self.terminations)
+            new.truncations = dict(self.truncations)
+            new.infos = copy.deepcopy(self.infos)
+        if self._seed_rng is not None:
+            new._seed_rng = copy.deepcopy(self._seed_rng)
+        new._obs_cache = {}
+        return new
+
+    def save(self) -> str:
+        """The game as the engine's canonical JSON (state, RNG and decision log)."""
+        return self.game.to_json()
+
+    def load(self, text: str) -> None:
+        """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``)."""
+        self.set_game(Game.from_json(text, self.content))
+
+    def set_game(self, game: Game) -> None:
+        """Play on from an engine game (its configuration must fit this env's spaces)."""
+        fields = ("max_tableau", "max_hand", "market_slots", "event_i_cards",
+                  "event_ii_cards", "actions_per_turn", "spoils_shares", "slavery")
+        diff = [f for f in fields if getattr(game.cfg, f) != getattr(self.cfg, f)]
+        if diff:
+            raise ValueError(f"the game's configuration differs from the env's in {diff}")
+        if game.c is not self.content and game.c.digest != self.content.digest:
+            raise ValueError("the game uses other content than this env")
+        game.keep_text_log = self.keep_text_log
+        self._attach(game)
+
+
+class _CallableModule(types.ModuleType):
+    """``singapore_env.env`` is both this module and the factory: ``singapore_env.env(...)``
+    works whether or not ``singapore_env.env`` was imported as a module first."""
+
+    def __call__(self, **kwargs) -> AECEnv:
+        return env(**kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,331 @@
+"""Single-agent Gymnasium view of one faction, for Stable-Baselines3 / sb3-contrib.
+
+    from sb3_contrib import MaskablePPO
+    from singapore_env.wrappers import FactionEnv
+    env = FactionEnv(faction="british", seats="one", opponents=my_agent)
+    model = MaskablePPO("MlpPolicy", env).learn(100_000)
+
+One *learning faction* (``"british"``: lieutenant_governor + resident, or ``"malay"``:
+temenggong + sultan) is driven by the caller; every other seat is played by a given agent.
+
+``seats``
+    ``"one"`` (default): each episode has one learning seat, alternating between the
+    faction's two seats from episode to episode (a ``reset(seed=...)`` restarts the
+    alternation at the faction's first seat); its faction mate is played by ``partner``.
+    The learner receives exactly its own seat's final reward.
+    ``"both"``: both faction seats are driven by the learner (observations always from the
+    seat that is asked, in relative seat order, so one policy can play both). The terminal
+    reward is the **sum of both seats' own rewards** (a team reward); ``info["seat_rewards"]``
+    gives each seat's own reward.
+    A seat name (e.g. ``"resident"``): always that seat.
+
+``opponents`` / ``partner``
+    An agent is anything with ``act(observation: dict, mask) -> int`` (see
+    :class:`agents.base.Agent`) or a callable ``(observation: dict, mask) -> int``;
+    ``observation`` is the PettingZoo observation dict (``{"observation", "action_mask"}``)
+    of that seat. ``opponents`` is one agent for both opponent seats, a pair (opponent seats
+    in seat order) or a dict ``{seat name: agent}``. ``None`` means uniformly random legal
+    actions drawn from this env's own ``numpy.random.Generator`` (seeded from ``reset``'s
+    seed; never the global RNG). Agents that have ``reset(seed=...)`` are re-seeded from
+    the env's generator at every reset, so a seeded reset is reproducible.
+    Use :class:`PolicyAgent` to play a frozen SB3 model.
+
+Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
+:mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
+``Discrete(N)``; :meth:`FactionEnv.action_masks` returns the bool mask of the current
+learning decision (sb3-contrib's ``MaskablePPO`` reads it). ``info["action_mask"]`` holds
+the same mask as ``int8``.
+
+An action outside the mask ends the episode with reward ``illegal_reward`` (-1) by default
+(``illegal_action="penalize"``; ``"raise"`` raises
+:class:`~singapore_env.env.IllegalActionError` instead). An opponent's masked-out action
+always raises.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Mapping
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+
+from .config import RulesConfig
+from .content import FACTIONS, SEAT_FACTION
+from .env import AGENTS, SEAT_OF, IllegalActionError, raw_env
+
+__all__ = ["FactionEnv", "PolicyAgent"]
+
+SEAT_MODES = ("one", "both")
+
+
+class _RandomPolicy:
+    """Default opponent: uniform among the legal actions, from the env's Generator."""
+
+    needs_observation = False
+
+    def __init__(self, owner: "FactionEnv"):
+        self.owner = owner
+
+    def pick(self, legal: list[int]) -> int:
+        return legal[int(self.owner._rng.random() * len(legal))]
+
+
+class PolicyAgent:
+    """A frozen SB3 model as an agent: ``act(observation, mask) -> int``.
+
+    Works with sb3-contrib's ``MaskablePPO`` (the mask is passed to ``predict``) and with
+    plain SB3 models (an action outside the mask then raises in the env).
+    """
+
+    def __init__(self, model, deterministic: bool = True):
+        self.model = model
+        self.deterministic = deterministic
+        try:
+            self._masked = "action_masks" in inspect.signature(model.predict).parameters
+        except (TypeError, ValueError):  # pragma: no cover
+            self._masked = False
+
+    def act(self, observation: dict, mask: np.ndarray) -> int:
+        kwargs = {"action_masks": np.asarray(mask, bool)} if self._masked else {}
+        action, _ = self.model.predict(observation["observation"],
+                                       deterministic=self.deterministic, **kwargs)
+        return int(action)
+
+
+def _as_callable(agent) -> Callable[[dict, np.ndarray], int]:
+    if hasattr(agent, "act") and callable(agent.act):
+        return agent.act
+    if callable(agent):
+        return agent
+    raise TypeError(f"an agent needs act(observation, mask) or to be callable; got {agent!r}")
+
+
+class FactionEnv(gymnasium.Env, EzPickle):
+    """One learning faction of 1819 Singapore as a single-agent Gymnasium env.
+
+    Pickling (``EzPickle``) rebuilds it from its constructor arguments."""
+
+    metadata = {"name": "singapore_1819_faction_v0", "render_modes": ["ansi"]}
+
+    def __init__(self, faction: str = "british", seats: str = "one", opponents: Any = None,
+                 partner: Any = None, seed: int | None = None, reward_mode: str | None = None,
+                 illegal_action: str = "penalize", max_steps: int | None = None,
+                 config: RulesConfig | None = None, slavery: bool | None = None,
+                 render_mode: str | None = None, illegal_reward: float = -1.0):
+        EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
+                          partner=partner, seed=seed, reward_mode=reward_mode,
+                          illegal_action=illegal_action, max_steps=max_steps, config=config,
+                          slavery=slavery, render_mode=render_mode,
+                          illegal_reward=illegal_reward)
+        if faction not in FACTIONS:
+            raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
+        fac = FACTIONS.index(faction)
+        self.faction = faction
+        self.faction_seats = tuple(p for p in range(4) if SEAT_FACTION[p] == fac)
+        if seats in SEAT_MODES:
+            self.seats = seats
+            self._pinned = None
+        elif seats in SEAT_OF and SEAT_OF[seats] in self.faction_seats:
+            self.seats = "one"
+            self._pinned = SEAT_OF[seats]
+        else:
+            names = [AGENTS[p] for p in self.faction_seats]
+            raise ValueError(f"seats must be one of {SEAT_MODES} or a seat of the {faction} "
+                             f"faction {names}; got {seats!r}")
+        self.raw = raw_env(slavery=slavery, reward_mode=reward_mode,
+                           illegal_action=illegal_action, max_steps=max_steps, config=config,
+                           render_mode=render_mode, illegal_reward=illegal_reward)
+        self.render_mode = render_mode
+        self.encoder = self.raw.encoder
+        self.observation_space = self.raw.observation_space(AGENTS[0])["observation"]
+        self.action_space = spaces.Discrete(len(self.raw.table))
+
+        self._random = _RandomPolicy(self)
+        self._engine_level: set[int] = set()
+        self._opponent_seats = tuple(p for p in range(4) if p not in self.faction_seats)
+        self.set_opponents(opponents, partner)
+
+        self._init_seed = seed
+        self._episode = 0
+        self._rng = np.random.default_rng(seed)
+        self.learning_seats: tuple[int, ...] = ()
+        self._done = True
+
+    def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
+        """Replace the opponents and the partner (from the next ``reset``); ``None`` means
+        random play. Training code can call this between episodes (``env_method``)."""
+        controllers = {seat: agent if agent is not None else self._random
+                       for seat, agent in self._opponent_map(opponents).items()}
+        partner = partner if partner is not None else self._random
+        for agent in list(controllers.values()) + [partner]:
+            if agent is not self._random:
+                _as_callable(agent)  # fail early on a bad agent
+        self._controllers, self._partner = controllers, partner
+
+    def _opponent_map(self, opponents) -> dict[int, Any]:
+        seats = self._opponent_seats
+        if opponents is None or hasattr(opponents, "act") or callable(opponents):
+            return {p: opponents for p in seats}
+        if isinstance(opponents, Mapping):
+            unknown = set(opponents) - {AGENTS[p] for p in seats}
+            if unknown:
+                raise ValueError(f"opponents names seats {sorted(unknown)}; the opponent "
+                                 f"seats are {[AGENTS[p] for p in seats]}")
+            return {p: opponents.get(AGENTS[p]) for p in seats}
+        opponents = list(opponents)
+        if len(opponents) != 2:
+            raise ValueError("opponents must be one agent, two agents or a dict by seat name")
+        return dict(zip(seats, opponents))
+
+    # ------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is None and self._init_seed is not None:
+            seed, self._init_seed = self._init_seed, None
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episode = 0
+        if self.seats == "both":
+            self.learning_seats = self.faction_seats
+        elif self._pinned is not None:
+            self.learning_seats = (self._pinned,)
+        else:
+            self.learning_seats = (self.faction_seats[self._episode % 2],)
+        self._episode += 1
+        rng = self.np_random
+        game_seed = int(rng.integers(2**31 - 1))
+        self._rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+        controllers = dict(self._controllers)
+        for p in self.faction_seats:
+            if p not in self.learning_seats:
+                controllers[p] = self._partner
+        self._active = controllers
+        seen: set[int] = set()
+        for agent in controllers.values():
+            if agent is not self._random and id(agent) not in seen:
+                seen.add(id(agent))
+                reset = getattr(agent, "reset", None)
+                if callable(reset):
+                    try:
+                        reset(seed=int(self._rng.integers(2**31 - 1)))
+                    except TypeError:
+                        reset()
+        self.raw.reset(seed=game_seed)
+        self._done = False
+        self._play_others()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self._done:
+            raise RuntimeError("the episode is over; call reset()")
+        raw = self.raw
+        raw.step(action)
+        if not self._finished():
+            self._play_others()
+        obs = self._observation()
+        info = self._info()
+        reward = 0.0
+        terminated = truncated = False
+        if self._finished():
+            self._done = True
+            seat_rewards = {AGENTS[p]: float(raw.rewards[AGENTS[p]])
+                            for p in self.learning_seats}
+            if raw.terminations[AGENTS[self.learning_seats[0]]]:
+                terminated = True
+                reward = float(sum(seat_rewards.values()))
+            else:
+                truncated = True
+                seat_rewards = dict.fromkeys(seat_rewards, 0.0)
+            info["seat_rewards"] = seat_rewards
+            for p in self.learning_seats:  # final scores, winners, illegal-action details
+                for k, v in raw.infos[AGENTS[p]].items():
+                    if k != "final_vp" or len(self.learning_seats) == 1:
+                        info.setdefault(k, v)
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The bool mask of the current learning decision (all False once over)."""
+        if self._done:
+            return np.zeros(self.action_space.n, bool)
+        return self.raw.observe(self._current_name())["action_mask"].astype(bool)
+
+    def render(self):
+        return self.raw.render()
+
+    def close(self) -> None:
+        self.raw.close()
+
+    # ------------------------------------------------------------ helpers
+    @property
+    def game(self):
+        """The engine game being played."""
+        return self.raw.game
+
+    @property
+    def learner(self) -> str:
+        """The learning seat that is asked now (or the first learning seat)."""
+        return self._current_name()
+
+    def _finished(self) -> bool:
+        raw = self.raw
+        a = AGENTS[0]
+        return raw.terminations[a] or raw.truncations[a]
+
+    def _current_name(self) -> str:
+        seat = self.raw.game.acting_seat
+        if seat not in self.learning_seats:
+            seat = self.learning_seats[0]
+        return AGENTS[seat]
+
+    def _observation(self) -> np.ndarray:
+        return self.raw.observe(self._current_name())["observation"]
+
+    def _info(self) -> dict:
+        name = self._current_name()
+        return {"seat": name, "action_mask": self.raw.observe(name)["action_mask"].copy()}
+
+    def _engine_action(self, agent, seat: int) -> int:
+        """Action index of an engine-level agent's ``choose(game, seat)``."""
+        game = self.raw.game
+        decision = agent.choose(game, seat)
+        if decision not in game.legal_decisions():
+            raise IllegalActionError(f"{AGENTS[seat]} (played by {agent!r}) chose "
+                                     f"{decision!r}, which is not legal now")
+        return self.raw.table.index(decision)
+
+    def _play_others(self) -> None:
+        """Let the other seats answer until a learning seat is asked or the game ends."""
+        raw, game, enc = self.raw, self.raw.game, self.encoder
+        learning = self.learning_seats
+        while not game.s.game_over:
+            if raw.truncations[AGENTS[0]]:
+                return
+            seat = game.acting_seat
+            if seat in learning:
+                return
+            agent = self._active[seat]
+            if agent is self._random:
+                action = agent.pick(enc.legal_indices(game))
+            elif id(agent) in self._engine_level:
+                action = self._engine_action(agent, seat)
+            else:
+                name = AGENTS[seat]
+                obs = raw.observe(name)
+                try:
+                    action = _as_callable(agent)(obs, obs["action_mask"])
+                except NotImplementedError:
+                    if not callable(getattr(agent, "choose", None)):
+                        raise
+                    self._engine_level.add(id(agent))
+                    action = self._engine_action(agent, seat)
+                try:
+                    ok = bool(obs["action_mask"][int(action)])
+                except (TypeError, ValueError, IndexError):
+                    ok = False
+                if not ok:
+                    raise IllegalActionError(
+                        f"{name} (played by {agent!r}) chose action {action!r}, which is "
+                        f"masked out; legal actions: {enc.legal_indices(game)}")
+            raw.step(action)
