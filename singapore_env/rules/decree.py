@@ -9,8 +9,9 @@ from .base import (PASS, YES, active_boosts, add_storehouse, auto, boost_total,
                    push)
 
 
-def decree_cost(g, seat: int, vice: int) -> int:
-    """Tokens this Decree costs, or -1 when the vice cannot be decreed (slavery legal)."""
+def decree_cost(g, seat: int, vice: int, adjust: int | None = None) -> int:
+    """Tokens this Decree costs, or -1 when the vice cannot be decreed (slavery legal).
+    ``adjust`` (modifiers minus discounts) may be passed in when already known."""
     b = g.c.board
     outlaw = g.s.outlawed[vice] < 0
     if not outlaw and not b.vice_can_legalize[vice]:
@@ -18,15 +19,23 @@ def decree_cost(g, seat: int, vice: int) -> int:
     cost = b.vice_cost[vice] if outlaw else g.cfg.legalize_cost
     if faction(seat) == 1 and g.s.anglo_dutch:
         cost = max(cost, g.cfg.malay_decree_cost_under_anglo_dutch)
-    cost += modifier_total(g, "decree_cost") - boost_total(g, seat, "decree_discount")
-    return max(0, cost)
+    if adjust is None:
+        adjust = _adjustment(g, seat)
+    return max(0, cost + adjust)
+
+
+def _adjustment(g, seat: int) -> int:
+    return modifier_total(g, "decree_cost") - boost_total(g, seat, "decree_discount")
 
 
 def decree_options(g, seat: int) -> list[Decision]:
     tokens = g.s.storehouse[faction(seat)]
+    if tokens == 0:
+        return []
+    adjust = _adjustment(g, seat)
     out = []
     for v in range(len(g.c.board.vices)):
-        cost = decree_cost(g, seat, v)
+        cost = decree_cost(g, seat, v, adjust)
         if 0 <= cost <= tokens:
             out.append(Decision(Kind.DECREE, v))
     return out

@@ -19,28 +19,43 @@ def leader_on_market_space(g, seat: int) -> bool:
                for i, occupant in enumerate(g.s.leader_space))
 
 
+def price_function(g, seat: int, purchase: bool = True):
+    """``card -> (price, once_used)`` for this seat now: the faction price plus round
+    modifiers minus discount boosts, never below 0. Built once per question, since the
+    boosts and modifiers do not change while the seat looks at several cards."""
+    fac = faction(seat)
+    modifier = modifier_total(g, "market_price")
+    boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
+    boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
+    on_market = leader_on_market_space(g, seat)
+    once_available = purchase and not g.s.discount_used
+    defs = g.c.defs
+
+    def price(card: int) -> tuple[int, bool]:
+        d = defs[card]
+        discount, once_used = 0, False
+        for b in boosts:
+            applies = b["applies"]
+            if applies == "dual_price" and not d.dual_price:
+                continue
+            if applies == "public_works" and "public_works" not in d.kinds:
+                continue
+            if b["when"] == "leader_on_market_space" and not on_market:
+                continue
+            if b["once_per_turn"]:
+                if not once_available or once_used:
+                    continue
+                once_used = True
+            discount += b["n"]
+        return max(0, d.price[fac] + modifier - discount), once_used
+
+    return price
+
+
 def market_price(g, seat: int, card: int, purchase: bool = True) -> tuple[int, bool]:
     """(price for this seat after boosts and modifiers, whether a once-per-turn
     discount was used)."""
-    d = g.c.defs[card]
-    price = d.price[faction(seat)] + modifier_total(g, "market_price")
-    discount, once_used = 0, False
-    boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
-    boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
-    for b in boosts:
-        applies = b["applies"]
-        if applies == "dual_price" and not d.dual_price:
-            continue
-        if applies == "public_works" and "public_works" not in d.kinds:
-            continue
-        if b["when"] == "leader_on_market_space" and not leader_on_market_space(g, seat):
-            continue
-        if b["once_per_turn"]:
-            if not purchase or g.s.discount_used or once_used:
-                continue
-            once_used = True
-        discount += b["n"]
-    return max(0, price - discount), once_used
+    return price_function(g, seat, purchase)(card)
 
 
 def vice_outlawed(g, card: int) -> bool:
@@ -48,16 +63,20 @@ def vice_outlawed(g, card: int) -> bool:
     return bool(vice) and g.s.outlawed[g.c.board.vices.index(vice)] >= 0
 
 
-def can_buy_market(g, seat: int, slot: int) -> bool:
+def can_buy_market(g, seat: int, slot: int, price=None) -> bool:
     card = g.s.market[slot]
     if card < 0 or vice_outlawed(g, card) or len(g.s.tableau[seat]) >= g.cfg.max_tableau:
         return False
-    return market_price(g, seat, card)[0] <= g.s.wealth[seat]
+    price = price or price_function(g, seat)
+    return price(card)[0] <= g.s.wealth[seat]
 
 
 def buy_market_options(g, seat: int) -> list[Decision]:
+    if len(g.s.tableau[seat]) >= g.cfg.max_tableau:
+        return []
+    price = price_function(g, seat)
     return [Decision(Kind.BUY_MARKET, i) for i in range(len(g.s.market))
-            if can_buy_market(g, seat, i)]
+            if can_buy_market(g, seat, i, price)]
 
 
 def pay_for(g, seat: int, card: int) -> None:
@@ -174,10 +193,11 @@ def _search_candidates(g, seat: int, slot) -> list[int]:
     b = g.c.defs[slot.card].boost("search")
     keys = set(b["cards"])
     seen, out = set(), []
+    price = price_function(g, seat)
     for cid in g.s.market_deck:
         key = g.c.defs[cid].key
         if key in keys and key not in seen and not vice_outlawed(g, cid) \
-                and market_price(g, seat, cid)[0] <= g.s.wealth[seat]:
+                and price(cid)[0] <= g.s.wealth[seat]:
             seen.add(key)
             out.append(cid)
     return sorted(out)
@@ -234,12 +254,13 @@ def reveal(g, seat: int, hand_index: int) -> None:
 
 
 def rebuild_options(g, seat: int) -> list[Decision]:
-    out = []
-    for i, slot in enumerate(g.s.tableau[seat][:g.cfg.max_tableau]):
-        if slot.down == "closed" and \
-                market_price(g, seat, slot.card, purchase=False)[0] <= g.s.wealth[seat]:
-            out.append(Decision(Kind.REBUILD, i))
-    return out
+    closed = [(i, slot) for i, slot in enumerate(g.s.tableau[seat][:g.cfg.max_tableau])
+              if slot.down == "closed"]
+    if not closed:
+        return []
+    price = price_function(g, seat, purchase=False)
+    return [Decision(Kind.REBUILD, i) for i, slot in closed
+            if price(slot.card)[0] <= g.s.wealth[seat]]
 
 
 def rebuild(g, seat: int, pos: int) -> None:
