@@ -9,9 +9,9 @@ An agent plays at one of two levels:
   itself and the seat that must decide and returns one of ``game.legal_decisions()``.
 
 The simulator, the tournament runner and the CLI use the engine level; training and
-evaluation in the RL environment use the env level. Agents that only implement
-:meth:`act` will get a default :meth:`choose` (encoding the game with
-``singapore_env.encoding``) in a later change.
+evaluation in the RL environment use the env level. An agent that only implements
+:meth:`act` plays at engine level too: the default :meth:`choose` builds the seat's
+observation and mask with :mod:`singapore_env.encoding` (the same ones the env gives).
 """
 
 from __future__ import annotations
@@ -48,14 +48,27 @@ class Agent:
     def choose(self, game: "Game", seat: int) -> "Decision":
         """Engine level: pick one of ``game.legal_decisions()`` for ``seat`` (the acting seat).
 
-        The base implementation needs the environment encoding (observation + mask from
-        ``singapore_env.encoding``) to fall back on :meth:`act`; it is not available yet,
-        so agents that play at engine level must override this method.
+        The default encodes the seat's observation and mask (as the env does) and asks
+        :meth:`act`.
         """
-        raise NotImplementedError(
-            f"{type(self).__name__} has no engine-level choose(); the default needs the "
-            "env encoding (singapore_env.encoding) to turn the game into an observation "
-            "and mask for act(), which is not available yet -- override choose()")
+        encoder = _encoder_for(game)
+        mask = encoder.legal_mask(game, seat)
+        observation = {"observation": encoder.encode(game, seat), "action_mask": mask}
+        return encoder.table.decision(int(self.act(observation, mask)))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+_ENCODERS: dict = {}
+
+
+def _encoder_for(game):
+    """One observation encoder per (content, engine limits), shared by all agents."""
+    from singapore_env.encoding import ObservationEncoder
+
+    key = (game.c.digest, game.cfg.max_tableau, game.cfg.max_hand)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = ObservationEncoder(game.c, game.cfg)
+    return encoder

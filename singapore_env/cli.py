@@ -4,8 +4,13 @@
     singapore-1819 simulate --games 1 --save game.json
     singapore-1819 replay game.json
 
-Later commands (``play``, ``train``, ``evaluate``, ``demo``) are added to the ``main``
-group as further ``@main.command()`` functions.
+    singapore-1819 play --seat sultan --opponents heuristic
+    singapore-1819 train --config training/configs/demo.toml --out runs/train
+    singapore-1819 evaluate --british learned:runs/train/british.npz --malay heuristic
+    singapore-1819 demo --out runs/demo
+
+``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
+when they run, so the engine and the environment never import torch.
 """
 
 from __future__ import annotations
@@ -45,11 +50,15 @@ def _parse_players(ctx, param, value: str) -> list[str]:
             f"expected {N_SEATS} comma-separated agent names (one per seat: "
             f"{', '.join(SEAT_NAMES)}), got {value!r}")
     known = known_agents()
-    unknown = sorted({n for n in names if n not in known})
+    unknown = sorted({n for n in names if n not in known and not _is_learned(n)})
     if unknown:
         raise click.BadParameter(
             f"unknown agent {', '.join(map(repr, unknown))}; known agents: {', '.join(known)}")
     return names
+
+
+def _is_learned(name: str) -> bool:
+    return name.split(":", 1)[0] in ("learned", "learned-sample") and ":" in name
 
 
 def _pct(x: float) -> str:
@@ -211,3 +220,141 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+# ---------------------------------------------------------------- play
+def _ask(prompt: str, options: int, read=input) -> int:
+    """Ask for a number in 1..options until one is given (re-prompt on bad input)."""
+    while True:
+        try:
+            text = read(prompt)
+        except EOFError:
+            raise click.ClickException("input ended; game abandoned") from None
+        text = text.strip().lower()
+        if text in ("q", "quit", "exit"):
+            raise click.ClickException("game abandoned")
+        if text.isdigit() and 1 <= int(text) <= options:
+            return int(text) - 1
+        click.echo(f"  please type a number from 1 to {options} (or q to quit)")
+
+
+@main.command()
+@click.option("--seat", type=click.Choice(SEAT_NAMES), default="sultan", show_default=True,
+              help="The seat you play.")
+@click.option("--opponents", default="heuristic", show_default=True,
+              help="Agent for the other three seats (a name or learned:PATH).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
+def play(seat: str, opponents: str, seed: int, no_slavery: bool) -> None:
+    """Play one seat in the terminal against agents: choose among the legal decisions."""
+    from agents.registry import make_agent
+
+    from .engine import Game
+    from .render import describe, render_text
+
+    try:
+        others = [make_agent(opponents, seed + p) for p in range(4)]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--opponents'") from None
+    me = SEAT_NAMES.index(seat)
+    game = Game(seed, RulesConfig.standard(slavery=not no_slavery))
+    shown_round = -1
+    while not game.is_over:
+        acting = game.acting_seat
+        if acting != me:
+            decision = others[acting].choose(game, acting)
+            click.echo(f"  {SEAT_NAMES[acting]}: {describe(game, decision)}")
+            game.step(decision)
+            continue
+        if game.s.round != shown_round or game.pending.kind == "place_leader":
+            click.echo("\n" + render_text(game, seat=me))
+            shown_round = game.s.round
+        legal = game.legal_decisions()
+        click.echo(f"\nYou ({seat}) decide [{game.pending.kind}]:")
+        for i, d in enumerate(legal, 1):
+            click.echo(f"  {i:3d}. {describe(game, d)}")
+        game.step(legal[_ask("> ", len(legal))])
+    click.echo("\n" + render_text(game))
+    click.echo(f"Winners: {', '.join(SEAT_NAMES[p] for p in game.winners)}")
+
+
+# ---------------------------------------------------------------- training
+@main.command()
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="Training config (TOML); defaults for every missing key.")
+@click.option("--out", default="runs/train", show_default=True, type=click.Path(file_okay=False),
+              help="Output folder (a run resumes when started again on it).")
+@click.option("--phases", type=click.IntRange(min=1), help="Override the number of phases.")
+@click.option("--timesteps", type=click.IntRange(min=1), help="Override timesteps per phase.")
+@click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def train(config_path, out, phases, timesteps, seed, progress) -> None:
+    """Self-play training of a British and a Malay MaskablePPO policy."""
+    from training.config import TrainConfig, TrainConfigError
+    from training.selfplay import train as run
+
+    try:
+        cfg = TrainConfig.load(config_path, phases=phases, timesteps_per_phase=timesteps,
+                               seed=seed)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    run(cfg, out, progress=progress, log=click.echo)
+    click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
+
+
+@main.command()
+@click.option("--british", default="heuristic", show_default=True,
+              help="Agent on both British seats (a name or learned:PATH).")
+@click.option("--malay", default="random", show_default=True,
+              help="Agent on both Malay seats (a name or learned:PATH).")
+@click.option("--players", help="Four comma-separated agents in seat order (instead).")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Seeds to play (each twice with --swap).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--swap/--no-swap", default=True, show_default=True,
+              help="Play every seed again with each faction's two seats exchanged.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write a faction win-rate chart (PNG).")
+def evaluate(british, malay, players, games, seed, swap, json_path, plot_path) -> None:
+    """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
+    from agents.registry import make_agent
+    from training.evaluate import openskill_ratings, plot_faction_win_rates, run_matchup, write_json
+
+    names = (_parse_players(None, None, players) if players
+             else [british, british, malay, malay])
+    try:
+        agents = [make_agent(n, seed + p) for p, n in enumerate(names)]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    result = run_matchup(agents, games, seed, swap=swap, labels=names)
+    summary = result.summary()
+    summary["ratings"] = openskill_ratings([result])
+    click.echo(f"{result.games} games ({'seat-swapped' if swap else 'fixed seats'}), seed {seed}")
+    for faction, row in summary["win_rate_by_faction"].items():
+        click.echo(f"  {faction:8s} {_pct(row['rate'])} {_ci(row['ci95'])}")
+    for label, row in summary["win_rate_by_agent"].items():
+        click.echo(f"  {label:40s} won {_pct(row['rate'])} {_ci(row['ci95'])} of its games")
+    for label, r in summary["ratings"].items():
+        click.echo(f"  rating {label:33s} mu {r['mu']:6.2f} sigma {r['sigma']:5.2f}")
+    if json_path:
+        write_json(summary, json_path)
+        click.echo(f"written {json_path}")
+    if plot_path:
+        plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
+        click.echo(f"written {plot_path}")
+
+
+@main.command()
+@click.option("--out", default="runs/demo", show_default=True, type=click.Path(file_okay=False))
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="Training config (default: training/configs/demo.toml).")
+@click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Evaluation seeds per matchup (each played twice, seats swapped).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def demo(out, config_path, games, progress) -> None:
+    """Short self-play training, then an evaluation report (markdown + PNGs) in OUT."""
+    from training.report import run_demo
+
+    report = run_demo(out, config_path, games, progress=progress, log=click.echo)
+    click.echo(f"report: {report}")

@@ -58,8 +58,19 @@ def test_base_agent_is_abstract():
     agent = Agent()
     with pytest.raises(NotImplementedError):
         agent.act({}, np.ones(3, dtype=np.int8))
-    with pytest.raises(NotImplementedError, match="encoding"):
-        agent.choose(Game(0), 0)
+    with pytest.raises(NotImplementedError, match="act"):
+        agent.choose(Game(0), 0)  # the default choose() encodes, then asks act()
+
+
+def test_env_level_agent_plays_at_engine_level():
+    class First(Agent):
+        def act(self, observation, mask):
+            assert observation["observation"].dtype == np.float32
+            return int(np.flatnonzero(mask)[0])
+
+    g = Game(4)
+    decision = First().choose(g, g.acting_seat)
+    assert decision in g.legal_decisions()
 
 
 def test_registry():

@@ -1,0 +1,231 @@
+"""Self-play training: a British and a Malay MaskablePPO policy, trained in turns.
+
+Phase ``k`` trains the British policy if ``k`` is even, the Malay policy otherwise,
+for ``timesteps_per_phase`` steps of its own decisions. Each episode of a phase draws
+the two opponent seats from a pool: frozen past policies of the other faction (the
+``pool_size`` latest checkpoints), the heuristic and random players, so that neither
+side collapses onto beating one fixed opponent. The faction mate of the learning seat
+is a frozen copy of the learner's latest policy.
+
+Outputs in ``out_dir``:
+- ``config.json`` — the resolved :class:`~training.config.TrainConfig`;
+- ``checkpoints/{faction}_phase{k}.zip`` (SB3, to resume) and ``.npz`` (numpy actor);
+- ``progress.csv`` — one row per phase: timesteps, wall time, win rates vs random and
+  vs heuristic with 95 % intervals (the learning curve);
+- ``british.npz`` / ``malay.npz`` — the latest policy of each faction.
+
+A run resumes from the last finished phase when started again on the same folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from agents.base import Agent
+from agents.heuristic import HeuristicAgent
+from agents.learned import LearnedAgent, NumpyPolicy
+from agents.random_agent import RandomAgent
+from singapore_env.content import FACTIONS
+
+from .config import TrainConfig
+from .evaluate import faction_win_rate
+
+PROGRESS_FIELDS = ["phase", "faction", "faction_timesteps", "total_timesteps", "seconds",
+                   "win_vs_random", "win_vs_random_low", "win_vs_random_high",
+                   "win_vs_heuristic", "win_vs_heuristic_low", "win_vs_heuristic_high"]
+
+
+class PoolAgent(Agent):
+    """An opponent seat that draws a new player from a pool at every episode.
+
+    ``choices`` are ``(weight, factory)`` pairs; a factory returns an Agent. The env
+    re-seeds it at every reset, which is when the next player is drawn.
+    """
+
+    name = "pool"
+
+    def __init__(self, choices: list[tuple[float, Callable[[], Agent]]], seed: int | None = None):
+        total = sum(w for w, _ in choices if w > 0)
+        self.choices = [(w / total, f) for w, f in choices if w > 0]
+        self.rng = np.random.default_rng(seed)
+        self.current: Agent = self.choices[0][1]()
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        weights = [w for w, _ in self.choices]
+        _, factory = self.choices[int(self.rng.choice(len(self.choices), p=weights))]
+        self.current = factory()
+        self.current.reset(int(self.rng.integers(2**31)))
+
+    def choose(self, game, seat):
+        return self.current.choose(game, seat)
+
+
+@dataclass
+class Pools:
+    """Frozen policies per faction (newest last)."""
+
+    british: list[NumpyPolicy]
+    malay: list[NumpyPolicy]
+
+    def of(self, faction: str) -> list[NumpyPolicy]:
+        return self.british if faction == "british" else self.malay
+
+
+def _opponent_pool(cfg: TrainConfig, frozen: list[NumpyPolicy], seed: int) -> PoolAgent:
+    choices: list[tuple[float, Callable[[], Agent]]] = []
+    p_frozen = cfg.p_frozen if frozen else 0.0
+    for policy in frozen:
+        choices.append((p_frozen / len(frozen),
+                        lambda policy=policy: LearnedAgent(policy, deterministic=False)))
+    choices.append((cfg.p_heuristic, HeuristicAgent))
+    choices.append((max(0.0, 1.0 - p_frozen - cfg.p_heuristic), RandomAgent))
+    return PoolAgent(choices, seed)
+
+
+def _partner(cfg: TrainConfig, own: list[NumpyPolicy]) -> Agent:
+    if cfg.partner == "frozen_self" and own:
+        return LearnedAgent(own[-1], deterministic=False)
+    if cfg.partner == "heuristic":
+        return HeuristicAgent()
+    return RandomAgent()
+
+
+def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: int):
+    """A picklable factory of one training env (for Dummy/SubprocVecEnv)."""
+    other = "malay" if faction == "british" else "british"
+    frozen = pools.of(other)[-cfg.pool_size:]
+    own = pools.of(faction)
+    seed = cfg.seed * 1_000_003 + phase * 1009 + rank
+
+    def _init():
+        from singapore_env.wrappers import FactionEnv
+
+        opponents = {}
+        from singapore_env.env import AGENTS
+        from singapore_env.content import SEAT_FACTION
+        fac = FACTIONS.index(other)
+        for i, seat in enumerate(p for p in range(4) if SEAT_FACTION[p] == fac):
+            opponents[AGENTS[seat]] = _opponent_pool(cfg, frozen, seed * 7 + i)
+        return FactionEnv(faction=faction, seats="one", opponents=opponents,
+                          partner=_partner(cfg, own), seed=seed, reward_mode=cfg.reward_mode,
+                          slavery=cfg.slavery)
+
+    return _init
+
+
+def _load_pools(ckpt_dir: Path, phases_done: int) -> Pools:
+    pools = Pools([], [])
+    for k in range(phases_done):
+        faction = FACTIONS[k % 2]
+        path = ckpt_dir / f"{faction}_phase{k}.npz"
+        if path.exists():
+            pools.of(faction).append(NumpyPolicy.load(path))
+    return pools
+
+
+def _read_progress(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _make_model(cfg: TrainConfig, vec_env, resume: Path | None, seed: int):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    if resume is not None and resume.exists():
+        return MaskablePPO.load(resume, env=vec_env, device="cpu")
+    activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
+    return MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef, seed=seed, device="cpu", verbose=0,
+        policy_kwargs={"net_arch": list(cfg.net_arch), "activation_fn": activation})
+
+
+def _progress_callback(bar):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class _Bar(BaseCallback):
+        def _on_step(self) -> bool:
+            bar.update(self.training_env.num_envs)
+            return True
+
+    return _Bar()
+
+
+def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
+          log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the self-play loop; return the output folder."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from tqdm import tqdm
+
+    torch.set_num_threads(cfg.torch_threads)
+    out = Path(out_dir)
+    ckpt_dir = out / "checkpoints"
+    ckpt_dir.mkdir(parents=True, exist_ok=True)
+    cfg.save(out / "config.json")
+    progress_path = out / "progress.csv"
+    rows = _read_progress(progress_path)
+    done = len(rows)
+    if done:
+        log(f"resuming after phase {done - 1} ({progress_path})")
+    pools = _load_pools(ckpt_dir, done)
+    totals = {f: max([int(r["faction_timesteps"]) for r in rows if r["faction"] == f] or [0])
+              for f in FACTIONS}
+    start = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
+
+    for phase in range(done, cfg.phases):
+        faction = FACTIONS[phase % 2]
+        fns = [make_env_fn(cfg, faction, pools, rank, phase) for rank in range(cfg.n_envs)]
+        vec = SubprocVecEnv(fns) if cfg.vec_env == "subproc" else DummyVecEnv(fns)
+        previous = [k for k in range(phase) if k % 2 == phase % 2]
+        resume = ckpt_dir / f"{faction}_phase{previous[-1]}.zip" if previous else None
+        model = _make_model(cfg, vec, resume, cfg.seed + phase)
+        bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
+                   disable=not progress, unit="step")
+        model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
+                    callback=_progress_callback(bar))
+        bar.close()
+        vec.close()
+        stem = ckpt_dir / f"{faction}_phase{phase}"
+        model.save(stem.with_suffix(".zip"))
+        policy = NumpyPolicy.from_sb3(model.policy, meta={"faction": faction, "phase": phase})
+        policy.save(stem.with_suffix(".npz"))
+        policy.save(out / f"{faction}.npz")
+        pools.of(faction).append(policy)
+        totals[faction] += cfg.timesteps_per_phase
+
+        learner = LearnedAgent(policy)
+        seed = cfg.seed * 7919 + phase
+        vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed)
+        vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed)
+        row = {"phase": phase, "faction": faction, "faction_timesteps": totals[faction],
+               "total_timesteps": sum(totals.values()),
+               "seconds": round(time.time() - start, 1),
+               "win_vs_random": round(vs_random["rate"], 4),
+               "win_vs_random_low": round(vs_random["ci95"][0], 4),
+               "win_vs_random_high": round(vs_random["ci95"][1], 4),
+               "win_vs_heuristic": round(vs_heur["rate"], 4),
+               "win_vs_heuristic_low": round(vs_heur["ci95"][0], 4),
+               "win_vs_heuristic_high": round(vs_heur["ci95"][1], 4)}
+        new = not progress_path.exists()
+        with open(progress_path, "a", newline="") as fh:
+            writer = csv.DictWriter(fh, PROGRESS_FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+        log(f"phase {phase} {faction}: {totals[faction]} steps, "
+            f"vs random {row['win_vs_random']:.0%}, vs heuristic {row['win_vs_heuristic']:.0%}")
+    return out
