@@ -51,6 +51,10 @@ class TrainConfig:
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1
 
+    # Imitation warm start (first phase of each faction): heuristic games to clone.
+    bc_games: int = 0
+    bc_epochs: int = 3
+
     # Evaluation after each phase (games per opponent kind, seat-swapped).
     eval_games: int = 40
 
@@ -67,9 +71,11 @@ class TrainConfig:
                 and self.p_frozen + self.p_heuristic <= 1):
             raise TrainConfigError("p_frozen and p_heuristic must be probabilities summing <= 1")
         for name in ("phases", "timesteps_per_phase", "n_envs", "n_steps", "batch_size",
-                     "n_epochs", "pool_size", "torch_threads"):
+                     "n_epochs", "pool_size", "torch_threads", "bc_epochs"):
             if getattr(self, name) < 1:
                 raise TrainConfigError(f"{name} must be >= 1")
+        if self.bc_games < 0:
+            raise TrainConfigError("bc_games must be >= 0")
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":

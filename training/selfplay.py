@@ -5,7 +5,8 @@ for ``timesteps_per_phase`` steps of its own decisions. Each episode of a phase 
 the two opponent seats from a pool: frozen past policies of the other faction (the
 ``pool_size`` latest checkpoints), the heuristic and random players, so that neither
 side collapses onto beating one fixed opponent. The faction mate of the learning seat
-is a frozen copy of the learner's latest policy.
+is a frozen copy of the learner's latest policy. With ``bc_games`` the first phase of
+each faction starts by imitating the heuristic (:mod:`training.imitation`).
 
 Outputs in ``out_dir``:
 - ``config.json`` — the resolved :class:`~training.config.TrainConfig`;
@@ -193,6 +194,11 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         previous = [k for k in range(phase) if k % 2 == phase % 2]
         resume = ckpt_dir / f"{faction}_phase{previous[-1]}.zip" if previous else None
         model = _make_model(cfg, vec, resume, cfg.seed + phase)
+        if resume is None and cfg.bc_games:
+            from .imitation import pretrain
+
+            pretrain(model, faction, cfg.bc_games, cfg.seed + phase, cfg.bc_epochs,
+                     reward_mode=cfg.reward_mode, slavery=cfg.slavery, log=log)
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=not progress, unit="step")
         model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
