@@ -81,7 +81,7 @@ def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
                 optimizer.step()
-                losses.append(float(nll))
+                losses.append(float(nll.detach()))
                 with torch.no_grad():
                     correct += int((dist.distribution.probs.argmax(-1) == at).sum())
             stats["accuracy"] = correct / len(a)
