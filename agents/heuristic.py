@@ -618,7 +618,7 @@ def _pop_cards_left(ctx: Ctx) -> list[int]:
 
 
 def populate_value(ctx: Ctx) -> float:
-    s, defs = ctx.s, ctx.defs
+    defs = ctx.defs
     deck = _pop_cards_left(ctx)
     if not deck:
         return -1.0

@@ -447,7 +447,6 @@ class ObservationEncoder:
         cfg = self.cfg
         D, H, T, W = self.size, self.H, self.T, self.slot_width
         BK, MK, TK = len(self.battle_keys), len(self.market_keys), len(self.tableau_keys)
-        EK = len(self.event_keys)
         bkey, key, mkey, ekey, tkey = self._bkey, self._key, self._mkey, self._ekey, self._tkey
         REL, ORDER = tuple(self._rel), tuple(self._order)
         ROUNDS = self.rounds

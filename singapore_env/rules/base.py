@@ -47,6 +47,36 @@ def decision(kind: str):
     return register
 
 
+def yes_no(kind: str, on_yes: Callable, available: Callable | None = None) -> None:
+    """Register a yes/no question: YES runs ``on_yes(g, frame)``, PASS declines.
+    With ``available(g, frame)`` false the question is not asked."""
+    def legal(g, f):
+        return [YES, PASS] if available is None or available(g, f) else []
+
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.YES:
+            on_yes(g, f)
+
+    LEGAL[kind], APPLY[kind] = legal, apply
+
+
+def one_more_dollar(kind: str, field: str, limit: Callable) -> None:
+    """Register a question answered a dollar at a time: ADD_MONEY raises
+    ``war.d[field]`` by one while it is below ``limit(g, frame, war_data)``; PASS ends."""
+    def legal(g, f):
+        w = find_frame(g, "war").d
+        return [Decision(Kind.ADD_MONEY), PASS] if w[field] < limit(g, f, w) else [PASS]
+
+    def apply(g, f, d):
+        if d.kind == Kind.ADD_MONEY:
+            find_frame(g, "war").d[field] += 1
+        else:
+            pop(g)
+
+    LEGAL[kind], APPLY[kind] = legal, apply
+
+
 # ---------------------------------------------------------------- seats
 def faction(seat: int) -> int:
     return SEAT_FACTION[seat]

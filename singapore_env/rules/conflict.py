@@ -13,7 +13,7 @@ from ..state import Frame
 from .base import (PASS, auto, clockwise_from, decision, faction, find_frame, gain, log, pop,
                    push, roll, star_allowed_in_conflict)
 from .effects import resolve
-from .raid import mark_used, once_per_round_boost
+from .raid import mark_used
 from .war import commit_options, take_committed
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, YES, active_boosts, add_storehouse, auto, boost_total,
-                   clockwise_from, decision, faction, find_frame, log, modifier_total, pop,
-                   push)
+from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
+                   find_frame, log, modifier_total, pop, push, yes_no)
 
 
 def decree_cost(g, seat: int, vice: int, adjust: int | None = None) -> int:
@@ -84,21 +83,13 @@ def decree_step(g, f) -> None:
     log(g, f"seat {f.seat} {'outlaws' if outlaw else 'legalizes'} {name}")
 
 
-@decision("veto")
-class Veto:
-    """Once per round, spend own Storehouse tokens to veto another player's Decree."""
+def _apply_veto(g, f) -> None:
+    card, _, cost = _veto(g, f.seat, f.d["vice"])
+    g.s.used_cards.append(card)
+    add_storehouse(g, faction(f.seat), -cost)
+    find_frame(g, "decree").d["vetoed"] = 1
 
-    @staticmethod
-    def legal(g, f):
-        if find_frame(g, "decree").d["vetoed"] or not _veto(g, f.seat, f.d["vice"]):
-            return []
-        return [YES, PASS]
 
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.YES:
-            card, b, cost = _veto(g, f.seat, f.d["vice"])
-            g.s.used_cards.append(card)
-            add_storehouse(g, faction(f.seat), -cost)
-            find_frame(g, "decree").d["vetoed"] = 1
+# Once per round, spend own Storehouse tokens to veto another player's Decree.
+yes_no("veto", _apply_veto,
+       lambda g, f: not find_frame(g, "decree").d["vetoed"] and _veto(g, f.seat, f.d["vice"]))

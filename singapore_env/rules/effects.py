@@ -60,8 +60,7 @@ def resolve(g, seat: int, effects, pops: int = 0, commerce: bool = False,
             later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
                                plus=e["plus"], base=e["volunteer_base"],
                                per=e["volunteer_per_strength"], phase=0, strength=0,
-                               cards=[[], [], [], []], money=[0, 0, 0, 0],
-                               bonus=[0, 0, 0, 0]))
+                               cards=[[], [], [], []], money=[0, 0, 0, 0]))
         elif t == "lose_population_card":
             for p in clockwise_from(s.first_player):
                 later.append(Frame("lose_pop", p, n=e["n"]))

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, YES, active_boosts, add_ships, auto, boost_total, clockwise_from,
-                   decision, find_frame, gain, log, modifier_total, pop, push,
-                   revealed_boosts, roll)
+from .base import (active_boosts, add_ships, auto, boost_total, clockwise_from, find_frame,
+                   gain, log, modifier_total, pop, push, revealed_boosts, roll, yes_no)
 
 
 def raid_options(g, seat: int) -> list[Decision]:
@@ -66,36 +65,20 @@ def raid_step(g, f) -> None:
         log(g, f"seat {seat} raids: roll {f.d['roll']} result {result}")
 
 
-@decision("reroll")
-class Reroll:
-    """Use a once-per-round re-roll: roll again, keep the better result."""
-
-    @staticmethod
-    def legal(g, f):
-        return [YES, PASS]
-
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.YES:
-            card, b = once_per_round_boost(g, f.seat, "reroll")
-            mark_used(g, card, b)
-            parent = find_frame(g, f.d["parent"])
-            parent.d[f.d["field"]] = max(parent.d[f.d["field"]], roll(g, f.d["dice"]))
+def _reroll(g, f) -> None:
+    card, b = once_per_round_boost(g, f.seat, "reroll")
+    mark_used(g, card, b)
+    parent = find_frame(g, f.d["parent"])
+    parent.d[f.d["field"]] = max(parent.d[f.d["field"]], roll(g, f.d["dice"]))
 
 
-@decision("hinder")
-class Hinder:
-    """Another player may lower the Raid result with a raid-hinder boost."""
+def _hinder(g, f) -> None:
+    card, b = once_per_round_boost(g, f.seat, "raid_hinder")
+    mark_used(g, card, b)
+    find_frame(g, "raid").d["hinder"] += b["n"]
 
-    @staticmethod
-    def legal(g, f):
-        return [YES, PASS]
 
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.YES:
-            card, b = once_per_round_boost(g, f.seat, "raid_hinder")
-            mark_used(g, card, b)
-            find_frame(g, "raid").d["hinder"] += b["n"]
+# Re-roll: roll again, keep the better result (once per round).
+yes_no("reroll", _reroll)
+# Another player may lower the Raid result with a raid-hinder boost.
+yes_no("hinder", _hinder)

@@ -58,17 +58,7 @@ def connect_options(defs, row, card_pos: int) -> list[int]:
     side 0: to the left of the card at pos (pos is the left end of its run).
     ``card_pos`` must be standalone.
     """
-    card = row[card_pos].card
-    out = []
-    for p, slot in enumerate(row):
-        if p == card_pos:
-            continue
-        a, b = run_bounds(row, p)
-        if p == b and joins(defs, slot.card, card):
-            out.append(p * 2 + 1)
-        if p == a and joins(defs, card, slot.card):
-            out.append(p * 2)
-    return out
+    return [t for t in card_move_targets(defs, row, card_pos) if t != DETACH]
 
 
 def attach(row, card_pos: int, target: int) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, YES, active_boosts, add_ships, add_storehouse, auto, boost_total,
-                   decision, faction, find_frame, gain, log, mate, modifier_total, multiplier,
-                   pop, push, roll, star_allowed_in_war)
+from .base import (PASS, add_ships, add_storehouse, auto, boost_total, decision, faction,
+                   find_frame, gain, log, mate, modifier_total, multiplier, one_more_dollar,
+                   pop, push, roll, star_allowed_in_war, yes_no)
 from .population import add_population, discard_population_cards
 from .raid import reroll_frame
 
@@ -127,34 +127,18 @@ def settle_spoils(g, f) -> None:
     log(g, f"seat {victor} wins the war: ${d['k']} and {cap - d['k']} VP")
 
 
-@decision("war_join")
-class WarJoin:
-    """A faction mate of the attacker or defender may volunteer to join."""
-
-    @staticmethod
-    def legal(g, f):
-        return [YES, PASS]
-
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.YES:
-            find_frame(g, "war").d["joined"][f.d["side"]] = 1
+def _join(g, f) -> None:
+    find_frame(g, "war").d["joined"][f.d["side"]] = 1
 
 
-@decision("war_accept")
-class WarAccept:
-    """Attacker / defender accepts (YES) or refuses the volunteer's help."""
+def _accept(g, f) -> None:
+    find_frame(g, "war").d["allies"][f.d["side"]] = mate(f.seat)
 
-    @staticmethod
-    def legal(g, f):
-        return [YES, PASS]
 
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.YES:
-            find_frame(g, "war").d["allies"][f.d["side"]] = mate(f.seat)
+# A faction mate of the attacker or defender may volunteer to join.
+yes_no("war_join", _join)
+# The attacker / defender accepts (YES) or refuses the volunteer's help.
+yes_no("war_accept", _accept)
 
 
 def commit_options(g, seat: int, star_ok: bool) -> list[Decision]:
@@ -228,41 +212,11 @@ def remove_from_tableau(g, seat: int, pos: int) -> None:
     g.s.market_discard.append(slot.card)
 
 
-@decision("spoils")
-class Spoils:
-    """The victor takes dollars one at a time (up to the cap and the loser's Wealth);
-    the rest of the cap becomes VP."""
-
-    @staticmethod
-    def legal(g, f):
-        w = find_frame(g, "war").d
-        limit = min(w["cap"], g.s.wealth[w["loser"]])
-        return [Decision(Kind.ADD_MONEY), PASS] if w["k"] < limit else [PASS]
-
-    @staticmethod
-    def apply(g, f, d):
-        if d.kind == Kind.ADD_MONEY:
-            find_frame(g, "war").d["k"] += 1
-        else:
-            pop(g)
-
-
-@decision("ally_pay")
-class AllyPay:
-    """The loser's ally may pay part of the dollars, one at a time."""
-
-    @staticmethod
-    def legal(g, f):
-        w = find_frame(g, "war").d
-        limit = min(w["k"], g.s.wealth[f.seat])
-        return [Decision(Kind.ADD_MONEY), PASS] if w["paid"] < limit else [PASS]
-
-    @staticmethod
-    def apply(g, f, d):
-        if d.kind == Kind.ADD_MONEY:
-            find_frame(g, "war").d["paid"] += 1
-        else:
-            pop(g)
+# The victor takes dollars one at a time (up to the cap and the loser's Wealth); the
+# rest of the cap becomes VP.
+one_more_dollar("spoils", "k", lambda g, f, w: min(w["cap"], g.s.wealth[w["loser"]]))
+# The loser's ally may pay part of those dollars, one at a time.
+one_more_dollar("ally_pay", "paid", lambda g, f, w: min(w["k"], g.s.wealth[f.seat]))
 
 
 @decision("share")
