@@ -9,6 +9,7 @@ to the faction's final result. Self-play then improves on that start.
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 import numpy as np
@@ -60,6 +61,8 @@ def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
     policy = model.policy
     optimizer = policy.optimizer
     rng = np.random.default_rng(seed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(max(threads, os.cpu_count() or 1))  # nothing else runs meanwhile
     stats = {"samples": 0, "accuracy": 0.0, "loss": 0.0}
     for start in range(0, n_games, chunk_games):
         games = min(chunk_games, n_games - start)
@@ -89,4 +92,5 @@ def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
         log(f"  imitation {faction}: {start + games}/{n_games} games, "
             f"{stats['samples']} samples, accuracy {stats['accuracy']:.1%}, "
             f"loss {stats['loss']:.3f}")
+    torch.set_num_threads(threads)
     return stats
