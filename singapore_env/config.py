@@ -73,6 +73,9 @@ class RulesConfig:
     conflict_money_strength: int = 1
     # Singapore Treaty allows star cards against Conflict Events.
     star_in_conflict_under_singapore: bool = True
+    # Volunteer VP count all the strength a player contributed (the card's text); False
+    # counts it only up to the event's strength (a balance option).
+    conflict_vp_full_strength: bool = True
 
     # Upkeep
     fund_cost_per_multiplier: int = 1

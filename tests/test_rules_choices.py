@@ -245,3 +245,19 @@ def test_perahu_adds_a_ship_when_revealed():
     ships = g.s.ships
     reveal(g, 2, len(g.s.hands[2]) - 1)
     assert g.s.ships == ships + 1 and card_id(g, "perahu") in g.s.revealed[2]
+
+
+def test_conflict_vp_may_be_capped_at_the_event_strength():
+    from singapore_env.config import RulesConfig
+    for full, expected in ((True, 2 + 9), (False, 2 + 4)):
+        g = Game(seed=5, config=RulesConfig.standard(conflict_vp_full_strength=full))
+        g.s.first_player = 0
+        g.s.hands = [[], [], [], []]
+        g.s.wealth = [0, 0, 0, 0]
+        give_hand(g, 2, "spirit_of_badang")          # strength 9
+        script_dice(g, [2, 2])                       # strength 4
+        run_frame(g, conflict(2))
+        while g.pending.kind == "contribute" and g.acting_seat != 2:
+            g.step(PASS)
+        g.step(Decision(Kind.COMMIT, 0))
+        assert g.s.vp[2] == expected

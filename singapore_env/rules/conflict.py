@@ -61,7 +61,8 @@ def conflict_step(g, f) -> None:
         for card in d["cards"][seat]:
             g.s.battle_discard[faction(seat)].append(card)
         if d["cards"][seat]:
-            g.s.vp[seat] += d["base"] + d["per"] * own
+            counted = own if g.cfg.conflict_vp_full_strength else min(own, d["strength"])
+            g.s.vp[seat] += d["base"] + d["per"] * counted
         total += own
     result = d["strength"] - total
     log(g, f"conflict contributions {total}: modified result {result}")
