@@ -49,8 +49,8 @@ def _shuffle(rng: np.random.Generator, cards: list[int]) -> None:
 
 
 def _war_commits_hidden(f) -> bool:
-    """War commits are face down until the roll (phase 4 -> 5)."""
-    return f.kind == "war" and f.d["phase"] <= 4
+    """War commits are face down until the totals are computed (phase 6)."""
+    return f.kind == "war" and f.d["phase"] < 6
 
 
 def _conflict_contributors(g, stack_index: int) -> set[int]:
@@ -81,17 +81,29 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
     holes: list[tuple[int, object, bool]] = []
     money_holes = []  # (conflict frame, seat) whose dollars are hidden
 
+    conflict = next((f for f in s.stack if f.kind == "conflict" and f.d["phase"] == 1), None)
+    conflict_star = star_allowed_in_conflict(g)
+    marked_in_hand: dict[int, list[int]] = {}  # seat -> hand indices of hidden contributions
+    if conflict is not None:
+        decided = _conflict_contributors(g, s.stack.index(conflict))
+        for p in range(4):
+            if p != seat:
+                hand = s.hands[p]
+                marked_in_hand[p] = [hand.index(x) for x in conflict.d["cards"][p] if x in hand]
+                if p in decided:
+                    money_holes.append((conflict, p))
+
     for p in range(4):
         if p == seat:
             continue
         fac = SEAT_FACTION[p]
         hand = s.hands[p]
         pools[fac].extend(hand)
+        marked = set(marked_in_hand.get(p, ()))
         for i in range(len(hand)):
-            holes.append((fac, _list_setter(hand, i), True))
+            holes.append((fac, _list_setter(hand, i), conflict_star if i in marked else True))
 
     war_star = star_allowed_in_war(g)
-    conflict_star = star_allowed_in_conflict(g)
     for idx, f in enumerate(s.stack):
         if f.kind == "keep_battle" and f.seat != seat:
             fac = SEAT_FACTION[f.seat]
@@ -107,17 +119,6 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
                     fac = SEAT_FACTION[p]
                     pools[fac].append(card)
                     holes.append((fac, _list_setter(commits, p), war_star))
-        elif f.kind == "conflict" and f.d["phase"] == 1:
-            decided = _conflict_contributors(g, idx)
-            for p in range(4):
-                if p == seat or p not in decided:
-                    continue
-                fac = SEAT_FACTION[p]
-                cards = f.d["cards"][p]
-                pools[fac].extend(cards)
-                for i in range(len(cards)):
-                    holes.append((fac, _list_setter(cards, i), conflict_star))
-                money_holes.append((f, p))
 
     for fac in (0, 1):
         _shuffle(rng, pools[fac])
@@ -134,6 +135,12 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
         setter(pool.pop(pick))
     for fac in (0, 1):
         s.battle_deck[fac] = pools[fac]
+    # Hidden contributions stay in the hand: they follow the cards dealt to their slots
+    # (a contributed revealed card is public, so it keeps its mark).
+    for p, indices in marked_in_hand.items():
+        cards = conflict.d["cards"][p]
+        from_revealed = [x for x in cards if x in s.revealed[p]]
+        cards[:] = [s.hands[p][i] for i in indices] + from_revealed
     # The dollars a seat put into a Conflict are hidden too: any amount it could afford
     # within the cap (a contribution stops once it reaches the event's strength).
     for f, p in money_holes:

@@ -195,13 +195,9 @@ class Ctx:
         for f in s.stack:
             if f.kind == "keep_battle" and f.seat != self.seat and SEAT_FACTION[f.seat] == fac:
                 pool += [c for c in f.d["cards"] if c >= 0]
-            elif f.kind == "war" and f.d["phase"] <= 4:
+            elif f.kind == "war" and f.d["phase"] < 6:
                 pool += [c for p, c in enumerate(f.d["commits"])
                          if c >= 0 and p != self.seat and SEAT_FACTION[p] == fac]
-            elif f.kind == "conflict" and f.d["phase"] == 1:
-                for p, cards in enumerate(f.d["cards"]):
-                    if p != self.seat and SEAT_FACTION[p] == fac:
-                        pool += cards
         return pool
 
 
@@ -1065,7 +1061,7 @@ class HeuristicAgent(Agent):
 
     def _q_hinder(self, ctx: Ctx, f, legal):
         raid = next(x for x in reversed(ctx.s.stack) if x.kind == "raid")
-        return YES if raid.seat != ctx.seat else PASS
+        return YES if SEAT_FACTION[raid.seat] != SEAT_FACTION[ctx.seat] else PASS
 
     def _q_veto(self, ctx: Ctx, f, legal):
         vice = f.d["vice"]

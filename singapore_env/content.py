@@ -94,6 +94,19 @@ class ContentError(ValueError):
     """The content data is malformed; the message names file, card and field."""
 
 
+_COMMON_KEYS = {"id", "name", "designed", "count", "note"}
+_TABLEAU_KEYS = {"kinds", "vice", "pop_slots", "connectors", "instant", "action", "boosts",
+                 "end_game"}
+SECTION_KEYS = {
+    "market": _COMMON_KEYS | _TABLEAU_KEYS | {"price"},
+    "leader": _COMMON_KEYS | _TABLEAU_KEYS | {"seat", "faction", "legacies", "attribute",
+                                              "designed_parts"},
+    "battle": _COMMON_KEYS | {"faction", "strength", "star", "reveal"},
+    "population": _COMMON_KEYS | {"band", "instant"},
+    "event": _COMMON_KEYS | {"deck", "instant", "modifiers"},
+}
+
+
 @dataclass(frozen=True)
 class Effect:
     """One effect/boost/end-game record: a type and its (defaulted) fields."""
@@ -151,6 +164,7 @@ class CardDef:
     seat: int = -1
     legacies: tuple[Legacy, ...] = ()
     attribute_name: str = ""
+    designed_parts: tuple[str, ...] = ()   # designed parts of a printed card (leaders)
     note: str = ""
 
     @property
@@ -355,6 +369,11 @@ def _parse_leader(ctx: _Ctx, raw: dict) -> CardDef:
         legacies.append(Legacy(lctx.get(leg, "name", str), metric,
                                tuple(tuple(b) for b in bands), per))
     out["legacies"] = tuple(legacies)
+    parts = ctx.get(raw, "designed_parts", list, [])
+    for part in parts:
+        if part not in ("legacies", "attribute"):
+            ctx.fail("designed_parts", f"{part!r} is not 'legacies' or 'attribute'")
+    out["designed_parts"] = tuple(parts)
     attr = ctx.get(raw, "attribute", dict, {})
     if attr:
         actx = _Ctx(ctx.file, f"{ctx.where} attribute")
@@ -454,6 +473,10 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
 
     def add(section: str, parser, rec: dict, extra=()) -> list[int]:
         ctx = _Ctx(fname, f"[[{section}]] {rec.get('id', '?')!r}")
+        unknown = sorted(set(rec) - SECTION_KEYS[section])
+        if unknown:
+            ctx.fail(unknown[0], f"unknown field; fields of [[{section}]]: "
+                                 f"{sorted(SECTION_KEYS[section])}")
         cdef = parser(ctx, rec, *extra)
         if cdef.key in seen:
             ctx.fail("id", f"duplicate id {cdef.key!r}")

@@ -147,7 +147,9 @@ __all__ = ["ActionTable", "ObservationEncoder", "action_table", "ARG_MEANING",
 
 # Frame kinds, in a stable (sorted) order.
 DECISION_FRAMES: tuple[str, ...] = tuple(sorted(LEGAL))
-ALL_FRAMES: tuple[str, ...] = tuple(sorted(set(LEGAL) | set(AUTO)))
+# Internal continuations (the rest of a card's instant effects) are not game phases.
+INTERNAL_FRAMES = frozenset({"effects"})
+ALL_FRAMES: tuple[str, ...] = tuple(sorted((set(LEGAL) | set(AUTO)) - INTERNAL_FRAMES))
 
 # What the ``arg`` of each decision kind means (documentation only).
 ARG_MEANING: dict[str, str] = {
@@ -523,7 +525,7 @@ class ObservationEncoder:
                 top: dict[str, int] = {}
                 for i in range(len(kinds) - 1, -1, -1):
                     top.setdefault(kinds[i], i)
-                hot = tuple(O_STACK + STACK_IDX[k] for k in top)
+                hot = tuple(O_STACK + STACK_IDX[k] for k in top if k in STACK_IDX)
                 ctx = tuple((k, top[k]) for k in CONTEXT if k in top)
                 r = stack_memo[kinds] = (hot, ctx)
             return r

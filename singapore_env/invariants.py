@@ -20,9 +20,6 @@ def _limbo_cards(s) -> list[int]:
             out.extend(d["cards"])
         elif f.kind == "war":
             out.extend(c for c in d["commits"] if c >= 0)
-        elif f.kind == "conflict":
-            for cards in d["cards"]:
-                out.extend(cards)
     return out
 
 
@@ -85,6 +82,12 @@ def check_invariants(g) -> None:
                  "non-population card attached")
         for cid in s.hands[seat] + s.revealed[seat]:
             need(c.defs[cid].category == "battle", "non-battle card in hand")
+    for f in s.stack:
+        if f.kind == "conflict":
+            for seat, cards in enumerate(f.d["cards"]):
+                held = s.hands[seat] + s.revealed[seat]
+                need(all(card in held for card in cards) and len(set(cards)) == len(cards),
+                     "a Conflict contribution is not a card its player holds")
     if not s.game_over:
         need(bool(s.stack), "a running game has pending work")
         need(0 <= s.stack[-1].seat < 4, "the pending decision has a seat")

@@ -23,6 +23,14 @@ def test_shipped_content_loads_with_expected_decks():
     assert c.defs[c.by_key["syed_omar_aljunied"][0]].price == (4, 2)
 
 
+def test_designed_leader_parts_are_marked():
+    c = default_content()
+    sultan = c.defs[c.leader_ids[3]]
+    assert sultan.designed_parts == () and [x.name for x in sultan.legacies][:2] == [
+        "Prosperous", "Patron"]
+    assert all(c.defs[c.leader_ids[p]].designed_parts for p in range(3))
+
+
 def test_without_slavery_the_two_slavery_cards_are_out():
     keys = {default_content(False).defs[i].key for i in default_content(False).market_ids}
     assert "hamba_abdi" not in keys and "sakai" not in keys
@@ -54,6 +62,9 @@ def _edit(data, old, new):
      "field 'connectors[0]'"),
     ('id = "natural_history_drawings"', 'id = "police_force"', "duplicate id 'police_force'"),
     ("schema_version = 1", "schema_version = 2", "schema_version is 2"),
+    ('id = "police_force"\nname = "Police Force"',
+     'id = "police_force"\nname = "Police Force"\npirce = 4',
+     "[[market]] 'police_force': field 'pirce': unknown field"),
 ])
 def test_malformed_cards_name_file_card_and_field(data, old, new, message):
     _edit(data, old, new)

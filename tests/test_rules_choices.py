@@ -261,3 +261,66 @@ def test_conflict_vp_may_be_capped_at_the_event_strength():
             g.step(PASS)
         g.step(Decision(Kind.COMMIT, 0))
         assert g.s.vp[2] == expected
+
+
+def test_conflict_cards_stay_in_hand_until_the_reveal():
+    g = game()
+    g.s.first_player = 0
+    g.s.hands = [[], [], [], []]
+    g.s.wealth = [0, 0, 0, 0]
+    card = give_hand(g, 0, "artillery_3")
+    give_hand(g, 0, "artillery_4")
+    script_dice(g, [2, 2, 2])
+    run_frame(g, conflict(3, plus=5))
+    g.step(Decision(Kind.COMMIT, 0))
+    assert g.s.hands[0][0] == card and len(g.s.hands[0]) == 2   # marked, still held
+    assert Decision(Kind.COMMIT, 0) not in g.legal_decisions()   # not twice
+    g.step(PASS)                                 # the others hold nothing: no question
+    assert card not in g.s.hands[0] and card in g.s.battle_discard[0]
+
+
+def test_no_slavery_decree_without_slavery():
+    from singapore_env.config import RulesConfig
+    from singapore_env.rules.decree import decree_options
+    g = Game(seed=1, config=RulesConfig.standard(slavery=False))
+    g.s.storehouse = [10, 10]
+    slavery = g.c.board.vices.index("slavery")
+    assert Decision(Kind.DECREE, slavery) not in decree_options(g, 1)
+    assert Decision(Kind.DECREE, slavery + 1) in decree_options(g, 1)
+
+
+def test_empty_godowns_cannot_be_activated():
+    from singapore_env.rules.activate import activate_options
+    g = game()
+    g.s.tableau[2] = []
+    slot = give_tableau(g, 2, "godowns")
+    assert activate_options(g, 2) == []
+    slot.stored = 2
+    assert activate_options(g, 2) == [Decision(Kind.ACTIVATE, 0)]
+
+
+def test_instant_effects_resolve_top_to_bottom():
+    from singapore_env.rules.market import gain_card
+    g = game()
+    g.s.population = [0, 5]
+    gain_card(g, 2, take_card(g, "thian_hock_keng"))       # Influence 2, then 1 cube
+    g._run()
+    assert g.pending.kind == "influence" and g.s.population[1] == 5  # cube not yet added
+    g.step(Decision(Kind.INFLUENCE_START, 4))
+    while g.pending.kind in ("influence", "connect"):
+        g.step(g.legal_decisions()[-1])
+    assert g.s.population[1] == 6
+
+
+def test_revealed_star_card_war_bonus_needs_star_conditions():
+    from singapore_env.rules.war import war_bonus
+    g = game()
+    give_revealed(g, 2, "hang_tuah")
+    assert war_bonus(g, 2) == 0                  # Singapore Treaty: star cards not in War
+    g.s.anglo_dutch, g.s.ships = 1, 7
+    assert war_bonus(g, 2) > 0
+
+
+def take_card(g, key):
+    from singapore_env.scenario import take
+    return take(g, card_id(g, key))

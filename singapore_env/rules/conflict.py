@@ -2,8 +2,10 @@
 
 Every player, clockwise from the first player, decides a contribution (Battle cards
 and/or dollars at ``conflict_money_strength`` each) one piece at a time; nobody sees
-another's contribution until all have decided (the observation hides them). The
-modified result (strength minus all contributions) picks the conflict table row.
+another's contribution until all have decided: chosen cards stay in the hand (or the
+revealed row) and dollars in the purse, only marked in the frame, until the
+simultaneous reveal. The modified result (strength minus all contributions) picks the
+conflict table row.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from .base import (PASS, auto, clockwise_from, decision, faction, find_frame, ga
                    push, roll, star_allowed_in_conflict)
 from .effects import resolve
 from .raid import mark_used
-from .war import commit_options, take_committed
+from .war import commit_options, committed_card
 
 
 def _own_strength(g, f, seat: int) -> int:
@@ -59,6 +61,8 @@ def conflict_step(g, f) -> None:
             own += _counter_bonus(g, seat)
         gain(g, seat, -d["money"][seat])
         for card in d["cards"][seat]:
+            held = g.s.hands[seat] if card in g.s.hands[seat] else g.s.revealed[seat]
+            held.remove(card)
             g.s.battle_discard[faction(seat)].append(card)
         if d["cards"][seat]:
             counted = own if g.cfg.conflict_vp_full_strength else min(own, d["strength"])
@@ -85,7 +89,9 @@ class Contribute:
         c = find_frame(g, "conflict")
         if _own_strength(g, c, f.seat) >= c.d["strength"]:
             return []
-        opts = commit_options(g, f.seat, star_allowed_in_conflict(g))
+        marked = c.d["cards"][f.seat]
+        opts = [d for d in commit_options(g, f.seat, star_allowed_in_conflict(g))
+                if committed_card(g, f.seat, d.arg) not in marked]
         if g.s.wealth[f.seat] > c.d["money"][f.seat]:
             opts.append(Decision(Kind.ADD_MONEY))
         return opts + [PASS] if opts else []
@@ -98,4 +104,4 @@ class Contribute:
         elif d.kind == Kind.ADD_MONEY:
             c.d["money"][f.seat] += 1
         else:
-            c.d["cards"][f.seat].append(take_committed(g, f.seat, d.arg))
+            c.d["cards"][f.seat].append(committed_card(g, f.seat, d.arg))

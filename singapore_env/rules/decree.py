@@ -15,6 +15,8 @@ def decree_cost(g, seat: int, vice: int, adjust: int | None = None) -> int:
     outlaw = g.s.outlawed[vice] < 0
     if not outlaw and not b.vice_can_legalize[vice]:
         return -1
+    if not g.cfg.slavery and b.vices[vice] == "slavery":
+        return -1  # played without slavery: there is nothing to outlaw
     cost = b.vice_cost[vice] if outlaw else g.cfg.legalize_cost
     if faction(seat) == 1 and g.s.anglo_dutch:
         cost = max(cost, g.cfg.malay_decree_cost_under_anglo_dutch)

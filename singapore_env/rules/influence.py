@@ -77,11 +77,10 @@ class PlaceInfluence:
 
     @staticmethod
     def legal(g, f):
-        if not f.d["store_asked"]:
+        if not f.d["store_asked"] and f.d["pos"] < 0:
             _, room = _store_capacity(g, f.seat)
             if room:
                 return [Decision(Kind.STORE, k) for k in range(min(room, f.d["n"]) + 1)]
-            f.d["store_asked"] = 1
         if f.d["asking"]:
             return [YES, PASS]
         b = g.c.board

@@ -8,7 +8,7 @@ from ..state import Frame, Slot
 from .base import (PASS, active_boosts, add_ships, add_storehouse, add_public_works_token,
                    auto, battle_available, decision, draw_battle, faction, log,
                    modifier_total, pop, push, revealed_boosts, shuffle, slot_position)
-from .effects import influence_frame, resolve
+from .effects import resolve_instant
 from .tableau import attach, connect_options
 
 
@@ -97,9 +97,7 @@ def buy_market(g, seat: int, slot: int) -> None:
 def gain_card(g, seat: int, card: int, *after: Frame) -> None:
     """Put a bought card in the tableau, resolve its instant effects, then connect it."""
     g.s.tableau[seat].append(Slot(card))
-    influence, later = resolve(g, seat, g.c.defs[card].instant)
-    push(g, *influence_frame(seat, influence), *later, Frame("connect", seat, card=card),
-         *after)
+    push(g, *resolve_instant(g, seat, card), Frame("connect", seat, card=card), *after)
 
 
 @auto("refill_market")

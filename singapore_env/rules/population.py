@@ -40,7 +40,7 @@ def can_populate(g, seat: int) -> bool:
 
 def populate(g, seat: int) -> None:
     """Draw a Population card, resolve its instant effects, then attach it."""
-    from .effects import influence_frame, resolve
+    from .effects import influence_frame, resolve_instant
     s = g.s
     card = s.population_deck.pop()
     log(g, f"seat {seat} populates: {g.c.defs[card].name}")
@@ -48,9 +48,9 @@ def populate(g, seat: int) -> None:
         for slot in s.tableau[other]:
             if slot.up and g.c.defs[slot.card].boost("population_watch"):
                 slot.stored += 1
-    influence, later = resolve(g, seat, g.c.defs[card].instant)
-    influence += sum(n for t, n in s.modifiers if t == "populate_influence")
-    push(g, *influence_frame(seat, influence), *later, Frame("attach_pop", seat, card=card))
+    bonus = sum(n for t, n in s.modifiers if t == "populate_influence")
+    push(g, *resolve_instant(g, seat, card), *influence_frame(seat, bonus),
+         Frame("attach_pop", seat, card=card))
 
 
 def discard_population_cards(g, seat: int, slot) -> int:

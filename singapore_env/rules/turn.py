@@ -9,7 +9,7 @@ from .activate import activate, activate_options
 from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision, faction,
                    gain, log, next_clockwise, pop, push)
 from .decree import decree, decree_options
-from .effects import resolve
+from .effects import resolve_instant
 from .market import (buy_battle, buy_battle_options, buy_market, buy_market_options,
                      flush_market, rebuild, rebuild_options, reveal, reveal_options, search,
                      search_options)
@@ -46,8 +46,7 @@ def events(g, f) -> None:
     event = g.c.defs[s.current_event]
     s.modifiers = [[m.type, m.args.get("n", 0)] for m in event.modifiers]
     log(g, f"event: {event.name}")
-    _, later = resolve(g, -1, event.instant)
-    push(g, *later)
+    push(g, *resolve_instant(g, -1, s.current_event))
 
 
 @auto("income")

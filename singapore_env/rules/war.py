@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, add_ships, add_storehouse, auto, boost_total, decision, faction,
+from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
                    find_frame, gain, log, mate, modifier_total, multiplier, one_more_dollar,
-                   pop, push, roll, star_allowed_in_war, yes_no)
+                   pop, push, revealed_boosts, roll, star_allowed_in_war, yes_no)
 from .population import add_population, discard_population_cards
 from .raid import reroll_frame
 
@@ -100,7 +100,17 @@ def side_strength(g, f, fighters: list[int]) -> int:
         card = d["commits"][p]
         if card >= 0:
             total += g.c.defs[card].strength
-        total += d["bonus"][p] + boost_total(g, p, "war_bonus")
+        total += d["bonus"][p] + war_bonus(g, p)
+    return total
+
+
+def war_bonus(g, seat: int) -> int:
+    """War-strength boosts: face-up tableau cards, and revealed Battle cards (a star
+    card's boost only counts when star cards may be used in War)."""
+    star_ok = star_allowed_in_war(g)
+    total = sum(b["n"] for _, b in active_boosts(g, seat, "war_bonus"))
+    total += sum(b["n"] for cid, b in revealed_boosts(g, seat, "war_bonus")
+                 if star_ok or not g.c.defs[cid].star)
     return total
 
 
@@ -149,6 +159,12 @@ def commit_options(g, seat: int, star_ok: bool) -> list[Decision]:
     out += [Decision(Kind.COMMIT, h + i) for i, c in enumerate(g.s.revealed[seat][:h])
             if star_ok or not defs[c].star]
     return out
+
+
+def committed_card(g, seat: int, arg: int) -> int:
+    """The card a COMMIT arg names (hand index, or max_hand + revealed index)."""
+    h = g.cfg.max_hand
+    return g.s.hands[seat][arg] if arg < h else g.s.revealed[seat][arg - h]
 
 
 def take_committed(g, seat: int, arg: int) -> int:
