@@ -200,7 +200,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
             pretrain(model, faction, cfg.bc_games, cfg.seed + phase, cfg.bc_epochs,
                      reward_mode=cfg.reward_mode, slavery=cfg.slavery, log=log)
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
-                   disable=not progress, unit="step")
+                   disable=None if progress else True, unit="step")
         model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
                     callback=_progress_callback(bar))
         bar.close()
