@@ -202,11 +202,7 @@ class Game:
     @classmethod
     def from_json(cls, text: str, content: Content | None = None) -> "Game":
         """Load a snapshot saved by :meth:`to_json`; raise SaveFormatError if it is bad."""
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise SaveFormatError(f"not JSON: {exc}") from None
-        return cls.from_dict(data, content)
+        return cls.from_dict(_parse_json(text), content)
 
     @classmethod
     def from_dict(cls, data: dict, content: Content | None = None) -> "Game":
@@ -254,10 +250,7 @@ class Game:
     @classmethod
     def load_replay(cls, text: str, content: Content | None = None) -> "Game":
         """Rebuild a saved game by replaying its seed and log (ignores the snapshot)."""
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise SaveFormatError(f"not JSON: {exc}") from None
+        data = _parse_json(text)
         cfg, seed, history = _check_header(data)
         try:
             return cls.replay(seed, history, cfg, content,
@@ -269,6 +262,13 @@ class Game:
 def clockwise_from_first(first: int) -> list[int]:
     i = CLOCKWISE.index(first)
     return [CLOCKWISE[(i + k) % 4] for k in range(4)]
+
+
+def _parse_json(text: str):
+    try:
+        return json.loads(text)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise SaveFormatError(f"not JSON: {exc}") from None
 
 
 def _check_header(data) -> tuple[RulesConfig, int, list[Decision]]:
