@@ -166,3 +166,30 @@ def test_own_hidden_cards_are_observed():
                 assert np.array_equal(ENC.encode(h, other), ENC.encode(g, other))
         return
     pytest.fail("no state where the own hand could be changed")
+
+
+def test_committing_a_conflict_card_changes_nothing_for_the_others():
+    """A contributed card stays in the hand until the reveal: the other seats' views
+    (hand sizes, revealed rows) are the same before and after the choice."""
+    from singapore_env.decisions import Kind
+
+    checked = 0
+    for seed in range(300):
+        g = Game(seed, keep_text_log=False)
+        rng = np.random.default_rng(seed)
+        while not g.is_over and checked < 6:
+            legal = g.legal_decisions()
+            commits = [d for d in legal if d.kind == Kind.COMMIT]
+            if g.pending.kind == "contribute" and commits:
+                seat = g.acting_seat
+                before = {p: ENC.encode(g, p).copy() for p in range(4) if p != seat}
+                g.step(commits[0])
+                if g.acting_seat == seat:  # still deciding (else the question moved on,
+                    for p, vec in before.items():  # exactly as after a PASS)
+                        assert np.array_equal(ENC.encode(g, p), vec), f"seat {p} saw it"
+                    checked += 1
+                continue
+            g.step(legal[int(rng.integers(len(legal)))])
+        if checked >= 6:
+            break
+    assert checked >= 6
