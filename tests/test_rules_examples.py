@@ -32,6 +32,19 @@ def tokens(g, space):
     return g.s.districts[space * 4: space * 4 + 4]
 
 
+def coleman_school_resident(school_up: bool = True):
+    """The rulebook's Community of the Resident: G.D. Coleman = School (with a
+    Population card when face up) = Resident."""
+    g = game()
+    res = 1
+    g.s.tableau[res] = []
+    give_tableau(g, res, "gd_coleman", link=True)
+    give_tableau(g, res, "school", link=True, pops=["hokkien"] if school_up else [],
+                 up=school_up)
+    give_tableau(g, res, "resident")
+    return g, res
+
+
 def influence(seat, n):
     return Frame("influence", seat, n=n, pos=-1, asking=0, store_asked=0)
 
@@ -150,12 +163,7 @@ def test_failed_upkeep_example_fund():
 def test_closing_example_breaks_the_community():
     """G.D. Coleman = School = Resident; the School is Closed: flipped, its Population
     card and one cube discarded, its token removed; Coleman and Resident stand alone."""
-    g = game()
-    res = 1
-    g.s.tableau[res] = []
-    give_tableau(g, res, "gd_coleman", link=True)
-    give_tableau(g, res, "school", link=True, pops=["hokkien"])
-    give_tableau(g, res, "resident")
+    g, res = coleman_school_resident()
     g.s.population = [6, 0]
     g.s.pw_track = [res]
     g.s.wealth[res] = 0                          # cannot fund
@@ -169,12 +177,7 @@ def test_closing_example_breaks_the_community():
 
 def test_rebuild_restores_token_and_community_not_population():
     from singapore_env.rules.market import rebuild, rebuild_options
-    g = game()
-    res = 1
-    g.s.tableau[res] = []
-    give_tableau(g, res, "gd_coleman", link=True)
-    give_tableau(g, res, "school", link=True, up=False)
-    give_tableau(g, res, "resident")
+    g, res = coleman_school_resident(school_up=False)
     g.s.wealth[res] = 10
     assert Decision(Kind.REBUILD, 1) in rebuild_options(g, res)
     rebuild(g, res, 1)
@@ -313,12 +316,7 @@ def test_public_works_track_ship_spaces():
 def test_move_example():
     """G.D. Coleman = School = Resident, Sports Day (with Orang Laut) alone: any card
     but School may move; the four moves of the example are legal."""
-    g = game()
-    res = 1
-    g.s.tableau[res] = []
-    give_tableau(g, res, "gd_coleman", link=True)
-    give_tableau(g, res, "school", link=True, pops=["hokkien"])
-    give_tableau(g, res, "resident")
+    g, res = coleman_school_resident()
     give_tableau(g, res, "sports_day", pops=["orang_laut"])
     run_frame(g, Frame("moves", res, n=1, scope="own", target=-1))
     t = g.cfg.max_tableau
