@@ -22,8 +22,8 @@ from . import rules  # noqa: F401  (registers every frame handler)
 from .config import ConfigError, RulesConfig
 from .content import SEAT_NAMES, Content, default_content
 from .decisions import Decision, Kind, arg_sizes
-from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, shuffle
-from .rules.market import _refill_now
+from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
+from .rules.market import fill_market
 from .state import Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
@@ -82,9 +82,9 @@ class Game:
         s.outlawed = [-1] * len(c.board.vices)
         s.leader_space = [-1] * len(c.board.leader_spaces)
         s.market = [-1] * cfg.market_slots
-        _refill_now(self)
+        fill_market(self)
         from .rules.effects import draw_to_hand
-        for seat in clockwise_from_first(s.first_player):
+        for seat in clockwise_from(s.first_player):
             draw_to_hand(self, seat, 1)
         s.stack = [Frame("round")]
 
@@ -257,11 +257,6 @@ class Game:
                               keep_text_log=bool(data.get("keep_text_log", True)))
         except ConfigError as exc:
             raise SaveFormatError(f"cannot build the game: {exc}") from None
-
-
-def clockwise_from_first(first: int) -> list[int]:
-    i = CLOCKWISE.index(first)
-    return [CLOCKWISE[(i + k) % 4] for k in range(4)]
 
 
 def _parse_json(text: str):

@@ -274,8 +274,8 @@ def test_outlawed_vice_cannot_be_bought():
     g = game()
     put_on_top(g, g.s.market_deck, "opium_tax_farm")
     g.s.market[0] = -1
-    from singapore_env.rules.market import _refill_now
-    _refill_now(g)
+    from singapore_env.rules.market import fill_market
+    fill_market(g)
     slot = g.s.market.index(card_id(g, "opium_tax_farm"))
     g.s.wealth[0] = 20
     assert can_buy_market(g, 0, slot)

@@ -104,7 +104,7 @@ def gain_card(g, seat: int, card: int, *after: Frame) -> None:
 def refill_market(g, f) -> None:
     """Close the gaps by shifting cards right, then fill the left from the deck."""
     pop(g)
-    _refill_now(g)
+    fill_market(g)
 
 
 def flush_market(g) -> None:
@@ -113,10 +113,11 @@ def flush_market(g) -> None:
     if s.market and s.market[-1] >= 0:
         s.market_discard.append(s.market[-1])
         s.market[-1] = -1
-    _refill_now(g)
+    fill_market(g)
 
 
-def _refill_now(g) -> None:
+def fill_market(g) -> None:
+    """Close the gaps (cards shift right) and fill the left slots from the deck."""
     s = g.s
     cards = [c for c in s.market if c >= 0]
     fresh = [s.market_deck.pop() if s.market_deck else -1
