@@ -98,6 +98,22 @@ def format_summary(summary: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def rules_options(fn):
+    """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
+    fn = click.option("--no-slavery", is_flag=True,
+                      help="Play without the slavery-related content.")(fn)
+    return click.option("--ruleset", type=click.Choice(RULESETS), default="standard",
+                        show_default=True, help="Which rules to play.")(fn)
+
+
+def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
+    """The engine configuration chosen by :func:`rules_options`."""
+    try:
+        return RulesConfig.named(ruleset, slavery=not no_slavery)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
+
+
 @main.command()
 @click.option("--players", default="random,random,random,random", show_default=True,
               callback=_parse_players,
@@ -106,8 +122,7 @@ def format_summary(summary: dict) -> str:
               help="Number of games.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Base seed; per-game seeds derive from it.")
-@click.option("--ruleset", type=click.Choice(RULESETS), default="standard", show_default=True)
-@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
+@rules_options
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the summary as JSON to this file.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, writable=True),
@@ -119,10 +134,7 @@ def simulate(players: list[str], games: int, seed: int, ruleset: str, no_slavery
     """Play GAMES games between agents and print win rates with 95% intervals."""
     from .simulate import run_tournament
 
-    try:
-        cfg = RulesConfig.named(ruleset, slavery=not no_slavery)
-    except ConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
+    cfg = rules_config(ruleset, no_slavery)
     first: list = []
 
     def keep(i, result):
@@ -244,8 +256,8 @@ def _ask(prompt: str, options: int, read=input) -> int:
 @click.option("--opponents", default="heuristic", show_default=True,
               help="Agent for the other three seats (a name or learned:PATH).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
-def play(seat: str, opponents: str, seed: int, no_slavery: bool) -> None:
+@rules_options
+def play(seat: str, opponents: str, seed: int, ruleset: str, no_slavery: bool) -> None:
     """Play one seat in the terminal against agents: choose among the legal decisions."""
     from agents.registry import make_agent
 
@@ -257,7 +269,7 @@ def play(seat: str, opponents: str, seed: int, no_slavery: bool) -> None:
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--opponents'") from None
     me = SEAT_NAMES.index(seat)
-    game = Game(seed, RulesConfig.standard(slavery=not no_slavery))
+    game = Game(seed, rules_config(ruleset, no_slavery))
     shown_round = -1
     while not game.is_over:
         acting = game.acting_seat
@@ -287,15 +299,16 @@ def play(seat: str, opponents: str, seed: int, no_slavery: bool) -> None:
 @click.option("--phases", type=click.IntRange(min=1), help="Override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1), help="Override timesteps per phase.")
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
+@click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def train(config_path, out, phases, timesteps, seed, progress) -> None:
+def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
     """Self-play training of a British and a Malay MaskablePPO policy."""
     from training.config import TrainConfig, TrainConfigError
     from training.selfplay import train as run
 
     try:
         cfg = TrainConfig.load(config_path, phases=phases, timesteps_per_phase=timesteps,
-                               seed=seed)
+                               seed=seed, ruleset=ruleset)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
     run(cfg, out, progress=progress, log=click.echo)
@@ -316,7 +329,9 @@ def train(config_path, out, phases, timesteps, seed, progress) -> None:
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Write a faction win-rate chart (PNG).")
-def evaluate(british, malay, players, games, seed, swap, json_path, plot_path) -> None:
+@rules_options
+def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, ruleset,
+             no_slavery) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
     from agents.registry import make_agent
     from training.evaluate import openskill_ratings, plot_faction_win_rates, run_matchup, write_json
@@ -327,10 +342,12 @@ def evaluate(british, malay, players, games, seed, swap, json_path, plot_path) -
         agents = [make_agent(n, seed + p) for p, n in enumerate(names)]
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
-    result = run_matchup(agents, games, seed, swap=swap, labels=names)
+    result = run_matchup(agents, games, seed, rules_config(ruleset, no_slavery), swap=swap,
+                         labels=names)
     summary = result.summary()
     summary["ratings"] = openskill_ratings([result])
-    click.echo(f"{result.games} games ({'seat-swapped' if swap else 'fixed seats'}), seed {seed}")
+    click.echo(f"{result.games} games ({'seat-swapped' if swap else 'fixed seats'}), "
+               f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {_pct(row['rate'])} {_ci(row['ci95'])}")
     for label, row in summary["win_rate_by_agent"].items():
@@ -351,10 +368,12 @@ def evaluate(british, malay, players, games, seed, swap, json_path, plot_path) -
               help="Training config (default: training/configs/demo.toml).")
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
               help="Evaluation seeds per matchup (each played twice, seats swapped).")
+@click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def demo(out, config_path, games, progress) -> None:
+def demo(out, config_path, games, ruleset, progress) -> None:
     """Short self-play training, then an evaluation report (markdown + PNGs) in OUT."""
     from training.report import run_demo
 
-    report = run_demo(out, config_path, games, progress=progress, log=click.echo)
+    report = run_demo(out, config_path, games, progress=progress, log=click.echo,
+                      ruleset=ruleset)
     click.echo(f"report: {report}")

@@ -34,8 +34,10 @@ out-of-turn one: joining a War, a veto, a Conflict contribution...). A multi-par
 is several consecutive steps of the same agent.
 
 Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
-``reset()`` without a seed), ``slavery``, ``reward_mode``, ``max_steps``, ``config`` (a
-:class:`~singapore_env.config.RulesConfig`; the three previous arguments override it),
+``reset()`` without a seed), ``ruleset`` (``"standard"`` by default; every name in
+:data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
+``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
+and ``max_steps`` override it),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -92,9 +94,19 @@ def env(**kwargs) -> AECEnv:
 
 
 def make_config(config: RulesConfig | None = None, slavery: bool | None = None,
-                reward_mode: str | None = None, max_steps: int | None = None) -> RulesConfig:
-    """A rules configuration with the env keyword arguments applied."""
-    cfg = config if config is not None else RulesConfig.standard()
+                reward_mode: str | None = None, max_steps: int | None = None,
+                ruleset: str | None = None) -> RulesConfig:
+    """A rules configuration with the env keyword arguments applied.
+
+    ``ruleset`` names the base configuration (:meth:`RulesConfig.named`) when no
+    ``config`` is given; with a ``config`` it must agree with ``config.ruleset``."""
+    if config is None:
+        cfg = RulesConfig.named(ruleset or "standard")
+    elif ruleset is not None and ruleset != config.ruleset:
+        raise ValueError(f"ruleset={ruleset!r} contradicts config.ruleset={config.ruleset!r}; "
+                         "give one of them")
+    else:
+        cfg = config
     changes: dict[str, Any] = {}
     if slavery is not None:
         changes["slavery"] = bool(slavery)
@@ -117,11 +129,12 @@ class raw_env(AECEnv, EzPickle):
                  reward_mode: str | None = None, illegal_action: str = "raise",
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
-                 keep_text_log: bool = False):
+                 keep_text_log: bool = False, ruleset: str | None = None):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
-                          illegal_reward=illegal_reward, keep_text_log=keep_text_log)
+                          illegal_reward=illegal_reward, keep_text_log=keep_text_log,
+                          ruleset=ruleset)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -129,7 +142,7 @@ class raw_env(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
-        self.cfg = make_config(config, slavery, reward_mode, max_steps)
+        self.cfg = make_config(config, slavery, reward_mode, max_steps, ruleset)
         self.content = default_content(self.cfg.slavery)
         self.encoder = ObservationEncoder(self.content, self.cfg)
         self.table = self.encoder.table

@@ -30,6 +30,9 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     the env's generator at every reset, so a seeded reset is reproducible.
     Use :class:`PolicyAgent` to play a frozen SB3 model.
 
+``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps``
+    The rules played, as for :func:`singapore_env.env` (``ruleset="standard"`` by default).
+
 Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
 :mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
 ``Discrete(N)``; :meth:`FactionEnv.action_masks` returns the bool mask of the current
@@ -114,12 +117,13 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  partner: Any = None, seed: int | None = None, reward_mode: str | None = None,
                  illegal_action: str = "penalize", max_steps: int | None = None,
                  config: RulesConfig | None = None, slavery: bool | None = None,
-                 render_mode: str | None = None, illegal_reward: float = -1.0):
+                 render_mode: str | None = None, illegal_reward: float = -1.0,
+                 ruleset: str | None = None):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
-                          illegal_reward=illegal_reward)
+                          illegal_reward=illegal_reward, ruleset=ruleset)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -137,7 +141,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
                              f"faction {names}; got {seats!r}")
         self.raw = raw_env(slavery=slavery, reward_mode=reward_mode,
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
-                           render_mode=render_mode, illegal_reward=illegal_reward)
+                           render_mode=render_mode, illegal_reward=illegal_reward,
+                           ruleset=ruleset)
         self.render_mode = render_mode
         self.encoder = self.raw.encoder
         self.observation_space = self.raw.observation_space(AGENTS[0])["observation"]

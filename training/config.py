@@ -29,6 +29,7 @@ class TrainConfig:
     vec_env: str = "dummy"               # "dummy" or "subproc" (see docs/results.md)
     reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
     slavery: bool = True
+    ruleset: str = "standard"            # a name of singapore_env.config.RULESETS
 
     # Opponents of the learning faction, drawn per episode.
     p_frozen: float = 0.5                # a frozen past policy of the other faction
@@ -63,6 +64,10 @@ class TrainConfig:
             raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         if self.reward_mode not in ("win", "vp_margin", "faction"):
             raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
+        from singapore_env.config import RULESETS
+
+        if self.ruleset not in RULESETS:
+            raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
         if self.partner not in ("frozen_self", "random", "heuristic"):
             raise TrainConfigError(f"unknown partner {self.partner!r}")
         if self.activation not in ("tanh", "relu"):
@@ -95,6 +100,12 @@ class TrainConfig:
         if unknown:
             raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
         return cls(**data)
+
+    def rules(self):
+        """The engine's :class:`~singapore_env.config.RulesConfig` of this run."""
+        from singapore_env.config import RulesConfig
+
+        return RulesConfig.named(self.ruleset, slavery=self.slavery)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -17,18 +17,16 @@ import numpy as np
 from agents.base import _encoder_for
 from agents.heuristic import HeuristicAgent
 from singapore_env.content import FACTIONS, SEAT_FACTION
+from singapore_env.config import RulesConfig
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
 from singapore_env.simulate import game_seeds
 
 
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
-            slavery: bool = True):
+            config: RulesConfig | None = None):
     """Heuristic self-play games: the faction's (observations, masks, actions, returns)."""
-    from singapore_env.config import RulesConfig
-
     fac = FACTIONS.index(faction)
-    config = RulesConfig.standard(slavery=slavery)
     obs, masks, actions, returns = [], [], [], []
     agents = [HeuristicAgent() for _ in range(4)]
     for engine_seed, *agent_seeds in game_seeds(seed, n_games):
@@ -54,7 +52,8 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
 
 def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
              chunk_games: int = 50, batch_size: int = 256, reward_mode: str = "faction",
-             slavery: bool = True, log: Callable[[str], None] = print) -> dict:
+             config: RulesConfig | None = None,
+             log: Callable[[str], None] = print) -> dict:
     """Fit ``model.policy`` (MaskablePPO) to the heuristic's decisions; return stats."""
     import torch
 
@@ -66,7 +65,7 @@ def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
     stats = {"samples": 0, "accuracy": 0.0, "loss": 0.0}
     for start in range(0, n_games, chunk_games):
         games = min(chunk_games, n_games - start)
-        x, m, a, ret = collect(faction, games, seed * 7_919 + start, reward_mode, slavery)
+        x, m, a, ret = collect(faction, games, seed * 7_919 + start, reward_mode, config)
         stats["samples"] += len(a)
         for _ in range(epochs):
             order = rng.permutation(len(a))

@@ -89,11 +89,13 @@ def write_report(out: Path, cfg: TrainConfig, summaries: dict, ratings: dict,
 
 
 def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 50,
-             progress: bool = True, log: Callable[[str], None] = print) -> Path:
-    """Train (or resume) a short self-play run and write the evaluation report."""
+             progress: bool = True, log: Callable[[str], None] = print,
+             ruleset: str | None = None) -> Path:
+    """Train (or resume) a short self-play run and write the evaluation report
+    (``ruleset`` overrides the training config's)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    cfg = TrainConfig.load(config_path or DEMO_CONFIG)
+    cfg = TrainConfig.load(config_path or DEMO_CONFIG, ruleset=ruleset)
     t0 = time.time()
     train(cfg, out / "train", progress=progress, log=log)
     train_seconds = time.time() - t0
@@ -105,7 +107,8 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
     results, summaries = [], {}
     for i, (name, agents) in enumerate(matchups(british, malay).items()):
         labels = [a.name for a in agents]
-        result = run_matchup(agents, games, cfg.seed * 100 + i, swap=True, labels=labels)
+        result = run_matchup(agents, games, cfg.seed * 100 + i, cfg.rules(), swap=True,
+                             labels=labels)
         results.append(result)
         summaries[name] = result.summary()
         b = summaries[name]["win_rate_by_faction"]["british"]["rate"]

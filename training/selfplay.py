@@ -117,7 +117,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
             opponents[AGENTS[seat]] = _opponent_pool(cfg, frozen, seed * 7 + i)
         return FactionEnv(faction=faction, seats="one", opponents=opponents,
                           partner=_partner(cfg, own), seed=seed, reward_mode=cfg.reward_mode,
-                          slavery=cfg.slavery)
+                          config=cfg.rules())
 
     return _init
 
@@ -198,7 +198,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
             from .imitation import pretrain
 
             pretrain(model, faction, cfg.bc_games, cfg.seed + phase, cfg.bc_epochs,
-                     reward_mode=cfg.reward_mode, slavery=cfg.slavery, log=log)
+                     reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=None if progress else True, unit="step")
         model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
@@ -215,8 +215,10 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
 
         learner = LearnedAgent(policy)
         seed = cfg.seed * 7919 + phase
-        vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed)
-        vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed)
+        vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed,
+                                    cfg.rules())
+        vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed,
+                                  cfg.rules())
         row = {"phase": phase, "faction": faction, "faction_timesteps": totals[faction],
                "total_timesteps": sum(totals.values()),
                "seconds": round(time.time() - start, 1),
