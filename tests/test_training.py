@@ -13,7 +13,8 @@ from singapore_env.cli import main
 from singapore_env.simulate import play_game
 from training.config import TrainConfig, TrainConfigError
 from training.evaluate import openskill_ratings, plot_learning_curves, run_matchup
-from training.selfplay import PoolAgent, train
+from training.imitation import ImitationSettings, collect, pretrain, split_by_game
+from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
 
 TINY = dict(phases=2, timesteps_per_phase=512, n_envs=2, n_steps=256, batch_size=128,
             n_epochs=1, eval_games=2, bc_games=2, bc_epochs=1, net_arch=[32, 32])
@@ -104,9 +105,83 @@ def test_pool_agent_draws_a_new_player_each_episode():
     assert kinds == {"RandomAgent", "HeuristicAgent"}
 
 
+def _env_of(cfg, faction="british", frozen=()):
+    pools = Pools(list(frozen), list(frozen))
+    return make_env_fn(cfg, faction, pools, rank=0, phase=0)()
+
+
+def test_faction_mate_is_what_the_config_says(run_dir):
+    policy = NumpyPolicy.load(run_dir / "british.npz")
+    env = _env_of(TrainConfig(**TINY))                       # default: the learner itself
+    env.reset(seed=1)
+    assert env.learning_seats == (0, 1)
+    env = _env_of(TrainConfig(**{**TINY, "partner": "frozen_self"}))
+    env.reset(seed=1)                                          # no frozen policy yet
+    assert env.learning_seats in ((0,), (1,)) and isinstance(env._partner, HeuristicAgent)
+    env = _env_of(TrainConfig(**{**TINY, "partner": "frozen_self"}), frozen=[policy])
+    assert isinstance(env._partner, LearnedAgent) and env._partner.policy is policy
+
+
+def test_opponents_are_drawn_as_a_pair_in_the_configured_mix(run_dir):
+    policy = NumpyPolicy.load(run_dir / "malay.npz")
+    env = _env_of(TrainConfig(**{**TINY, "p_frozen": 0.3, "p_heuristic": 0.7}),
+                  frozen=[policy])
+    pool = env._controllers[2]
+    assert env._controllers[3] is pool                         # one draw for both seats
+    kinds = []
+    for s in range(400):
+        pool.reset(s)
+        kinds.append(type(pool.current).__name__)
+    assert "RandomAgent" not in kinds
+    assert 0.62 < kinds.count("HeuristicAgent") / 400 < 0.78
+    assert pool.current.deterministic if isinstance(pool.current, LearnedAgent) else True
+    # Without frozen policies yet, the frozen share goes to the heuristic pair.
+    empty = opponent_pool(TrainConfig(**TINY), [], seed=0)
+    assert [type(f()).__name__ for _, f in empty.choices] == ["HeuristicAgent"]
+
+
+def test_imitation_holds_out_whole_games_and_reports_agreement():
+    data = collect("malay", 6, seed=3)
+    train_part, held_out = split_by_game(data, 0.34, np.random.default_rng(0))
+    assert len(train_part) + len(held_out) == len(data)
+    assert not set(train_part.games) & set(held_out.games) and len(set(held_out.games)) == 2
+    assert set(data.questions) >= {"place_leader", "actions"}
+
+
+def test_pretrain_learns_and_dagger_adds_the_learners_states():
+    from sb3_contrib import MaskablePPO
+    from singapore_env.wrappers import FactionEnv
+
+    model = MaskablePPO("MlpPolicy", FactionEnv("british"), n_steps=64, batch_size=64,
+                        policy_kwargs={"net_arch": [32, 32]}, device="cpu", seed=0)
+    settings = ImitationSettings(games=4, epochs=8, holdout=0.25, dagger_rounds=1,
+                                 dagger_games=2)
+    history = pretrain(model, "british", settings, seed=1, log=lambda _: None)
+    assert [h["round"] for h in history] == [0, 1]
+    assert history[1]["train_samples"] > history[0]["train_samples"]
+    held = history[-1]["held_out"]
+    assert held["samples"] > 0 and 0.3 < held["overall"] <= 1   # well above chance
+    assert set(held["by_question"]) >= {"actions"}
+
+
+def test_training_runs_on_one_thread():
+    from threadpoolctl import threadpool_info
+    import torch
+
+    from training.selfplay import one_thread_per_process
+
+    one_thread_per_process(1)
+    assert torch.get_num_threads() == 1
+    assert all(lib["num_threads"] == 1 for lib in threadpool_info())
+
+
 def test_bad_training_config_is_a_clear_error(tmp_path):
     with pytest.raises(TrainConfigError, match="unknown training config keys"):
         TrainConfig.load(None, learning_rat=0.1)
+    with pytest.raises(TrainConfigError, match="unknown partner 'me'; known: self"):
+        TrainConfig(partner="me")
+    with pytest.raises(TrainConfigError, match="bc_holdout"):
+        TrainConfig(bc_holdout=1.0)
     bad = tmp_path / "bad.toml"
     bad.write_text("phases = [")
     with pytest.raises(TrainConfigError, match="not valid TOML"):

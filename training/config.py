@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+PARTNERS = ("self", "frozen_self", "heuristic", "random")
+
+
 class TrainConfigError(ValueError):
     """A training configuration key is unknown or its value is out of range."""
 
@@ -31,12 +34,17 @@ class TrainConfig:
     slavery: bool = True
     ruleset: str = "standard"            # a name of singapore_env.config.RULESETS
 
-    # Opponents of the learning faction, drawn per episode.
-    p_frozen: float = 0.5                # a frozen past policy of the other faction
-    p_heuristic: float = 0.25            # the rule-based heuristic
-    # the rest: random seats
+    # Opponents of the learning faction: one pair per episode, both seats played by the
+    # same kind of player: a frozen past policy of the other faction (p_frozen, spread
+    # over the pool_size latest), two heuristics (p_heuristic), or two random players.
+    p_frozen: float = 0.3
+    p_heuristic: float = 0.7
     pool_size: int = 5                   # frozen policies kept per faction
-    partner: str = "frozen_self"         # faction mate: "frozen_self", "random" or "heuristic"
+    frozen_greedy: bool = True           # frozen opponents play their most likely action
+    # Faction mate of the learner: "self" (the learner plays both faction seats; team
+    # reward), "frozen_self" (the learner's latest frozen policy; the heuristic until one
+    # exists), "heuristic" or "random".
+    partner: str = "self"
 
     # MaskablePPO
     learning_rate: float = 3e-4
@@ -52,9 +60,16 @@ class TrainConfig:
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1
 
-    # Imitation warm start (first phase of each faction): heuristic games to clone.
+    # Imitation stage (first phase of each faction; training/imitation.py): heuristic
+    # games to clone (0 = none), epochs, Adam learning rate, batch, held-out share of the
+    # games, then DAgger rounds of dagger_games games each.
     bc_games: int = 0
-    bc_epochs: int = 3
+    bc_epochs: int = 6
+    bc_lr: float = 1e-3
+    bc_batch_size: int = 256
+    bc_holdout: float = 0.1
+    dagger_rounds: int = 0
+    dagger_games: int = 100
 
     # Evaluation after each phase (games per opponent kind, seat-swapped).
     eval_games: int = 40
@@ -68,19 +83,22 @@ class TrainConfig:
 
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        if self.partner not in ("frozen_self", "random", "heuristic"):
-            raise TrainConfigError(f"unknown partner {self.partner!r}")
+        if self.partner not in PARTNERS:
+            raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
                 and self.p_frozen + self.p_heuristic <= 1):
             raise TrainConfigError("p_frozen and p_heuristic must be probabilities summing <= 1")
         for name in ("phases", "timesteps_per_phase", "n_envs", "n_steps", "batch_size",
-                     "n_epochs", "pool_size", "torch_threads", "bc_epochs"):
+                     "n_epochs", "pool_size", "torch_threads", "bc_epochs", "bc_batch_size",
+                     "dagger_games"):
             if getattr(self, name) < 1:
                 raise TrainConfigError(f"{name} must be >= 1")
-        if self.bc_games < 0:
-            raise TrainConfigError("bc_games must be >= 0")
+        if self.bc_games < 0 or self.dagger_rounds < 0:
+            raise TrainConfigError("bc_games and dagger_rounds must be >= 0")
+        if not (0 <= self.bc_holdout < 1 and self.bc_lr > 0):
+            raise TrainConfigError("bc_holdout must be in [0, 1) and bc_lr > 0")
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
@@ -106,6 +124,13 @@ class TrainConfig:
         from singapore_env.config import RulesConfig
 
         return RulesConfig.named(self.ruleset, slavery=self.slavery)
+
+    def imitation(self):
+        """The imitation stage's settings (:class:`training.imitation.ImitationSettings`)."""
+        from .imitation import ImitationSettings
+
+        return ImitationSettings(self.bc_games, self.bc_epochs, self.bc_lr, self.bc_batch_size,
+                                 self.bc_holdout, self.dagger_rounds, self.dagger_games)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

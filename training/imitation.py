@@ -1,37 +1,78 @@
-"""Imitation warm start: teach a fresh policy the heuristic's moves before self-play.
+"""Imitation stage: teach a fresh policy the heuristic's moves before self-play.
 
-PPO from scratch learns slowly in a long game with ~1,000 actions. So the first phase
-of each faction can start with behaviour cloning: the heuristic plays all four seats,
-the faction's decisions are recorded as (observation, mask, action), and the policy's
-masked action distribution is fitted to them by cross-entropy; the value head is fitted
-to the faction's final result. Self-play then improves on that start.
+PPO from scratch learns slowly in a long game with ~1,000 actions, so the first phase
+of each faction can start with behaviour cloning:
+
+1. **Demonstrations**: the heuristic plays all four seats; every decision of the
+   faction is recorded as (observation, mask, action, final return, question kind).
+2. **Fit**: the policy's masked action distribution is fitted to the actions by
+   cross-entropy (its own Adam optimiser, ``bc_lr``), the value head to the returns,
+   for ``bc_epochs`` epochs. A share ``bc_holdout`` of the *games* is held out; the
+   held-out top-1 agreement with the heuristic is logged overall and per question kind
+   (leader space, main action, War, ...).
+3. **DAgger** (``dagger_rounds``): the policy itself plays the faction's seats in
+   ``dagger_games`` new games while the heuristic labels every state it reaches; the
+   labelled states join the data set and the policy is fitted again. This teaches it to
+   recover from the states its own mistakes lead to.
 """
 
 from __future__ import annotations
 
-import os
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from agents.base import _encoder_for
+from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
-from singapore_env.content import FACTIONS, SEAT_FACTION
+from agents.learned import LearnedAgent, NumpyPolicy
 from singapore_env.config import RulesConfig
+from singapore_env.content import FACTIONS, SEAT_FACTION
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
 from singapore_env.simulate import game_seeds
 
 
+@dataclass
+class Demonstrations:
+    """Labelled decisions of one faction: row ``i`` is one decision."""
+
+    obs: np.ndarray       # float32 (n, D)
+    masks: np.ndarray     # bool (n, N)
+    actions: np.ndarray   # int64 (n,): the heuristic's action index
+    returns: np.ndarray   # float32 (n,): the deciding seat's final reward
+    games: np.ndarray     # int64 (n,): which game the decision comes from
+    questions: np.ndarray  # str (n,): the pending question's kind
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def subset(self, rows: np.ndarray) -> "Demonstrations":
+        return Demonstrations(self.obs[rows], self.masks[rows], self.actions[rows],
+                              self.returns[rows], self.games[rows], self.questions[rows])
+
+    def __add__(self, other: "Demonstrations") -> "Demonstrations":
+        offset = int(self.games.max()) + 1 if len(self) else 0
+        return Demonstrations(*(np.concatenate([a, b]) for a, b in [
+            (self.obs, other.obs), (self.masks, other.masks), (self.actions, other.actions),
+            (self.returns, other.returns), (self.games, other.games + offset),
+            (self.questions, other.questions)]))
+
+
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
-            config: RulesConfig | None = None):
-    """Heuristic self-play games: the faction's (observations, masks, actions, returns)."""
+            config: RulesConfig | None = None, learner: Agent | None = None) -> Demonstrations:
+    """``n_games`` (≥ 1) games labelled by the heuristic. Without ``learner`` the heuristic plays every
+    seat; with one, ``learner`` plays the faction's seats (DAgger) and the heuristic only
+    names the action it would have taken."""
     fac = FACTIONS.index(faction)
-    obs, masks, actions, returns = [], [], [], []
+    rows: dict[str, list] = defaultdict(list)
     agents = [HeuristicAgent() for _ in range(4)]
-    for engine_seed, *agent_seeds in game_seeds(seed, n_games):
+    for game_index, (engine_seed, *agent_seeds) in enumerate(game_seeds(seed, n_games)):
         for agent, s in zip(agents, agent_seeds):
             agent.reset(s)
+        if learner is not None:
+            learner.reset(agent_seeds[0])
         game = Game(engine_seed, config, keep_text_log=False)
         encoder = _encoder_for(game)
         seats_of_step = []
@@ -39,57 +80,114 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             seat = game.acting_seat
             decision = agents[seat].choose(game, seat)
             if SEAT_FACTION[seat] == fac:
-                obs.append(encoder.encode(game, seat).copy())
-                masks.append(encoder.legal_mask(game, seat).astype(bool))
-                actions.append(encoder.table.index(decision))
+                rows["obs"].append(encoder.encode(game, seat).copy())
+                rows["masks"].append(encoder.legal_mask(game, seat).astype(bool))
+                rows["actions"].append(encoder.table.index(decision))
+                rows["questions"].append(game.pending.kind)
                 seats_of_step.append(seat)
+                if learner is not None:
+                    decision = learner.choose(game, seat)
             game.step(decision)
         final = rewards(game.final_scores, reward_mode)
-        returns.extend(final[seat] for seat in seats_of_step)
-    return (np.asarray(obs, np.float32), np.asarray(masks, bool),
-            np.asarray(actions, np.int64), np.asarray(returns, np.float32))
+        rows["returns"].extend(final[seat] for seat in seats_of_step)
+        rows["games"].extend([game_index] * len(seats_of_step))
+    return Demonstrations(
+        np.asarray(rows["obs"], np.float32), np.asarray(rows["masks"], bool),
+        np.asarray(rows["actions"], np.int64), np.asarray(rows["returns"], np.float32),
+        np.asarray(rows["games"], np.int64), np.asarray(rows["questions"], str))
 
 
-def pretrain(model, faction: str, n_games: int, seed: int, epochs: int = 3,
-             chunk_games: int = 50, batch_size: int = 256, reward_mode: str = "faction",
-             config: RulesConfig | None = None,
-             log: Callable[[str], None] = print) -> dict:
-    """Fit ``model.policy`` (MaskablePPO) to the heuristic's decisions; return stats."""
+def split_by_game(data: Demonstrations, holdout: float,
+                  rng: np.random.Generator) -> tuple[Demonstrations, Demonstrations]:
+    """(train, held-out): a share ``holdout`` of the games, whole, is held out."""
+    games = np.unique(data.games)
+    n_test = int(round(holdout * len(games))) if len(games) > 1 else 0
+    test_games = rng.choice(games, size=n_test, replace=False) if n_test else []
+    is_test = np.isin(data.games, test_games)
+    return data.subset(np.flatnonzero(~is_test)), data.subset(np.flatnonzero(is_test))
+
+
+def agreement(policy, data: Demonstrations, batch_size: int = 1024) -> dict:
+    """Top-1 agreement of ``policy``'s greedy masked action with the labels: overall
+    and per question kind (``{"overall": rate, "by_question": {kind: rate}}``)."""
     import torch
 
+    if not len(data):
+        return {"overall": float("nan"), "by_question": {}, "samples": 0}
+    hits = np.zeros(len(data), bool)
+    with torch.no_grad():
+        for i in range(0, len(data), batch_size):
+            rows = slice(i, i + batch_size)
+            dist = policy.get_distribution(torch.as_tensor(data.obs[rows]),
+                                           action_masks=data.masks[rows])
+            hits[rows] = dist.distribution.probs.argmax(-1).numpy() == data.actions[rows]
+    by_question = {q: float(hits[data.questions == q].mean())
+                   for q in sorted(set(data.questions.tolist()))}
+    return {"overall": float(hits.mean()), "by_question": by_question, "samples": len(data)}
+
+
+def fit(policy, data: Demonstrations, epochs: int, lr: float, batch_size: int,
+        rng: np.random.Generator) -> float:
+    """Behaviour cloning: cross-entropy on the actions plus the value head on the
+    returns, with a fresh Adam optimiser; returns the last epoch's mean NLL."""
+    import torch
+
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    nll_mean = float("nan")
+    for _ in range(epochs):
+        order = rng.permutation(len(data))
+        losses = []
+        for i in range(0, len(order), batch_size):
+            idx = order[i:i + batch_size]
+            x = torch.as_tensor(data.obs[idx])
+            dist = policy.get_distribution(x, action_masks=data.masks[idx])
+            nll = -dist.log_prob(torch.as_tensor(data.actions[idx])).mean()
+            values = policy.predict_values(x).flatten()
+            v_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(data.returns[idx]))
+            optimizer.zero_grad()
+            (nll + 0.5 * v_loss).backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+            losses.append(float(nll.detach()))
+        nll_mean = float(np.mean(losses)) if losses else nll_mean
+    return nll_mean
+
+
+@dataclass(frozen=True)
+class ImitationSettings:
+    """The imitation stage's knobs (the ``bc_*`` / ``dagger_*`` keys of the training
+    config)."""
+
+    games: int
+    epochs: int = 6
+    lr: float = 1e-3
+    batch_size: int = 256
+    holdout: float = 0.1
+    dagger_rounds: int = 0
+    dagger_games: int = 100
+
+
+def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
+             reward_mode: str = "faction", config: RulesConfig | None = None,
+             log: Callable[[str], None] = print) -> list[dict]:
+    """Fit ``model.policy`` (MaskablePPO) to the heuristic, then run the DAgger rounds;
+    return one stats row per round (held-out agreement overall and per question)."""
     policy = model.policy
-    optimizer = policy.optimizer
     rng = np.random.default_rng(seed)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(max(threads, os.cpu_count() or 1))  # nothing else runs meanwhile
-    stats = {"samples": 0, "accuracy": 0.0, "loss": 0.0}
-    for start in range(0, n_games, chunk_games):
-        games = min(chunk_games, n_games - start)
-        x, m, a, ret = collect(faction, games, seed * 7_919 + start, reward_mode, config)
-        stats["samples"] += len(a)
-        for _ in range(epochs):
-            order = rng.permutation(len(a))
-            correct, losses = 0, []
-            for i in range(0, len(order), batch_size):
-                idx = order[i:i + batch_size]
-                xt = torch.as_tensor(x[idx])
-                dist = policy.get_distribution(xt, action_masks=m[idx])
-                at = torch.as_tensor(a[idx])
-                nll = -dist.log_prob(at).mean()
-                values = policy.predict_values(xt).flatten()
-                v_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(ret[idx]))
-                loss = nll + 0.5 * v_loss
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-                optimizer.step()
-                losses.append(float(nll.detach()))
-                with torch.no_grad():
-                    correct += int((dist.distribution.probs.argmax(-1) == at).sum())
-            stats["accuracy"] = correct / len(a)
-            stats["loss"] = float(np.mean(losses))
-        log(f"  imitation {faction}: {start + games}/{n_games} games, "
-            f"{stats['samples']} samples, accuracy {stats['accuracy']:.1%}, "
-            f"loss {stats['loss']:.3f}")
-    torch.set_num_threads(threads)
-    return stats
+    data = collect(faction, settings.games, seed * 7_919, reward_mode, config)
+    history = []
+    for round_ in range(settings.dagger_rounds + 1):
+        if round_:
+            learner = LearnedAgent(NumpyPolicy.from_sb3(policy), deterministic=True)
+            data = data + collect(faction, settings.dagger_games, seed * 7_919 + round_ * 104_729,
+                                  reward_mode, config, learner=learner)
+        train, held_out = split_by_game(data, settings.holdout, rng)
+        nll = fit(policy, train, settings.epochs, settings.lr, settings.batch_size, rng)
+        stats = {"round": round_, "train_samples": len(train), "nll": nll,
+                 "held_out": agreement(policy, held_out)}
+        history.append(stats)
+        worst = sorted(stats["held_out"]["by_question"].items(), key=lambda kv: kv[1])[:3]
+        log(f"  imitation {faction} round {round_}: {len(train)} samples, "
+            f"held-out agreement {stats['held_out']['overall']:.1%} "
+            f"(lowest: {', '.join(f'{q} {r:.0%}' for q, r in worst)})")
+    return history

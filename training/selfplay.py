@@ -2,15 +2,17 @@
 
 Phase ``k`` trains the British policy if ``k`` is even, the Malay policy otherwise,
 for ``timesteps_per_phase`` steps of its own decisions. Each episode of a phase draws
-the two opponent seats from a pool: frozen past policies of the other faction (the
-``pool_size`` latest checkpoints), the heuristic and random players, so that neither
-side collapses onto beating one fixed opponent. The faction mate of the learning seat
-is a frozen copy of the learner's latest policy. With ``bc_games`` the first phase of
-each faction starts by imitating the heuristic (:mod:`training.imitation`).
+one opponent *pair* (both opponent seats played alike): two heuristics, or a frozen past
+policy of the other faction (the ``pool_size`` latest checkpoints), or random players,
+in the configured mix, so that training faces what evaluation faces. The learner plays
+both seats of its faction by default (``partner = "self"``). With ``bc_games`` the first
+phase of each faction starts with the imitation stage (:mod:`training.imitation`).
+Every process runs numpy and torch on one thread (:func:`one_thread_per_process`).
 
 Outputs in ``out_dir``:
 - ``config.json`` — the resolved :class:`~training.config.TrainConfig`;
 - ``checkpoints/{faction}_phase{k}.zip`` (SB3, to resume) and ``.npz`` (numpy actor);
+- ``imitation_{faction}.json`` — held-out agreement with the heuristic per round;
 - ``progress.csv`` — one row per phase: timesteps, wall time, win rates vs random and
   vs heuristic with 95 % intervals (the learning curve);
 - ``british.npz`` / ``malay.npz`` — the latest policy of each faction.
@@ -21,6 +23,7 @@ A run resumes from the last finished phase when started again on the same folder
 from __future__ import annotations
 
 import csv
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,23 +83,29 @@ class Pools:
         return self.british if faction == "british" else self.malay
 
 
-def _opponent_pool(cfg: TrainConfig, frozen: list[NumpyPolicy], seed: int) -> PoolAgent:
+def opponent_pool(cfg: TrainConfig, frozen: list[NumpyPolicy], seed: int) -> PoolAgent:
+    """The opponents of one env: a pair drawn per episode (both opponent seats are
+    played by the same player): a frozen policy, the heuristic or random play."""
     choices: list[tuple[float, Callable[[], Agent]]] = []
     p_frozen = cfg.p_frozen if frozen else 0.0
     for policy in frozen:
-        choices.append((p_frozen / len(frozen),
-                        lambda policy=policy: LearnedAgent(policy, deterministic=False)))
-    choices.append((cfg.p_heuristic, HeuristicAgent))
-    choices.append((max(0.0, 1.0 - p_frozen - cfg.p_heuristic), RandomAgent))
+        choices.append((p_frozen / len(frozen), lambda policy=policy: LearnedAgent(
+            policy, deterministic=cfg.frozen_greedy)))
+    p_heuristic = cfg.p_heuristic if frozen else cfg.p_heuristic + cfg.p_frozen
+    choices.append((p_heuristic, HeuristicAgent))
+    choices.append((max(0.0, 1.0 - p_frozen - p_heuristic), RandomAgent))
     return PoolAgent(choices, seed)
 
 
-def _partner(cfg: TrainConfig, own: list[NumpyPolicy]) -> Agent:
+def partner_of(cfg: TrainConfig, own: list[NumpyPolicy]) -> Agent | None:
+    """The learner's faction mate (``None`` when the learner plays both seats)."""
+    if cfg.partner == "self":
+        return None
     if cfg.partner == "frozen_self" and own:
-        return LearnedAgent(own[-1], deterministic=False)
-    if cfg.partner == "heuristic":
-        return HeuristicAgent()
-    return RandomAgent()
+        return LearnedAgent(own[-1], deterministic=cfg.frozen_greedy)
+    if cfg.partner == "random":
+        return RandomAgent()
+    return HeuristicAgent()
 
 
 def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: int):
@@ -109,15 +118,11 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
     def _init():
         from singapore_env.wrappers import FactionEnv
 
-        opponents = {}
-        from singapore_env.env import AGENTS
-        from singapore_env.content import SEAT_FACTION
-        fac = FACTIONS.index(other)
-        for i, seat in enumerate(p for p in range(4) if SEAT_FACTION[p] == fac):
-            opponents[AGENTS[seat]] = _opponent_pool(cfg, frozen, seed * 7 + i)
-        return FactionEnv(faction=faction, seats="one", opponents=opponents,
-                          partner=_partner(cfg, own), seed=seed, reward_mode=cfg.reward_mode,
-                          config=cfg.rules())
+        one_thread_per_process(cfg.torch_threads)
+        partner = partner_of(cfg, own)
+        return FactionEnv(faction=faction, seats="both" if partner is None else "one",
+                          opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
+                          seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules())
 
     return _init
 
@@ -165,14 +170,23 @@ def _progress_callback(bar):
     return _Bar()
 
 
+def one_thread_per_process(torch_threads: int = 1) -> None:
+    """Limit numpy's BLAS and torch to ``torch_threads`` threads in this process: with
+    one thread per core already busy, default threading made inference ~30x slower."""
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(torch_threads)
+    torch.set_num_threads(torch_threads)
+
+
 def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
           log: Callable[[str], None] = print) -> Path:
     """Run (or resume) the self-play loop; return the output folder."""
-    import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from tqdm import tqdm
 
-    torch.set_num_threads(cfg.torch_threads)
+    one_thread_per_process(cfg.torch_threads)
     out = Path(out_dir)
     ckpt_dir = out / "checkpoints"
     ckpt_dir.mkdir(parents=True, exist_ok=True)
@@ -197,8 +211,9 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         if resume is None and cfg.bc_games:
             from .imitation import pretrain
 
-            pretrain(model, faction, cfg.bc_games, cfg.seed + phase, cfg.bc_epochs,
-                     reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
+            stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
+                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
+            (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=None if progress else True, unit="step")
         model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
