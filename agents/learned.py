@@ -1,9 +1,10 @@
 """Learned agents: a trained MaskablePPO policy playing through the action mask.
 
 Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) and a
-``.npz`` with the actor's weights. :class:`NumpyPolicy` runs that actor in numpy, so
-frozen opponents and evaluation need no torch (and are several times faster than
-``model.predict`` for one observation at a time). Loading a ``.zip`` imports torch.
+``.npz`` with the actor's weights. :class:`NumpyPolicy` runs an MLP actor in numpy
+(:class:`agents.pointer_actor.PointerActor` an action-aware one), so frozen opponents
+and evaluation need no torch (and are several times faster than ``model.predict`` for
+one observation at a time). Loading a ``.zip`` imports torch.
 """
 
 from __future__ import annotations
@@ -47,18 +48,14 @@ class NumpyPolicy:
             x = self._act(x @ w + b)
         return x @ self.head[0] + self.head[1]
 
-    def choose(self, x: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
+    needs_candidates = False
+
+    def choose(self, obs: dict, mask: np.ndarray, rng: np.random.Generator | None,
                deterministic: bool = True) -> int:
-        """Best (or sampled) legal action for one observation vector."""
-        logits = self.logits(x.astype(np.float32, copy=False))
-        legal = mask.astype(bool)
-        if not legal.any():
-            raise ValueError("the action mask allows no action")
-        logits = np.where(legal, logits, -np.inf)
-        if deterministic or rng is None:
-            return int(np.argmax(logits))
-        z = np.exp(logits - logits.max())
-        return int(rng.choice(len(z), p=z / z.sum()))
+        """Best (or sampled) legal action for one observation dict."""
+        x = obs["observation"]
+        return masked_choice(self.logits(x.astype(np.float32, copy=False)), mask, rng,
+                             deterministic)
 
     # -------------------------------------------------------------- files
     @classmethod
@@ -91,18 +88,49 @@ class NumpyPolicy:
         np.savez_compressed(path, **arrays)
 
     @classmethod
-    def load(cls, path: str | Path) -> "NumpyPolicy":
+    def load(cls, path: str | Path):
+        """Load a saved actor: a :class:`NumpyPolicy`, or a
+        :class:`~agents.pointer_actor.PointerActor` when the file holds one."""
         try:
             data = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise ValueError(f"{path}: not a saved policy ({exc})") from None
         with data:
+            if "kind" in data.files:
+                from .pointer_actor import KIND, PointerActor
+
+                if str(data["kind"]) != KIND:
+                    raise ValueError(f"{path}: unknown policy kind {str(data['kind'])!r}")
+                return PointerActor.from_arrays(data)
             if "head_w" not in data.files:
                 raise ValueError(f"{path}: not a saved policy (no head_w array)")
             n = sum(1 for k in data.files if k.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
             meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
             return cls(layers, (data["head_w"], data["head_b"]), str(data["activation"]), meta)
+
+
+def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
+                  deterministic: bool = True) -> int:
+    """The best (or, with ``rng`` and not ``deterministic``, a sampled) action among
+    those ``mask`` allows."""
+    legal = mask.astype(bool)
+    if not legal.any():
+        raise ValueError("the action mask allows no action")
+    logits = np.where(legal, logits, -np.inf)
+    if deterministic or rng is None:
+        return int(np.argmax(logits))
+    z = np.exp(logits - logits.max())
+    return int(rng.choice(len(z), p=z / z.sum()))
+
+
+def actor_from_sb3(policy, meta: dict | None = None):
+    """The numpy actor of an SB3 policy (MLP or action-aware pointer policy)."""
+    if "candidate_card" in getattr(policy.observation_space, "spaces", {}):
+        from .pointer_actor import PointerActor
+
+        return PointerActor.from_sb3(policy, meta)
+    return NumpyPolicy.from_sb3(policy, meta)
 
 
 class LearnedAgent(Agent):
@@ -114,6 +142,7 @@ class LearnedAgent(Agent):
     def __init__(self, policy: NumpyPolicy, deterministic: bool = True, seed: int | None = None,
                  name: str | None = None):
         self.policy = policy
+        self._candidates = None
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         if name:
@@ -129,7 +158,7 @@ class LearnedAgent(Agent):
             from sb3_contrib import MaskablePPO
 
             model = MaskablePPO.load(path, device="cpu")
-            return cls(NumpyPolicy.from_sb3(model.policy), **kwargs)
+            return cls(actor_from_sb3(model.policy), **kwargs)
         return cls(NumpyPolicy.load(path), **kwargs)
 
     def reset(self, seed: int | None = None) -> None:
@@ -137,5 +166,25 @@ class LearnedAgent(Agent):
             self.rng = np.random.default_rng(seed)
 
     def act(self, observation: dict, mask: np.ndarray) -> int:
-        x = observation["observation"] if isinstance(observation, dict) else observation
-        return self.policy.choose(x, mask, self.rng, self.deterministic)
+        if not isinstance(observation, dict):
+            observation = {"observation": observation}
+        if self.policy.needs_candidates and "candidate_card" not in observation:
+            raise ValueError("this policy reads the candidate features: use an env made "
+                             "with candidates=True, or play it at engine level (choose)")
+        return self.policy.choose(observation, mask, self.rng, self.deterministic)
+
+    def choose(self, game, seat: int):
+        if not self.policy.needs_candidates:
+            return super().choose(game, seat)
+        from .base import _encoder_for
+        from singapore_env.candidates import CandidateEncoder
+
+        encoder = _encoder_for(game)
+        if self._candidates is None or self._candidates.table is not encoder.table:
+            self._candidates = CandidateEncoder(encoder.table, len(game.c.defs),
+                                                game.cfg.max_tableau)
+        mask = encoder.legal_mask(game, seat)
+        card, features = self._candidates.encode(game, seat)
+        observation = {"observation": encoder.encode(game, seat), "action_mask": mask,
+                       "candidate_card": card, "candidate_features": features}
+        return encoder.table.decision(self.act(observation, mask))

@@ -38,6 +38,8 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 :data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
 ``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
 and ``max_steps`` override it),
+``candidates`` (``True`` adds ``candidate_card`` and ``candidate_features``, the
+per-action features of :mod:`singapore_env.candidates`, to every observation),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -66,6 +68,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
 from .content import SEAT_NAMES, default_content
 from .engine import Game, IllegalDecision
@@ -129,12 +132,13 @@ class raw_env(AECEnv, EzPickle):
                  reward_mode: str | None = None, illegal_action: str = "raise",
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
-                 keep_text_log: bool = False, ruleset: str | None = None):
+                 keep_text_log: bool = False, ruleset: str | None = None,
+                 candidates: bool = False):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
                           illegal_reward=illegal_reward, keep_text_log=keep_text_log,
-                          ruleset=ruleset)
+                          ruleset=ruleset, candidates=candidates)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -158,10 +162,15 @@ class raw_env(AECEnv, EzPickle):
 
         n, d = self._n_actions, self.encoder.size
         self._action_space = spaces.Discrete(n)
-        self._observation_space = spaces.Dict({
+        obs_spaces = {
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
-        })
+        }
+        self.candidates = CandidateEncoder(self.table, len(self.content.defs),
+                                           self.cfg.max_tableau) if candidates else None
+        if self.candidates is not None:
+            obs_spaces.update(candidate_spaces(self.candidates))
+        self._observation_space = spaces.Dict(obs_spaces)
         self.action_spaces = {a: self._action_space for a in AGENTS}
         self.observation_spaces = {a: self._observation_space for a in AGENTS}
 
@@ -281,6 +290,9 @@ class raw_env(AECEnv, EzPickle):
             seat = SEAT_OF[agent]
             ob = {"observation": self.encoder.encode(self.game, seat),
                   "action_mask": self.encoder.legal_mask(self.game, seat)}
+            if self.candidates is not None:
+                ob["candidate_card"], ob["candidate_features"] = self.candidates.encode(
+                    self.game, seat)
             self._obs_cache[agent] = ob
         return ob
 

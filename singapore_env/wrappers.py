@@ -33,6 +33,11 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
 ``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps``
     The rules played, as for :func:`singapore_env.env` (``ruleset="standard"`` by default).
 
+``candidates``
+    ``True``: the observation is a dict of ``observation`` and the per-action
+    ``candidate_card`` / ``candidate_features`` of :mod:`singapore_env.candidates` (for
+    action-aware policies such as :mod:`training.pointer_policy`).
+
 Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
 :mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
 ``Discrete(N)``; :meth:`FactionEnv.action_masks` returns the bool mask of the current
@@ -118,12 +123,13 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  illegal_action: str = "penalize", max_steps: int | None = None,
                  config: RulesConfig | None = None, slavery: bool | None = None,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
-                 ruleset: str | None = None):
+                 ruleset: str | None = None, candidates: bool = False):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
-                          illegal_reward=illegal_reward, ruleset=ruleset)
+                          illegal_reward=illegal_reward, ruleset=ruleset,
+                          candidates=candidates)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -142,10 +148,13 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self.raw = raw_env(slavery=slavery, reward_mode=reward_mode,
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
                            render_mode=render_mode, illegal_reward=illegal_reward,
-                           ruleset=ruleset)
+                           ruleset=ruleset, candidates=candidates)
         self.render_mode = render_mode
         self.encoder = self.raw.encoder
-        self.observation_space = self.raw.observation_space(AGENTS[0])["observation"]
+        raw_space = self.raw.observation_space(AGENTS[0])
+        self._keys = [k for k in raw_space if k != "action_mask"] if candidates else None
+        self.observation_space = (spaces.Dict({k: raw_space[k] for k in self._keys})
+                                  if candidates else raw_space["observation"])
         self.action_space = spaces.Discrete(len(self.raw.table))
 
         self._random = _RandomPolicy(self)
@@ -284,8 +293,9 @@ class FactionEnv(gymnasium.Env, EzPickle):
             seat = self.learning_seats[0]
         return AGENTS[seat]
 
-    def _observation(self) -> np.ndarray:
-        return self.raw.observe(self._current_name())["observation"]
+    def _observation(self) -> np.ndarray | dict:
+        ob = self.raw.observe(self._current_name())
+        return {k: ob[k] for k in self._keys} if self._keys else ob["observation"]
 
     def _info(self) -> dict:
         name = self._current_name()

@@ -186,3 +186,30 @@ def test_bad_training_config_is_a_clear_error(tmp_path):
     bad.write_text("phases = [")
     with pytest.raises(TrainConfigError, match="not valid TOML"):
         TrainConfig.load(bad)
+
+
+def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path):
+    from sb3_contrib import MaskablePPO
+    from agents.pointer_actor import PointerActor
+    from singapore_env.wrappers import FactionEnv
+
+    out = tmp_path / "ptr"
+    train(TrainConfig(**{**TINY, "phases": 1, "policy": "pointer", "embed_dim": 8}), out,
+          progress=False, log=lambda _: None)
+    model = MaskablePPO.load(out / "checkpoints" / "british_phase0.zip", device="cpu")
+    actor = NumpyPolicy.load(out / "british.npz")
+    assert isinstance(actor, PointerActor)
+    agent = LearnedAgent(actor)
+    env = FactionEnv("british", candidates=True)
+    obs, _ = env.reset(seed=3)
+    for _ in range(40):
+        mask = env.action_masks()
+        expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert agent.act(obs, mask) == int(expected)
+        obs, _, done, truncated, _ = env.step(int(expected))
+        if done or truncated:
+            obs, _ = env.reset(seed=4)
+    result = play_game(1, [agent, agent, HeuristicAgent(), HeuristicAgent()])  # engine level
+    assert result.round == 8
+    with pytest.raises(ValueError, match="candidate features"):
+        agent.act({"observation": obs["observation"]}, env.action_masks())

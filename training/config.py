@@ -56,6 +56,10 @@ class TrainConfig:
     clip_range: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
+    # "mlp": SB3's MLP over the flat observation; "pointer": the action-aware policy of
+    # training/pointer_policy.py (reads the per-action candidate features).
+    policy: str = "mlp"
+    embed_dim: int = 32
     net_arch: list = field(default_factory=lambda: [256, 256])
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1
@@ -85,13 +89,15 @@ class TrainConfig:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
         if self.partner not in PARTNERS:
             raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
+        if self.policy not in ("mlp", "pointer"):
+            raise TrainConfigError(f"policy must be 'mlp' or 'pointer', got {self.policy!r}")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
                 and self.p_frozen + self.p_heuristic <= 1):
             raise TrainConfigError("p_frozen and p_heuristic must be probabilities summing <= 1")
         for name in ("phases", "timesteps_per_phase", "n_envs", "n_steps", "batch_size",
-                     "n_epochs", "pool_size", "torch_threads", "bc_epochs", "bc_batch_size",
+                     "n_epochs", "pool_size", "torch_threads", "bc_epochs", "bc_batch_size", "embed_dim",
                      "dagger_games"):
             if getattr(self, name) < 1:
                 raise TrainConfigError(f"{name} must be >= 1")

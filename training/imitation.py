@@ -26,9 +26,10 @@ import numpy as np
 
 from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
-from agents.learned import LearnedAgent, NumpyPolicy
+from agents.learned import LearnedAgent, actor_from_sb3
 from singapore_env.config import RulesConfig
 from singapore_env.content import FACTIONS, SEAT_FACTION
+from singapore_env.candidates import CandidateEncoder
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
 from singapore_env.simulate import game_seeds
@@ -36,9 +37,13 @@ from singapore_env.simulate import game_seeds
 
 @dataclass
 class Demonstrations:
-    """Labelled decisions of one faction: row ``i`` is one decision."""
+    """Labelled decisions of one faction: row ``i`` is one decision.
 
-    obs: np.ndarray       # float32 (n, D)
+    ``obs`` holds ``observation`` (float32 (n, D)) and, for action-aware policies,
+    ``candidate_card`` (int16 (n, N)) and ``candidate_features`` (float16 (n, N, k):
+    compact, since they are held for every decision of hundreds of games)."""
+
+    obs: dict             # name -> array with n rows
     masks: np.ndarray     # bool (n, N)
     actions: np.ndarray   # int64 (n,): the heuristic's action index
     returns: np.ndarray   # float32 (n,): the deciding seat's final reward
@@ -49,22 +54,36 @@ class Demonstrations:
         return len(self.actions)
 
     def subset(self, rows: np.ndarray) -> "Demonstrations":
-        return Demonstrations(self.obs[rows], self.masks[rows], self.actions[rows],
-                              self.returns[rows], self.games[rows], self.questions[rows])
+        return Demonstrations({k: v[rows] for k, v in self.obs.items()}, self.masks[rows],
+                              self.actions[rows], self.returns[rows], self.games[rows],
+                              self.questions[rows])
 
     def __add__(self, other: "Demonstrations") -> "Demonstrations":
         offset = int(self.games.max()) + 1 if len(self) else 0
-        return Demonstrations(*(np.concatenate([a, b]) for a, b in [
-            (self.obs, other.obs), (self.masks, other.masks), (self.actions, other.actions),
-            (self.returns, other.returns), (self.games, other.games + offset),
-            (self.questions, other.questions)]))
+        return Demonstrations(
+            {k: np.concatenate([v, other.obs[k]]) for k, v in self.obs.items()},
+            *(np.concatenate([a, b]) for a, b in [
+                (self.masks, other.masks), (self.actions, other.actions),
+                (self.returns, other.returns), (self.games, other.games + offset),
+                (self.questions, other.questions)]))
+
+    def observations(self, rows):
+        """The policy's input for ``rows``: a tensor, or a dict of tensors for a policy
+        with a dict observation space."""
+        import torch
+
+        if "candidate_card" not in self.obs:
+            return torch.as_tensor(self.obs["observation"][rows])
+        return {k: torch.as_tensor(v[rows].astype(np.float32)) for k, v in self.obs.items()}
 
 
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
-            config: RulesConfig | None = None, learner: Agent | None = None) -> Demonstrations:
+            config: RulesConfig | None = None, learner: Agent | None = None,
+            candidates: bool = False) -> Demonstrations:
     """``n_games`` (≥ 1) games labelled by the heuristic. Without ``learner`` the heuristic plays every
     seat; with one, ``learner`` plays the faction's seats (DAgger) and the heuristic only
-    names the action it would have taken."""
+    names the action it would have taken. With ``candidates`` the per-action features
+    of :mod:`singapore_env.candidates` are recorded too."""
     fac = FACTIONS.index(faction)
     rows: dict[str, list] = defaultdict(list)
     agents = [HeuristicAgent() for _ in range(4)]
@@ -75,6 +94,8 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             learner.reset(agent_seeds[0])
         game = Game(engine_seed, config, keep_text_log=False)
         encoder = _encoder_for(game)
+        cand = (CandidateEncoder(encoder.table, len(game.c.defs), game.cfg.max_tableau)
+                if candidates else None)
         seats_of_step = []
         while not game.is_over:
             seat = game.acting_seat
@@ -84,6 +105,10 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
                 rows["masks"].append(encoder.legal_mask(game, seat).astype(bool))
                 rows["actions"].append(encoder.table.index(decision))
                 rows["questions"].append(game.pending.kind)
+                if cand is not None:
+                    card, feats = cand.encode(game, seat)
+                    rows["candidate_card"].append(card.astype(np.int16))
+                    rows["candidate_features"].append(feats.astype(np.float16))
                 seats_of_step.append(seat)
                 if learner is not None:
                     decision = learner.choose(game, seat)
@@ -91,8 +116,12 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
         final = rewards(game.final_scores, reward_mode)
         rows["returns"].extend(final[seat] for seat in seats_of_step)
         rows["games"].extend([game_index] * len(seats_of_step))
+    obs = {"observation": np.asarray(rows["obs"], np.float32)}
+    if candidates:
+        obs["candidate_card"] = np.asarray(rows["candidate_card"])
+        obs["candidate_features"] = np.asarray(rows["candidate_features"])
     return Demonstrations(
-        np.asarray(rows["obs"], np.float32), np.asarray(rows["masks"], bool),
+        obs, np.asarray(rows["masks"], bool),
         np.asarray(rows["actions"], np.int64), np.asarray(rows["returns"], np.float32),
         np.asarray(rows["games"], np.int64), np.asarray(rows["questions"], str))
 
@@ -118,7 +147,7 @@ def agreement(policy, data: Demonstrations, batch_size: int = 1024) -> dict:
     with torch.no_grad():
         for i in range(0, len(data), batch_size):
             rows = slice(i, i + batch_size)
-            dist = policy.get_distribution(torch.as_tensor(data.obs[rows]),
+            dist = policy.get_distribution(data.observations(rows),
                                            action_masks=data.masks[rows])
             hits[rows] = dist.distribution.probs.argmax(-1).numpy() == data.actions[rows]
     by_question = {q: float(hits[data.questions == q].mean())
@@ -139,7 +168,7 @@ def fit(policy, data: Demonstrations, epochs: int, lr: float, batch_size: int,
         losses = []
         for i in range(0, len(order), batch_size):
             idx = order[i:i + batch_size]
-            x = torch.as_tensor(data.obs[idx])
+            x = data.observations(idx)
             dist = policy.get_distribution(x, action_masks=data.masks[idx])
             nll = -dist.log_prob(torch.as_tensor(data.actions[idx])).mean()
             values = policy.predict_values(x).flatten()
@@ -151,6 +180,11 @@ def fit(policy, data: Demonstrations, epochs: int, lr: float, batch_size: int,
             losses.append(float(nll.detach()))
         nll_mean = float(np.mean(losses)) if losses else nll_mean
     return nll_mean
+
+
+def uses_candidates(policy) -> bool:
+    """Whether an SB3 policy reads the candidate keys (an action-aware policy)."""
+    return "candidate_card" in getattr(policy.observation_space, "spaces", {})
 
 
 @dataclass(frozen=True)
@@ -174,13 +208,15 @@ def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
     return one stats row per round (held-out agreement overall and per question)."""
     policy = model.policy
     rng = np.random.default_rng(seed)
-    data = collect(faction, settings.games, seed * 7_919, reward_mode, config)
+    candidates = uses_candidates(policy)
+    data = collect(faction, settings.games, seed * 7_919, reward_mode, config,
+                   candidates=candidates)
     history = []
     for round_ in range(settings.dagger_rounds + 1):
         if round_:
-            learner = LearnedAgent(NumpyPolicy.from_sb3(policy), deterministic=True)
+            learner = LearnedAgent(actor_from_sb3(policy), deterministic=True)
             data = data + collect(faction, settings.dagger_games, seed * 7_919 + round_ * 104_729,
-                                  reward_mode, config, learner=learner)
+                                  reward_mode, config, learner=learner, candidates=candidates)
         train, held_out = split_by_game(data, settings.holdout, rng)
         nll = fit(policy, train, settings.epochs, settings.lr, settings.batch_size, rng)
         stats = {"round": round_, "train_samples": len(train), "nll": nll,

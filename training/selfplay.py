@@ -33,7 +33,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
-from agents.learned import LearnedAgent, NumpyPolicy
+from agents.learned import LearnedAgent, NumpyPolicy, actor_from_sb3
 from agents.random_agent import RandomAgent
 from singapore_env.content import FACTIONS
 
@@ -122,7 +122,8 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
         partner = partner_of(cfg, own)
         return FactionEnv(faction=faction, seats="both" if partner is None else "one",
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
-                          seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules())
+                          seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
+                          candidates=cfg.policy == "pointer")
 
     return _init
 
@@ -151,12 +152,17 @@ def _make_model(cfg: TrainConfig, vec_env, resume: Path | None, seed: int):
     if resume is not None and resume.exists():
         return MaskablePPO.load(resume, env=vec_env, device="cpu")
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
+    policy_kwargs = {"net_arch": list(cfg.net_arch), "activation_fn": activation}
+    policy = "MlpPolicy"
+    if cfg.policy == "pointer":
+        from .pointer_policy import PointerPolicy
+
+        policy, policy_kwargs["embed_dim"] = PointerPolicy, cfg.embed_dim
     return MaskablePPO(
-        "MlpPolicy", vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        policy, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-        vf_coef=cfg.vf_coef, seed=seed, device="cpu", verbose=0,
-        policy_kwargs={"net_arch": list(cfg.net_arch), "activation_fn": activation})
+        vf_coef=cfg.vf_coef, seed=seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs)
 
 
 def _progress_callback(bar):
@@ -222,7 +228,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         vec.close()
         stem = ckpt_dir / f"{faction}_phase{phase}"
         model.save(stem.with_suffix(".zip"))
-        policy = NumpyPolicy.from_sb3(model.policy, meta={"faction": faction, "phase": phase})
+        policy = actor_from_sb3(model.policy, meta={"faction": faction, "phase": phase})
         policy.save(stem.with_suffix(".npz"))
         policy.save(out / f"{faction}.npz")
         pools.of(faction).append(policy)

@@ -1,0 +1,89 @@
+"""The actor of a :class:`training.pointer_policy.PointerPolicy` in numpy (no torch).
+
+Same interface as :class:`agents.learned.NumpyPolicy` (``choose``, ``save``,
+``load``, ``from_sb3``) but its input is the observation *dict* with the candidate keys
+of :mod:`singapore_env.candidates`; ``needs_candidates`` tells the agent to supply them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .learned import _ACTIVATIONS, masked_choice
+
+KIND = "pointer"
+
+
+class PointerActor:
+    """State MLP, query, action and card embeddings, feature weights (numpy float32)."""
+
+    needs_candidates = True
+
+    def __init__(self, arrays: dict[str, np.ndarray], activation: str = "tanh",
+                 meta: dict | None = None):
+        if activation not in _ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; known: {sorted(_ACTIVATIONS)}")
+        self.arrays = {k: np.asarray(v, np.float32) for k, v in arrays.items()}
+        n_layers = sum(1 for k in self.arrays if k.startswith("w"))
+        self.layers = [(self.arrays[f"w{i}"], self.arrays[f"b{i}"]) for i in range(n_layers)]
+        self.activation = activation
+        self._act = _ACTIVATIONS[activation]
+        self.meta = dict(meta or {})
+
+    @property
+    def n_actions(self) -> int:
+        return self.arrays["action_embedding"].shape[0]
+
+    def logits(self, obs: dict) -> np.ndarray:
+        a = self.arrays
+        x = np.asarray(obs["observation"], np.float32)
+        for w, b in self.layers:
+            x = self._act(x @ w + b)
+        query = x @ a["query_w"] + a["query_b"]
+        cards = np.asarray(obs["candidate_card"]).astype(np.int64)
+        feats = np.asarray(obs["candidate_features"], np.float32)
+        keys = a["action_embedding"] + a["card_embedding"][cards] + feats @ a["feature_key"]
+        return keys @ query + a["action_bias"] + feats @ a["feature_logit"]
+
+    def choose(self, obs: dict, mask: np.ndarray, rng: np.random.Generator | None,
+               deterministic: bool = True) -> int:
+        """Best (or sampled) legal action for one observation dict."""
+        return masked_choice(self.logits(obs), mask, rng, deterministic)
+
+    @classmethod
+    def from_sb3(cls, policy, meta: dict | None = None) -> "PointerActor":
+        """Copy the actor of a :class:`~training.pointer_policy.PointerPolicy`."""
+        import torch.nn as nn
+
+        def np_(t):
+            return t.detach().cpu().numpy()
+
+        arrays, activation = {}, "tanh"
+        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
+        for i, m in enumerate(linears):
+            arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
+        if any(isinstance(m, nn.ReLU) for m in policy.mlp_extractor.policy_net):
+            activation = "relu"
+        head = policy.action_net
+        arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
+                      action_embedding=np_(head.action_embedding),
+                      card_embedding=np_(head.card_embedding.weight),
+                      feature_key=np_(head.feature_key.weight).T,
+                      feature_logit=np_(head.feature_logit.weight)[0],
+                      action_bias=np_(head.action_bias))
+        return cls(arrays, activation, meta)
+
+    def save(self, path: str | Path) -> None:
+        extra = {f"meta_{k}": np.array(v) for k, v in self.meta.items()}
+        np.savez_compressed(path, kind=np.array(KIND), activation=np.array(self.activation),
+                            **self.arrays, **extra)
+
+    @classmethod
+    def from_arrays(cls, data) -> "PointerActor":
+        """Build from an opened ``.npz`` written by :meth:`save`."""
+        skip = {"kind", "activation"}
+        arrays = {k: data[k] for k in data.files if k not in skip and not k.startswith("meta_")}
+        meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
+        return cls(arrays, str(data["activation"]), meta)

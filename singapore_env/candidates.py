@@ -1,0 +1,104 @@
+"""Features of each legal decision, for action-aware (pointer-style) policies.
+
+A flat observation makes a network learn every "slot -> card" binding separately: the
+action "activate tableau position 3" says nothing about *which* card lies there, and
+the card's identity sits in another block of the vector. :class:`CandidateEncoder`
+describes every action of the fixed action table from the acting seat's point of view:
+
+* ``card[a]`` — the card the action refers to, as ``card id + 1`` (0 = none): the
+  Market card a BUY_MARKET slot holds, the tableau card an ACTIVATE / ATTACH_POP /
+  REBUILD / CLOSE / CONNECT / SEARCH / DISCARD_* / MOVE_CARD position holds, the Battle
+  card a REVEAL / COMMIT / KEEP_BATTLE index names;
+* ``features[a]`` — :data:`FEATURES`: legal, refers to a card, price / 10 and whether
+  it is affordable (buying and rebuilding), the tableau card's face-up flag, Population
+  cards on it / 4 and whether it was activated this round, and whether the seat the
+  action names (WAR, MOVE_SEAT) is the faction mate or an opponent.
+
+Rows of illegal actions are zero. Only what the seat can see is read: its own hand,
+the public Market and tableaux, the cards of its own pending draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .content import SEAT_FACTION
+from .decisions import Kind
+from .rules.market import price_function
+from .rules.war import committed_card
+
+FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
+            "names_mate", "names_opponent")
+
+_TABLEAU_KINDS = {Kind.ACTIVATE, Kind.ATTACH_POP, Kind.REBUILD, Kind.CLOSE, Kind.SEARCH,
+                  Kind.DISCARD_POP, Kind.DISCARD_CARD}
+_SEAT_KINDS = {Kind.WAR, Kind.MOVE_SEAT}
+
+
+def candidate_spaces(encoder: "CandidateEncoder") -> dict:
+    """The Gymnasium spaces of the two candidate keys of an observation dict."""
+    from gymnasium import spaces
+
+    n, k = encoder.n_actions, len(FEATURES)
+    return {"candidate_card": spaces.Box(0, encoder.n_cards, (n,), np.float32),
+            "candidate_features": spaces.Box(0, np.inf, (n, k), np.float32)}
+
+
+class CandidateEncoder:
+    """Per-action card ids and features (shape ``(N,)`` and ``(N, len(FEATURES))``)."""
+
+    def __init__(self, table, n_cards: int, max_tableau: int):
+        self.table = table
+        self.n_actions = len(table)
+        self.n_cards = n_cards
+        self.T = max_tableau
+        self.index = {d: i for i, d in enumerate(table.decisions)}
+
+    def encode(self, game, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(card, features)`` for ``seat`` (all zero when it is not asked now)."""
+        card = np.zeros(self.n_actions, np.float32)
+        feats = np.zeros((self.n_actions, len(FEATURES)), np.float32)
+        if seat != game.acting_seat:
+            return card, feats
+        s = game.s
+        row = s.tableau[seat]
+        price = None
+        for d in game.legal_decisions():
+            a = self.index[d]
+            f = feats[a]
+            f[0] = 1.0
+            kind, arg = d
+            cid, cost, slot = -1, None, None
+            if kind == Kind.BUY_MARKET:
+                cid = s.market[arg]
+                price = price or price_function(game, seat)
+                cost = price(cid)[0]
+            elif kind == Kind.REBUILD:
+                slot = row[arg]
+                cid = slot.card
+                cost = price_function(game, seat, purchase=False)(cid)[0]
+            elif kind in _TABLEAU_KINDS or kind == Kind.CONNECT or kind == Kind.MOVE_CARD:
+                pos = (arg // 2 if kind == Kind.CONNECT
+                       else arg // (2 * self.T + 1) if kind == Kind.MOVE_CARD else arg)
+                if pos < len(row):
+                    slot = row[pos]
+                    cid = slot.card
+            elif kind == Kind.BUY_BATTLE:
+                cost = game.cfg.battle_card_price
+            elif kind == Kind.REVEAL:
+                cid = s.hands[seat][arg]
+            elif kind == Kind.COMMIT:
+                cid = committed_card(game, seat, arg)
+            elif kind == Kind.KEEP_BATTLE:
+                cid = game.pending.d["cards"][arg]
+            elif kind in _SEAT_KINDS and arg != seat:
+                mate = SEAT_FACTION[arg] == SEAT_FACTION[seat]
+                f[7], f[8] = float(mate), float(not mate)
+            if cid >= 0:
+                card[a] = cid + 1
+                f[1] = 1.0
+            if cost is not None:
+                f[2], f[3] = cost / 10.0, float(cost <= s.wealth[seat])
+            if slot is not None:
+                f[4], f[5], f[6] = float(slot.up), len(slot.pops) / 4.0, float(slot.activated)
+        return card, feats

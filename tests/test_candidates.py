@@ -1,0 +1,56 @@
+"""Action-aware observations and the pointer policy (issue: training that beats the heuristic)."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from singapore_env import env as make_env
+from singapore_env.candidates import FEATURES
+from singapore_env.decisions import Kind
+from singapore_env.rules.market import market_price
+
+
+def _play_until(e, kind, rng, limit=3000):
+    """Random legal play until the agent to act may take a decision of ``kind``."""
+    for _ in range(limit):
+        obs, _, term, trunc, _ = e.last()
+        legal = [e.unwrapped.table.decision(i) for i in np.flatnonzero(obs["action_mask"])]
+        if any(d.kind == kind for d in legal):
+            return obs
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    pytest.fail(f"no {kind!r} decision came up")
+
+
+def test_env_with_candidates_passes_the_api_test():
+    api_test(make_env(candidates=True), num_cycles=200)
+
+
+def test_buy_market_candidates_name_the_card_and_its_price():
+    e = make_env(candidates=True)
+    e.reset(seed=5)
+    obs = _play_until(e, Kind.BUY_MARKET, np.random.default_rng(1))
+    game, table = e.unwrapped.game, e.unwrapped.table
+    seat = game.acting_seat
+    card, feats = obs["candidate_card"], obs["candidate_features"]
+    legal = set(np.flatnonzero(obs["action_mask"]))
+    assert set(np.flatnonzero(feats[:, FEATURES.index("legal")])) == legal
+    for a in legal:
+        kind, arg = table.decision(a)
+        if kind == Kind.BUY_MARKET:
+            cid = game.s.market[arg]
+            assert card[a] == cid + 1
+            assert feats[a, FEATURES.index("price")] == pytest.approx(
+                market_price(game, seat, cid)[0] / 10)
+            assert feats[a, FEATURES.index("affordable")] == 1.0
+    illegal = np.ones(len(card), bool)
+    illegal[list(legal)] = False
+    assert not card[illegal].any() and not feats[illegal].any()
+
+
+def test_other_seats_get_no_candidates():
+    e = make_env(candidates=True)
+    e.reset(seed=2)
+    acting = e.agent_selection
+    for agent in e.agents:
+        ob = e.observe(agent)
+        assert ob["candidate_features"].any() == (agent == acting)
