@@ -33,6 +33,13 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
 ``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps``
     The rules played, as for :func:`singapore_env.env` (``ruleset="standard"`` by default).
 
+``shaping`` / ``shaping_gamma``
+    Optional potential-based reward shaping (off by default): each learner step also
+    earns ``shaping_gamma * phi(s') - phi(s)`` with ``phi = shaping x`` (own faction's
+    mean projected final VP - the other faction's), ``phi = 0`` at the end. With
+    ``shaping_gamma`` equal to the learner's discount it leaves the optimal policy
+    unchanged (Ng et al., 1999).
+
 ``candidates``
     ``True``: the observation is a dict of ``observation`` and the per-action
     ``candidate_card`` / ``candidate_features`` of :mod:`singapore_env.candidates` (for
@@ -123,13 +130,14 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  illegal_action: str = "penalize", max_steps: int | None = None,
                  config: RulesConfig | None = None, slavery: bool | None = None,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
-                 ruleset: str | None = None, candidates: bool = False):
+                 ruleset: str | None = None, candidates: bool = False,
+                 shaping: float = 0.0, shaping_gamma: float = 1.0):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
                           illegal_reward=illegal_reward, ruleset=ruleset,
-                          candidates=candidates)
+                          candidates=candidates, shaping=shaping, shaping_gamma=shaping_gamma)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -150,6 +158,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
                            render_mode=render_mode, illegal_reward=illegal_reward,
                            ruleset=ruleset, candidates=candidates)
         self.render_mode = render_mode
+        self.shaping, self.shaping_gamma = float(shaping), float(shaping_gamma)
+        self._potential = 0.0
         self.encoder = self.raw.encoder
         raw_space = self.raw.observation_space(AGENTS[0])
         self._keys = [k for k in raw_space if k != "action_mask"] if candidates else None
@@ -229,6 +239,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self.raw.reset(seed=game_seed)
         self._done = False
         self._play_others()
+        self._potential = self._projected_margin()
         return self._observation(), self._info()
 
     def step(self, action):
@@ -240,7 +251,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
             self._play_others()
         obs = self._observation()
         info = self._info()
-        reward = 0.0
+        reward = self._shaping_reward()
         terminated = truncated = False
         if self._finished():
             self._done = True
@@ -248,7 +259,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                             for p in self.learning_seats}
             if raw.terminations[AGENTS[self.learning_seats[0]]]:
                 terminated = True
-                reward = float(sum(seat_rewards.values()))
+                reward += float(sum(seat_rewards.values()))
             else:
                 truncated = True
                 seat_rewards = dict.fromkeys(seat_rewards, 0.0)
@@ -281,6 +292,25 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def learner(self) -> str:
         """The learning seat that is asked now (or the first learning seat)."""
         return self._current_name()
+
+    def _projected_margin(self) -> float:
+        """Shaping potential: ``shaping`` x (the learning faction's mean projected final
+        VP minus the other faction's); 0 once the game is over or without shaping."""
+        if not self.shaping or self._finished():
+            return 0.0
+        from .rules.scoring import projected_final_vp
+
+        game = self.raw.game
+        vp = [projected_final_vp(game, p) for p in range(4)]
+        own = sum(vp[p] for p in self.faction_seats) / 2
+        return self.shaping * (own - sum(vp[p] for p in self._opponent_seats) / 2)
+
+    def _shaping_reward(self) -> float:
+        """Potential-based shaping ``gamma * phi(s') - phi(s)`` (keeps the optimal policy)."""
+        if not self.shaping:
+            return 0.0
+        before, self._potential = self._potential, self._projected_margin()
+        return self.shaping_gamma * self._potential - before
 
     def _finished(self) -> bool:
         raw = self.raw

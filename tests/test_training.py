@@ -213,3 +213,51 @@ def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path):
     assert result.round == 8
     with pytest.raises(ValueError, match="candidate features"):
         agent.act({"observation": obs["observation"]}, env.action_masks())
+
+
+def test_shaping_rewards_sum_to_minus_the_start_potential():
+    """Potential-based shaping with gamma = 1 telescopes: over an episode the shaping
+    rewards add up to phi(end) - phi(start) = -phi(start), so the return differs from the
+    unshaped one by a constant of the start state."""
+    from singapore_env.wrappers import FactionEnv
+
+    plain = FactionEnv("malay", seats="both", opponents=HeuristicAgent(), seed=0)
+    shaped = FactionEnv("malay", seats="both", opponents=HeuristicAgent(), seed=0, shaping=0.05)
+    for env in (plain, shaped):
+        env.reset(seed=11)
+    start = shaped._potential
+    totals = [0.0, 0.0]
+    rewards_seen = set()
+    done = False
+    agent = HeuristicAgent()
+    agent.reset(1)
+    while not done:
+        decision = agent.choose(plain.game, plain.game.acting_seat)
+        action = plain.raw.table.index(decision)
+        for i, env in enumerate((plain, shaped)):
+            _, r, term, trunc, _ = env.step(action)
+            totals[i] += r
+            if i:
+                rewards_seen.add(round(r, 6))
+        done = term or trunc
+    assert plain.game.final_scores == shaped.game.final_scores  # the same game
+    assert len(rewards_seen) > 2                      # shaping pays along the way
+    assert totals[1] - totals[0] == pytest.approx(-start)
+
+
+def test_projected_final_vp_is_the_final_score_without_rolling():
+    from singapore_env.rules.scoring import projected_final_vp
+
+    checked = 0
+    for seed in range(4):
+        result = play_game(seed, [HeuristicAgent() for _ in range(4)], keep_game=True)
+        game = result.game
+        state = game.rng.bit_generator.state
+        for seat in range(4):
+            dice = any(e.type == "vp_dice" for slot in game.s.tableau[seat]
+                       for e in game.c.defs[slot.card].end_game)
+            if not dice:
+                assert projected_final_vp(game, seat) == game.final_scores[seat]
+                checked += 1
+        assert game.rng.bit_generator.state == state
+    assert checked >= 8

@@ -31,6 +31,8 @@ class TrainConfig:
     n_envs: int = 4
     vec_env: str = "dummy"               # "dummy" or "subproc" (see docs/results.md)
     reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
+    # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
+    shaping: float = 0.0
     slavery: bool = True
     ruleset: str = "standard"            # a name of singapore_env.config.RULESETS
 

@@ -123,7 +123,8 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
         return FactionEnv(faction=faction, seats="both" if partner is None else "one",
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
                           seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
-                          candidates=cfg.policy == "pointer")
+                          candidates=cfg.policy == "pointer", shaping=cfg.shaping,
+                          shaping_gamma=cfg.gamma)
 
     return _init
 

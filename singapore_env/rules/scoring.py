@@ -54,15 +54,17 @@ def legacy_vp(g, seat: int) -> int:
     return total
 
 
-def end_game_vp(g, seat: int) -> int:
-    """End Game bonuses of face-up cards; penalties count face up or down."""
+def end_game_vp(g, seat: int, expected: bool = False) -> float:
+    """End Game bonuses of face-up cards; penalties count face up or down. With
+    ``expected`` dice bonuses count their mean (1 per die) and no die is rolled."""
     total = 0
     for slot in g.s.tableau[seat]:
         for e in g.c.defs[slot.card].end_game:
             if e.type == "vp":
                 value = e["n"]
             elif e.type == "vp_dice":
-                value = roll(g, e["dice"]) + e["plus"]
+                dice = e["dice"] if expected else roll(g, e["dice"])
+                value = dice + e["plus"]
             elif e.type == "vp_per_pop":
                 value = e["n"] * len(slot.pops)
             else:  # vp_per_stored_tokens
@@ -70,6 +72,12 @@ def end_game_vp(g, seat: int) -> int:
             if slot.up or value < 0:
                 total += value
     return total
+
+
+def projected_final_vp(g, seat: int) -> float:
+    """The seat's final VP if the game ended now (VP track + Legacies + End Game
+    bonuses, dice bonuses at their mean): public information, no die rolled."""
+    return g.s.vp[seat] + legacy_vp(g, seat) + end_game_vp(g, seat, expected=True)
 
 
 def final_scores(g) -> list[int]:
