@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+import numpy as np
+
 
 class Kind(IntEnum):
     """Every kind of decision. ``arg`` meaning is in :func:`arg_sizes` comments."""
@@ -58,6 +60,16 @@ class Decision(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Decision({Kind(self.kind).name}, {self.arg})"
+
+
+def is_int(x) -> bool:
+    """A true integer (Python or numpy): not a bool, a float or a string of digits."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def is_decision(x) -> bool:
+    """A :class:`Decision` or a ``(kind, arg)`` pair (tuple or list) of true integers."""
+    return isinstance(x, (tuple, list)) and len(x) == 2 and is_int(x[0]) and is_int(x[1])
 
 
 def arg_sizes(max_tableau: int, max_hand: int) -> dict[Kind, int]:

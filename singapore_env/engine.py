@@ -21,7 +21,7 @@ import numpy as np
 from . import rules  # noqa: F401  (registers every frame handler)
 from .config import ConfigError, RulesConfig
 from .content import SEAT_NAMES, Content, default_content
-from .decisions import Decision, Kind, arg_sizes
+from .decisions import Decision, Kind, arg_sizes, is_decision
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
 from .state import Frame, GameState, Slot
@@ -130,10 +130,10 @@ class Game:
         """Apply one decision of the acting seat; raise IllegalDecision if not legal."""
         if self.s.game_over:
             raise IllegalDecision("the game is over; no decision is legal")
-        try:
-            d = Decision(int(decision[0]), int(decision[1]))
-        except (TypeError, ValueError, IndexError):
-            raise IllegalDecision(f"{decision!r} is not a (kind, arg) decision") from None
+        if not is_decision(decision):
+            raise IllegalDecision(f"{decision!r} is not a decision: give Decision(kind, arg) "
+                                  f"or a (kind, arg) pair of ints; legal: {self._listing()}")
+        d = Decision(int(decision[0]), int(decision[1]))
         size = self._sizes.get(d.kind)
         if size is None:
             raise IllegalDecision(f"unknown decision kind {d.kind}; kinds are "
@@ -144,16 +144,22 @@ class Game:
         if d not in self._legal:
             from .render import describe
             f = self.s.stack[-1]
-            shown = ", ".join(describe(self, x) for x in self._legal[:40])
-            more = f" (+{len(self._legal) - 40} more)" if len(self._legal) > 40 else ""
             raise IllegalDecision(
                 f"{describe(self, d)} is not legal for {SEAT_NAMES[f.seat]} now "
-                f"(pending: {f.kind}); legal: {shown}{more}")
+                f"(pending: {f.kind}); legal: {self._listing()}")
         f = self.s.stack[-1]
         APPLY[f.kind](self, f, d)
         self.history.append(d)
         self.s.decisions += 1
         self._run()
+
+    def _listing(self, most: int = 40) -> str:
+        """The legal decisions in words (at most ``most``), for error messages."""
+        from .render import describe
+
+        shown = ", ".join(f"{describe(self, x)} {tuple(x)}" for x in self._legal[:most])
+        more = f" (+{len(self._legal) - most} more)" if len(self._legal) > most else ""
+        return shown + more
 
     # ------------------------------------------------------------ results
     @property

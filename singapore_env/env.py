@@ -71,6 +71,7 @@ from pettingzoo.utils import wrappers
 from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
 from .content import SEAT_NAMES, default_content
+from .decisions import is_int
 from .engine import Game, IllegalDecision
 from .encoding import ObservationEncoder
 from .render import describe, render_text
@@ -222,16 +223,13 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            a = int(action)
-            d = self._decisions[a] if 0 <= a < self._n_actions else None
-        except (TypeError, ValueError):
-            a, d = action, None
+        a = int(action) if is_int(action) else action
+        d = self._decisions[a] if is_int(a) and 0 <= a < self._n_actions else None
         game = self.game
         try:
             if d is None:
-                raise IllegalDecision(f"{action!r} is not an action index "
-                                      f"0..{self._n_actions - 1}")
+                raise IllegalDecision(f"{action!r} is not an action index (an int in "
+                                      f"0..{self._n_actions - 1})")
             game.step(d)
         except IllegalDecision as exc:
             self._illegal(agent, a, d, exc)
