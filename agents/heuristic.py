@@ -1122,7 +1122,7 @@ class HeuristicAgent(Agent):
         return PASS
 
     def _q_share(self, ctx: Ctx, f, legal):
-        return PASS
+        return PASS if PASS in legal else Decision(Kind.CHOOSE, 0)  # the smallest share
 
     def _q_contribute(self, ctx: Ctx, f, legal):
         conflict = next(x for x in reversed(ctx.s.stack) if x.kind == "conflict")
@@ -1190,8 +1190,8 @@ class HeuristicAgent(Agent):
 
         def loss(d):
             sp = d.arg
-            if b.loop_kind[sp] == "storehouse":
-                return ctx.tv
+            if b.loop_kind[sp] == "storehouse":  # either Storehouse: the rival's helps
+                return ctx.tv if b.loop_faction[sp] == SEAT_FACTION[ctx.seat] else -ctx.tv
             tokens = list(s.districts[sp * 4: sp * 4 + 4])
             before = _district_value(ctx, sp, tokens)
             tokens[ctx.seat] -= 1

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 RULESETS = ("standard",)
 REWARD_MODES = ("win", "vp_margin", "faction")
+SPOILS_SHARING = ("mandatory", "optional")
 
 
 class ConfigError(ValueError):
@@ -68,6 +69,9 @@ class RulesConfig:
     star_ship_threshold: int = 7
     # Fractions of the spoils a victor may give an ally (numerator, denominator).
     spoils_shares: tuple[tuple[int, int], ...] = ((1, 3), (2, 3))
+    # A victor with an ally must give one of those shares ("Faction victors split the
+    # gains 2:1", the player board), or "optional": may keep everything (rules text).
+    spoils_sharing: str = "mandatory"
 
     # Conflict events
     conflict_money_strength: int = 1
@@ -96,6 +100,9 @@ class RulesConfig:
             raise ConfigError(
                 f"unknown reward_mode {self.reward_mode!r}; known: {', '.join(REWARD_MODES)}"
             )
+        if self.spoils_sharing not in SPOILS_SHARING:
+            raise ConfigError(f"unknown spoils_sharing {self.spoils_sharing!r}; "
+                              f"known: {', '.join(SPOILS_SHARING)}")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             expected = type(f.default) if f.default is not dataclasses.MISSING else dict

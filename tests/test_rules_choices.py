@@ -79,17 +79,6 @@ def test_lose_population_card_takes_one_cube_and_player_chooses():
     assert g.s.tableau[2][2].pops == [] and g.s.population[1] == 5
 
 
-def test_remove_influence_from_districts_or_own_storehouse():
-    g = game()
-    g.s.districts[0 * 4 + 1] = 2                 # Resident: 2 tokens on B1
-    g.s.storehouse = [1, 4]
-    run_frame(g, Frame("remove_influence", 1, n=2))
-    assert set(g.legal_decisions()) == {Decision(Kind.REMOVE_INFLUENCE, 0),
-                                        Decision(Kind.REMOVE_INFLUENCE, 3)}
-    g.step(Decision(Kind.REMOVE_INFLUENCE, 3))  # then B1 is the only choice (forced)
-    assert g.s.storehouse == [0, 4] and g.s.districts[1] == 1
-
-
 def test_starting_on_a_storehouse_puts_the_first_token_there():
     g = game()
     g.s.storehouse = [0, 0]

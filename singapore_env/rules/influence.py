@@ -110,32 +110,30 @@ class PlaceInfluence:
         _walk(g, f)
 
 
-def storehouse_space(g, fac: int) -> int:
+def _tokens_to_remove(g, seat: int, space: int) -> int:
+    """Tokens ``seat`` may remove from a loop space: its own on a district, any on a
+    Storehouse."""
     b = g.c.board
-    for sp in range(N_LOOP):
-        if b.loop_kind[sp] == "storehouse" and b.loop_faction[sp] == fac:
-            return sp
-    raise LookupError(fac)
+    if b.loop_kind[space] == "storehouse":
+        return g.s.storehouse[b.loop_faction[space]]
+    return g.s.districts[space * 4 + seat]
 
 
 @decision("remove_influence")
 class RemoveInfluence:
-    """Conflict result: remove own tokens from districts (or the faction Storehouse)."""
+    """Conflict result: remove tokens "from any District or Storehouse": own tokens
+    from a district, or tokens from either faction's Storehouse."""
 
     @staticmethod
     def legal(g, f):
-        s = g.s
-        out = [Decision(Kind.REMOVE_INFLUENCE, sp) for sp in range(N_LOOP)
-               if g.c.board.loop_kind[sp] == "district" and s.districts[sp * 4 + f.seat]]
-        fac = faction(f.seat)
-        if s.storehouse[fac]:
-            out.append(Decision(Kind.REMOVE_INFLUENCE, storehouse_space(g, fac)))
-        return out
+        return [Decision(Kind.REMOVE_INFLUENCE, sp) for sp in range(N_LOOP)
+                if _tokens_to_remove(g, f.seat, sp)]
 
     @staticmethod
     def apply(g, f, d):
-        if g.c.board.loop_kind[d.arg] == "storehouse":
-            add_storehouse(g, faction(f.seat), -1)
+        b = g.c.board
+        if b.loop_kind[d.arg] == "storehouse":
+            add_storehouse(g, b.loop_faction[d.arg], -1)
         else:
             g.s.districts[d.arg * 4 + f.seat] -= 1
         f.d["n"] -= 1

@@ -77,7 +77,9 @@ def _closable(g, seat: int) -> list[int]:
 @decision("fund_close")
 class FundOrClose:
     """The owner of an excess Public Works token Funds it ($1 x multiplier) or Closes
-    one own face-up Public Works card. With neither possible the token is removed."""
+    one own face-up Public Works card (its Population cards and stored tokens are
+    discarded). With neither possible the token is removed. Tokens are settled one at
+    a time, each at the multiplier of that moment (a Close may close a District)."""
 
     @staticmethod
     def legal(g, f):
@@ -96,6 +98,7 @@ class FundOrClose:
         if d.kind == Kind.CLOSE:
             slot = s.tableau[f.seat][d.arg]
             slot.up, slot.down = False, "closed"
+            slot.stored = 0  # "discard the Population card and player tokens"
             lost = discard_population_cards(g, f.seat, slot)
             add_population(g, faction(f.seat), -lost)
             log(g, f"seat {f.seat} closes {g.c.defs[slot.card].name}")

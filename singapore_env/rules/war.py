@@ -237,11 +237,13 @@ one_more_dollar("ally_pay", "paid", lambda g, f, w: min(w["k"], g.s.wealth[f.sea
 
 @decision("share")
 class Share:
-    """The victor gives the ally 1/3 or 2/3 of the spoils (CHOOSE), or keeps all."""
+    """The victor gives the ally 1/3 or 2/3 of the spoils (CHOOSE); with
+    ``spoils_sharing = "optional"`` the victor may also keep everything (PASS)."""
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.CHOOSE, i) for i in range(len(g.cfg.spoils_shares))] + [PASS]
+        shares = [Decision(Kind.CHOOSE, i) for i in range(len(g.cfg.spoils_shares))]
+        return shares + [PASS] if g.cfg.spoils_sharing == "optional" else shares
 
     @staticmethod
     def apply(g, f, d):

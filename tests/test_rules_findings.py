@@ -1,0 +1,177 @@
+"""The rules audit's findings: each rule quoted from the rulebook and checked through
+``Game.step`` on positions built with the scenario helpers."""
+
+import pathlib
+
+import pytest
+
+from singapore_env.config import ConfigError, RulesConfig
+from singapore_env.decisions import Decision, Kind
+from singapore_env.engine import Game
+from singapore_env.invariants import check_invariants
+from singapore_env.rules.population import can_populate
+from singapore_env.scenario import (card_id, give_hand, give_revealed, give_tableau,
+                                    put_on_top, run_frame, script_dice, take)
+from singapore_env.state import Frame
+from test_rules_choices import conflict, game
+
+PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)
+
+
+def set_market(g, keys) -> None:
+    """Replace the open Market cards (the old ones go to the discard pile)."""
+    g.s.market_discard.extend(c for c in g.s.market if c >= 0)
+    g.s.market = [take(g, card_id(g, k)) for k in keys]
+
+
+def answer_until(g, kind: str) -> None:
+    """Answer every question (PASS when legal, else the first option) until ``kind``."""
+    while g.pending is not None and g.pending.kind != kind:
+        legal = g.legal_decisions()
+        g.step(PASS if PASS in legal else legal[0])
+
+
+def stop_after(g) -> None:
+    """Leave only a question nobody answers under the frames a test runs, so the test
+    sees the state right after them (``answer_until(g, "war_join")``)."""
+    g.s.stack = [Frame("war_join", 0, side=0)]
+
+
+def keys_in_tableau(g, seat: int) -> list[str]:
+    return [g.c.defs[slot.card].key for slot in g.s.tableau[seat]]
+
+
+# ---------------------------------------------------------------- closing
+def test_closing_discards_the_tokens_stored_on_the_card():
+    """Closing example: "you were unable to fund your School. So you flip the card over
+    and discard the Population card and player tokens." """
+    g = game()
+    school = give_tableau(g, 0, "school", pops=["hokkien"])
+    school.stored = 4
+    g.s.population = [1, 0]
+    g.s.pw_track = [0]
+    g.s.wealth = [0, 0, 0, 0]
+    run_frame(g, Frame("upkeep"))                # no money: Close is forced
+    assert not school.up and school.down == "closed"
+    assert school.pops == [] and school.stored == 0 and g.s.population[0] == 0
+
+
+# ---------------------------------------------------------------- Giant Kusu
+def start_war(g, faces, anglo_dutch=1):
+    """The Temenggong attacks the LG (no allies, no cards); the dice show ``faces``."""
+    g.s.anglo_dutch, g.s.ships = anglo_dutch, 7
+    g.s.hands = [[], [], [], []]
+    g.s.storehouse = [7, 7]
+    g.s.wealth = [0, 0, 0, 0]
+    g.s.vp = [0, 0, 0, 0]
+    stop_after(g)
+    run_frame(g, Frame("actions", 2, left=2))
+    g.step(Decision(Kind.WAR, 0))
+    g.step(PASS)                                 # the Sultan stays out
+    dice = script_dice(g, faces)
+    g.step(PASS)                                 # the Resident stays out
+    return dice
+
+
+# ---------------------------------------------------------------- sharing spoils
+def war_won_with_an_ally(cfg: RulesConfig) -> Game:
+    """LG (with the Resident) beats the Temenggong 4-0; stop at the share question."""
+    g = Game(seed=5, config=cfg)
+    g.s.tableau = [[], [], [], []]
+    g.s.hands = [[], [], [], []]
+    g.s.storehouse = [7, 0]
+    g.s.wealth = [0, 0, 0, 0]
+    g.s.vp = [0, 0, 0, 0]
+    stop_after(g)
+    run_frame(g, Frame("actions", 0, left=2))
+    g.step(Decision(Kind.WAR, 2))
+    g.step(YES)                                  # the Resident volunteers
+    g.step(PASS)                                 # the Sultan stays out
+    script_dice(g, [2, 2, 0, 0, 0])              # 4 vs 0; then 1D ships lost
+    g.step(YES)                                  # the LG accepts
+    assert g.pending.kind == "share"
+    return g
+
+
+def test_spoils_sharing_is_mandatory_by_default():
+    """Player board: "Faction victors split the gains 2:1" (spoils_sharing = mandatory)."""
+    g = war_won_with_an_ally(RulesConfig.standard())
+    assert set(g.legal_decisions()) == {Decision(Kind.CHOOSE, 0), Decision(Kind.CHOOSE, 1)}
+    g.step(Decision(Kind.CHOOSE, 0))             # 1/3 of 4 VP, rounded down
+    assert g.s.vp[:2] == [3, 1]
+
+
+def test_spoils_sharing_optional_lets_the_victor_keep_everything():
+    """Rulebook: "If the victor chooses to share the spoils with their ally, they must
+    give their ally either 2/3 or 1/3 of the total." (spoils_sharing = optional)."""
+    g = war_won_with_an_ally(RulesConfig.standard(spoils_sharing="optional"))
+    assert PASS in g.legal_decisions()
+    g.step(PASS)
+    assert g.s.vp[:2] == [4, 0]
+
+
+def test_spoils_sharing_rejects_unknown_values():
+    with pytest.raises(ConfigError, match="spoils_sharing"):
+        RulesConfig.standard(spoils_sharing="sometimes")
+
+
+# ---------------------------------------------------------------- the documented choices
+def test_excess_tokens_one_at_a_time_with_the_multiplier_read_again():
+    """ "To Fund a Public Work, pay $1 × Upkeep Multiplier": each excess token is
+    settled in turn at the multiplier of that moment, so a Close that closes a District
+    makes the next Fund cheaper."""
+    g = game()
+    give_tableau(g, 0, "police_force", pops=["hokkien"])
+    give_tableau(g, 0, "school")
+    g.s.population = [18, 0]                     # x2 and x3 open: multiplier 2
+    g.s.pw_track = [0, 0]
+    g.s.wealth = [1, 0, 0, 0]
+    run_frame(g, Frame("upkeep"))
+    assert Decision(Kind.FUND) not in g.legal_decisions()   # $2 needed
+    g.step(Decision(Kind.CLOSE, 1))              # Police Force: its cube leaves, x3 closes
+    assert g.s.population[0] == 17
+    assert Decision(Kind.FUND) in g.legal_decisions()       # now $1
+    g.step(Decision(Kind.FUND))
+    assert g.s.wealth[0] == 0 and g.s.tableau[0][2].up
+
+
+def test_face_down_cards_have_no_vacant_population_slot():
+    """ "If your tableau has no vacant Population slots, you may not Populate!" A
+    face-down card's slots are not vacant: its workers had to leave."""
+    g = game()
+    g.s.tableau[0] = []                          # no Leader card: only the School
+    give_tableau(g, 0, "school", up=False)
+    assert not can_populate(g, 0)
+    g.s.tableau[0][0].up = True
+    assert can_populate(g, 0)
+
+
+def test_conflict_contribution_stops_once_it_reaches_the_strength():
+    """ "Deduct the Battle Cards value or Wealth contributed from the Conflict Event
+    Strength": once a player's own contribution counters the whole strength there is
+    nothing left to counter, so that player adds nothing more."""
+    g = game()
+    g.s.first_player = 0
+    g.s.hands = [[], [], [], []]
+    g.s.wealth = [9, 0, 0, 0]
+    give_hand(g, 0, "artillery_3")
+    script_dice(g, [1, 1])                       # strength 2
+    stop_after(g)
+    run_frame(g, conflict(2))
+    g.step(Decision(Kind.COMMIT, 0))             # 3 >= 2: no more pieces
+    assert g.pending.kind == "war_join"          # nobody else can give: resolved
+    assert g.s.wealth[0] == 9 and g.s.vp[0] == 2 + 3
+
+
+def test_riot_removes_influence_from_any_district_or_storehouse():
+    """Secret Society Riot: "Each player removes 1 Influence Token." "* From any
+    District or Storehouse." Either Storehouse, not only the own faction's."""
+    g = game()
+    g.s.districts[0 * 4 + 1] = 1                 # Resident: 1 token on B1
+    g.s.storehouse = [1, 4]
+    run_frame(g, Frame("remove_influence", 1, n=1))
+    assert set(g.legal_decisions()) == {Decision(Kind.REMOVE_INFLUENCE, sp) for sp in (0, 3, 7)}
+    g.step(Decision(Kind.REMOVE_INFLUENCE, 7))   # the Malay Storehouse
+    assert g.s.storehouse == [1, 3] and g.s.districts[1] == 1
+
+
