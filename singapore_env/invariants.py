@@ -14,7 +14,7 @@ def _limbo_cards(s) -> list[int]:
     out = []
     for f in s.stack:
         d = f.d
-        if f.kind in ("attach_pop",):
+        if f.kind in ("attach_pop", "place_card"):
             out.append(d["card"])
         elif f.kind == "keep_battle":
             out.extend(d["cards"])

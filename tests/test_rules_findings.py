@@ -41,6 +41,31 @@ def keys_in_tableau(g, seat: int) -> list[str]:
     return [g.c.defs[slot.card].key for slot in g.s.tableau[seat]]
 
 
+# ---------------------------------------------------------------- buying a card
+def test_bought_card_resolves_instant_effects_before_entering_the_tableau():
+    """Buy Market card: "1. Resolve any instant effects; 2. Add the card to your
+    tableau, making at most one connection." So the card's own instant Move cannot
+    hang cards on it: it is not in the tableau while its effects resolve."""
+    g = game()
+    give_tableau(g, 0, "school")                 # could join Jackson Plan's left side
+    g.s.wealth[0] = 10
+    set_market(g, ["jackson_plan", "land_holdings", "nutmeg_plantation", "cathedral",
+                   "gambier_pepper_trading"])
+    plan = g.s.market[0]
+    run_frame(g, Frame("actions", 0, left=2))
+    g.step(Decision(Kind.BUY_MARKET, 0))
+    seen = []
+    while g.pending.kind != "connect":
+        seen.append(g.pending.kind)
+        assert plan not in [slot.card for slot in g.s.tableau[0]]
+        check_invariants(g)
+        legal = g.legal_decisions()
+        g.step(PASS if PASS in legal else legal[0])
+    assert "moves" in seen
+    assert plan in [slot.card for slot in g.s.tableau[0]]
+    assert all(d.kind in (Kind.CONNECT, Kind.PASS) for d in g.legal_decisions())
+
+
 # ---------------------------------------------------------------- closing
 def test_closing_discards_the_tokens_stored_on_the_card():
     """Closing example: "you were unable to fund your School. So you flip the card over

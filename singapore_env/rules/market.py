@@ -95,9 +95,18 @@ def buy_market(g, seat: int, slot: int) -> None:
 
 
 def gain_card(g, seat: int, card: int, *after: Frame) -> None:
-    """Put a bought card in the tableau, resolve its instant effects, then connect it."""
-    g.s.tableau[seat].append(Slot(card))
-    push(g, *resolve_instant(g, seat, card), Frame("connect", seat, card=card), *after)
+    """Buy: "1. Resolve any instant effects; 2. Add the card to your tableau, making at
+    most one connection." While its effects resolve the card waits in a ``place_card``
+    frame, so its own Moves cannot involve it."""
+    push(g, *resolve_instant(g, seat, card), Frame("place_card", seat, card=card),
+         Frame("connect", seat, card=card), *after)
+
+
+@auto("place_card")
+def place_card(g, f) -> None:
+    """The gained card enters the tableau standalone, once its effects are resolved."""
+    pop(g)
+    g.s.tableau[f.seat].append(Slot(f.d["card"]))
 
 
 @auto("refill_market")
@@ -133,8 +142,6 @@ class Connect:
     def legal(g, f):
         row = g.s.tableau[f.seat]
         pos = slot_position(g, f.seat, f.d["card"])
-        if pos < 0 or row[pos].link or (pos > 0 and row[pos - 1].link):
-            return []  # moved into a Community by its own instant effects
         opts = [x for x in connect_options(g.c.defs, row, pos) if x < 2 * g.cfg.max_tableau]
         return [Decision(Kind.CONNECT, x) for x in opts] + [PASS] if opts else []
 
