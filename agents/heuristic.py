@@ -55,6 +55,7 @@ from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
 
 from .base import Agent
+from .heuristic_choices import reroll_choice
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -1050,14 +1051,7 @@ class HeuristicAgent(Agent):
         return max(legal, key=net)
 
     def _q_reroll(self, ctx: Ctx, f, legal):
-        parent = next(x for x in reversed(ctx.s.stack) if x.kind == f.d["parent"])
-        current = parent.d[f.d["field"]]
-        if current >= 2 * f.d["dice"]:
-            return PASS
-        if f.d["parent"] == "raid":
-            return YES
-        # in a War the re-roll is for the seat's own side roll
-        return YES
+        return reroll_choice(ctx.s, f)
 
     def _q_hinder(self, ctx: Ctx, f, legal):
         raid = next(x for x in reversed(ctx.s.stack) if x.kind == "raid")

@@ -51,7 +51,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 
 Observation
 ===========
-A flat ``float32`` vector of D values (D = 4819 for the standard configuration), built
+A flat ``float32`` vector of D values (D = 4821 for the standard configuration), built
 from the named slices below, always from the observer's point of view. Seat-indexed
 blocks are **relative**: the observer first, then the other seats clockwise from it
 (``rel 0`` = me, ``rel 1`` = my left neighbour, ...); ``me`` gives the observer's
@@ -113,17 +113,17 @@ shows *how many* cards it committed, as at the table.
 | `ctx_side` | 4614 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
 | `ctx_moves` | 4616 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
 | `ctx_count` | 4622 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
-| `ctx_reroll` | 4625 | 5 | 5 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot |
-| `ctx_raid` | 4630 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
-| `ctx_decree` | 4637 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
-| `war` | 4648 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
-| `war_roles` | 4659 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
-| `war_committed` | 4683 | 4 | 4 | 0..1 | a card is committed, per relative seat |
-| `war_commits` | 4687 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
-| `war_numbers` | 4775 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
-| `conflict` | 4785 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4796 | 23 | 23 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10 |
-| **total** | | | **D = 4819** | | |
+| `ctx_reroll` | 4625 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
+| `ctx_raid` | 4632 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
+| `ctx_decree` | 4639 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
+| `war` | 4650 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
+| `war_roles` | 4661 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
+| `war_committed` | 4685 | 4 | 4 | 0..1 | a card is committed, per relative seat |
+| `war_commits` | 4689 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
+| `war_numbers` | 4777 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
+| `conflict` | 4787 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
+| `conflict_own` | 4798 | 23 | 23 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10 |
+| **total** | | | **D = 4821** | | |
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them
 and ``python -m singapore_env.encoding --update-docs`` rewrites them here and in
@@ -354,8 +354,8 @@ class ObservationEncoder:
         add("ctx_count", 3, _CAP,
             "[Population cards to lose / 3, tokens to remove / 3, Public Works token "
             "index / 20]")
-        add("ctx_reroll", 5, 1, "re-roll: [dice / 2, for a War], rolled field "
-            "(raid, attacker, defender) one-hot")
+        add("ctx_reroll", 7, 1, "re-roll: [dice / 2, for a War], rolled field "
+            "(raid, attacker, defender) one-hot, [first die / 2, second die / 2]")
         add("ctx_raid", 7, _CAP, "Raid: [in progress, roll / 2, hinder / 2], raider relative")
         add("ctx_decree", 6 + n_vices, 1,
             "Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot")
@@ -720,6 +720,10 @@ class ObservationEncoder:
                 if d["parent"] == "war":
                     m[O_REROLL + 1] = 1.0
                 m[O_REROLL + REROLL.get(d["field"], 2)] = 1.0
+                faces = next(x for x in reversed(stack) if x.kind == d["parent"]).d[
+                    d["field"] + "_dice"]
+                for j, face in enumerate(faces[:2]):
+                    m[O_REROLL + 5 + j] = face * 0.5
             for kind, i in ctx:
                 f = stack[i]
                 d = f.d

@@ -16,7 +16,7 @@ _PASS_WORDS = {
 }
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
-    "war_accept": "accept the help", "reroll": "re-roll", "hinder": "hinder the Raid",
+    "war_accept": "accept the help", "hinder": "hinder the Raid",
     "veto": "veto the Decree",
 }
 
@@ -83,6 +83,9 @@ def _describe(g, d: Decision) -> str:
     if k == Kind.CHOOSE:
         if kind == "search_pick":
             return f"search for {_card(g, f.d['options'][a])}"
+        if kind == "reroll":
+            dice = {1: "the first die", 2: "the second die", 3: "both dice"}
+            return f"re-roll {dice.get(a, a)}"
         if kind == "share":
             num, den = g.cfg.spoils_shares[a]
             return f"give the ally {num}/{den} of the spoils"

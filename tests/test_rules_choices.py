@@ -133,20 +133,6 @@ def test_police_force_discard_for_war_strength():
     assert g.pending.kind == "spoils"
 
 
-def test_reroll_keeps_the_better_roll():
-    from singapore_env.rules.raid import raid
-    g = game()
-    give_revealed(g, 3, "giant_kusu")
-    g.s.ships, g.s.wealth[3] = 5, 0
-    script_dice(g, [0, 2])
-    raid(g, 3)
-    g._run()
-    assert g.pending.kind == "reroll"
-    g.step(YES)
-    assert g.s.wealth[3] == 2 and g.s.ships == 4
-    assert card_id(g, "giant_kusu") in g.s.used_cards  # once per round
-
-
 def test_andromache_hinders_another_players_raid():
     from singapore_env.rules.raid import raid
     g = game()

@@ -95,7 +95,55 @@ def start_war(g, faces, anglo_dutch=1):
     g.step(PASS)                                 # the Sultan stays out
     dice = script_dice(g, faces)
     g.step(PASS)                                 # the Resident stays out
+    while g.pending.kind == "war_commit":
+        g.step(PASS)                             # no card committed
     return dice
+
+
+def test_giant_kusu_holder_chooses_which_dice_to_reroll():
+    """Giant Kusu: "Once per round, re-roll up to 2 dice in a roll. Use the better
+    result." The holder chooses the dice: none, the first, the second or both."""
+    g = game()
+    give_revealed(g, 2, "giant_kusu")
+    dice = start_war(g, [2, 0, 1, 1, 2, 0])    # 2+0 vs 1+1; re-roll: 2; ships lost: 0
+    assert g.pending.kind == "reroll" and g.acting_seat == 2
+    assert set(g.legal_decisions()) == {PASS, *(Decision(Kind.CHOOSE, m) for m in (1, 2, 3))}
+    g.step(Decision(Kind.CHOOSE, 2))             # only the second die (the 0)
+    assert dice.faces == []                      # one die rolled again
+    assert g.s.vp[2] == 2                        # 2+2 beats 1+1 by 2 (else a tie)
+    assert card_id(g, "giant_kusu") in g.s.used_cards
+
+
+def test_giant_kusu_keeps_the_better_result():
+    """ "Use the better result": a worse re-roll leaves the roll as it was."""
+    g = game()
+    give_revealed(g, 2, "giant_kusu")
+    start_war(g, [2, 1, 0, 0, 0, 0])             # 3 vs 0; re-rolling the 1 shows 0
+    g.step(Decision(Kind.CHOOSE, 2))
+    assert g.s.vp[2] == 3
+
+
+def test_giant_kusu_in_a_raid_rerolls_the_single_die():
+    from singapore_env.rules.raid import raid
+    g = game()
+    give_revealed(g, 3, "giant_kusu")
+    g.s.ships, g.s.wealth[3] = 5, 0
+    script_dice(g, [0, 2])
+    raid(g, 3)
+    g._run()
+    assert set(g.legal_decisions()) == {PASS, Decision(Kind.CHOOSE, 1)}
+    g.step(Decision(Kind.CHOOSE, 1))
+    assert g.s.wealth[3] == 2 and g.s.ships == 4
+
+
+def test_star_reroll_cannot_change_a_war_roll_under_the_singapore_treaty():
+    """Singapore Treaty: ★ cards cannot be used in War, so Giant Kusu's re-roll is
+    not offered for a War roll."""
+    g = game()
+    give_revealed(g, 2, "giant_kusu")
+    start_war(g, [0, 0, 1, 1, 0], anglo_dutch=0)  # 0 vs 2, then 1D ships lost
+    assert g.pending.kind == "war_join" and g.s.vp[0] == 2      # the War is over
+    assert card_id(g, "giant_kusu") not in g.s.used_cards
 
 
 # ---------------------------------------------------------------- sharing spoils

@@ -99,9 +99,14 @@ def clockwise_from(seat: int) -> list[int]:
 # ---------------------------------------------------------------- chance
 def roll(g: "Game", dice: int) -> int:
     """Sum of ``dice`` 1819 dice (faces 0,0,1,1,2,2)."""
+    return sum(roll_dice(g, dice))
+
+
+def roll_dice(g: "Game", dice: int) -> list[int]:
+    """The faces of ``dice`` 1819 dice, one by one (for a re-roll of some of them)."""
     if dice <= 0:
-        return 0
-    return int(sum(FACES[x] for x in g.rng.integers(0, 6, size=dice)))
+        return []
+    return [FACES[x] for x in g.rng.integers(0, 6, size=dice)]
 
 
 def shuffle(g: "Game", cards: list[int]) -> None:

@@ -1,29 +1,33 @@
 """Raid: roll 1D + modifiers for dollars; a result of 2 or more removes a ship.
 
-Out-of-turn decisions: the raider may re-roll with a re-roll boost (Giant Kusu); other
-players holding a raid-hinder boost (HMS Andromache) may lower the result.
+Out-of-turn decisions: the raider may re-roll with a re-roll boost (Giant Kusu, which
+also serves War rolls); other players holding a raid-hinder boost (HMS Andromache) may
+lower the result.
 """
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import N_CHOOSE, Decision, Kind
 from ..state import Frame
-from .base import (active_boosts, add_ships, auto, boost_total, clockwise_from, find_frame,
-                   gain, log, modifier_total, pop, push, revealed_boosts, roll, yes_no)
+from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from,
+                   decision, find_frame, gain, log, modifier_total, pop, push,
+                   revealed_boosts, roll_dice, yes_no)
 
 
 def raid_options(g, seat: int) -> list[Decision]:
     return [Decision(Kind.RAID)] if g.s.ships > 0 else []
 
 
-def once_per_round_boost(g, seat: int, kind: str):
-    """(card id, effect) of an unused boost of ``kind`` for ``seat``, else (None, None)."""
+def once_per_round_boost(g, seat: int, kind: str, star_ok: bool = True):
+    """(card id, effect) of an unused boost of ``kind`` for ``seat``, else (None, None).
+    With ``star_ok`` false, revealed ★ cards do not count (★ cards may not be used)."""
     used = g.s.used_cards
     for slot, b in active_boosts(g, seat, kind):
         if not b.args.get("once_per_round") or slot.card not in used:
             return slot.card, b
     for cid, b in revealed_boosts(g, seat, kind):
-        if not b.args.get("once_per_round") or cid not in used:
+        if (star_ok or not g.c.defs[cid].star) and (
+                not b.args.get("once_per_round") or cid not in used):
             return cid, b
     return None, None
 
@@ -33,11 +37,20 @@ def mark_used(g, card: int, effect) -> None:
         g.s.used_cards.append(card)
 
 
-def reroll_frame(g, seat: int, parent: str, field: str, dice: int) -> list[Frame]:
-    card, b = once_per_round_boost(g, seat, "reroll")
+def roll_into(g, f, field: str, dice: int) -> None:
+    """Roll ``dice`` dice for ``f.d[field]`` (the sum), keeping the faces in
+    ``f.d[field + "_dice"]`` so a re-roll can replace some of them."""
+    faces = roll_dice(g, dice)
+    f.d[field], f.d[field + "_dice"] = sum(faces), faces
+
+
+def reroll_frame(g, seat: int, parent: str, field: str, star_ok: bool = True) -> list[Frame]:
+    """The re-roll question for ``seat``'s roll in ``parent``'s ``field``, if it holds an
+    unused re-roll boost (``star_ok`` false: not from a ★ card)."""
+    card, b = once_per_round_boost(g, seat, "reroll", star_ok)
     if card is None:
         return []
-    return [Frame("reroll", seat, parent=parent, field=field, dice=min(dice, b["dice"]))]
+    return [Frame("reroll", seat, parent=parent, field=field, card=card, dice=b["dice"])]
 
 
 def raid(g, seat: int) -> None:
@@ -49,8 +62,8 @@ def raid_step(g, f) -> None:
     seat = f.seat
     if f.d["phase"] == 0:
         f.d["phase"] = 1
-        f.d["roll"] = roll(g, 1)
-        push(g, *reroll_frame(g, seat, "raid", "roll", 1))
+        roll_into(g, f, "roll", 1)
+        push(g, *reroll_frame(g, seat, "raid", "roll"))
     elif f.d["phase"] == 1:
         f.d["phase"] = 2
         push(g, *[Frame("hinder", p) for p in clockwise_from(seat)[1:]
@@ -65,11 +78,32 @@ def raid_step(g, f) -> None:
         log(g, f"seat {seat} raids: roll {f.d['roll']} result {result}")
 
 
-def _reroll(g, f) -> None:
-    card, b = once_per_round_boost(g, f.seat, "reroll")
-    mark_used(g, card, b)
-    parent = find_frame(g, f.d["parent"])
-    parent.d[f.d["field"]] = max(parent.d[f.d["field"]], roll(g, f.d["dice"]))
+@decision("reroll")
+class Reroll:
+    """Giant Kusu: "re-roll up to 2 dice in a roll. Use the better result." CHOOSE a
+    bit mask of the dice to roll again (1 = first, 2 = second, 3 = both; at most the
+    boost's ``dice`` of them); PASS keeps the roll."""
+
+    @staticmethod
+    def legal(g, f):
+        faces = find_frame(g, f.d["parent"]).d[f.d["field"] + "_dice"]
+        masks = range(1, min(1 << len(faces), N_CHOOSE))
+        return [PASS] + [Decision(Kind.CHOOSE, m) for m in masks
+                         if bin(m).count("1") <= f.d["dice"]]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind != Kind.CHOOSE:
+            return
+        mark_used(g, f.d["card"], g.c.defs[f.d["card"]].boost("reroll"))
+        parent, field = find_frame(g, f.d["parent"]), f.d["field"]
+        faces = list(parent.d[field + "_dice"])
+        chosen = [i for i in range(len(faces)) if d.arg >> i & 1]
+        for i, face in zip(chosen, roll_dice(g, len(chosen))):
+            faces[i] = face
+        if sum(faces) > parent.d[field]:  # "use the better result"
+            parent.d[field], parent.d[field + "_dice"] = sum(faces), faces
 
 
 def _hinder(g, f) -> None:
@@ -78,7 +112,5 @@ def _hinder(g, f) -> None:
     find_frame(g, "raid").d["hinder"] += b["n"]
 
 
-# Re-roll: roll again, keep the better result (once per round).
-yes_no("reroll", _reroll)
 # Another player may lower the Raid result with a raid-hinder boost.
 yes_no("hinder", _hinder)

@@ -14,7 +14,7 @@ from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decisio
                    find_frame, gain, log, mate, modifier_total, multiplier, one_more_dollar,
                    pop, push, revealed_boosts, roll, star_allowed_in_war, yes_no)
 from .population import add_population, discard_population_cards
-from .raid import reroll_frame
+from .raid import reroll_frame, roll_into
 
 
 def war_cost(g, seat: int) -> int:
@@ -61,9 +61,11 @@ def war_step(g, f) -> None:
         a, b = sides(f)
         push(g, *[Frame("war_discard", p) for p in a + b])
     elif phase == 4:
-        d["roll0"], d["roll1"] = roll(g, g.cfg.war_dice), roll(g, g.cfg.war_dice)
-        push(g, *reroll_frame(g, att, "war", "roll0", g.cfg.war_dice),
-             *reroll_frame(g, dfn, "war", "roll1", g.cfg.war_dice))
+        roll_into(g, f, "roll0", g.cfg.war_dice)
+        roll_into(g, f, "roll1", g.cfg.war_dice)
+        star_ok = star_allowed_in_war(g)  # a ★ card's re-roll is a use of the card
+        push(g, *reroll_frame(g, att, "war", "roll0", star_ok),
+             *reroll_frame(g, dfn, "war", "roll1", star_ok))
     elif phase == 5:
         totals = [d[f"roll{i}"] + side_strength(g, f, side)
                   for i, side in enumerate(sides(f))]

@@ -1,0 +1,21 @@
+"""The heuristic player's answers to the smaller out-of-turn choices: which dice to
+re-roll, what to take in a Major Economic Boom, when to spend a once-per-round counter
+boost. Kept apart from ``heuristic.py``, which calls them."""
+
+from __future__ import annotations
+
+from singapore_env.decisions import Decision, Kind
+from singapore_env.rules.base import FACES
+
+PASS = Decision(Kind.PASS)
+TOP_FACE = max(FACES)
+
+
+def reroll_choice(s, f) -> Decision:
+    """Re-roll every die below the top face (the better result is kept, so a re-roll
+    never hurts), at most the boost's number of dice; PASS when all show the top face."""
+    parent = next(x for x in reversed(s.stack) if x.kind == f.d["parent"])
+    faces = parent.d[f.d["field"] + "_dice"][:2]
+    low = [i for i, face in enumerate(faces) if face < TOP_FACE][:f.d["dice"]]
+    mask = sum(1 << i for i in low)
+    return Decision(Kind.CHOOSE, mask) if mask else PASS
