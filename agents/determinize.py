@@ -17,7 +17,8 @@ What is hidden from ``seat`` and how it is resampled:
 * each faction's Battle deck, the hands of the other players, and the hidden parts of
   pending frames: another seat's pending ``keep_battle`` cards, the War commits of the
   other seats before the roll, and the other seats' Conflict contributions (cards, and
-  the dollars of seats that have already contributed). All those cards of one faction
+  the dollars and once-per-round counter boosts spent by seats that have already
+  contributed). All those cards of one faction
   form that faction's *unseen pool*; it is shuffled and dealt back to the same places,
   so every hand / commit keeps its size and every card keeps its faction. Committed
   cards respect the ★ restriction in force when possible.
@@ -37,6 +38,7 @@ import numpy as np
 
 from singapore_env.content import SEAT_FACTION
 from singapore_env.rules.base import star_allowed_in_conflict, star_allowed_in_war
+from singapore_env.rules.conflict import spendable_boosts
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -147,6 +149,9 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
         room = f.d["strength"] - sum(c.defs[x].strength for x in f.d["cards"][p])
         top = max(0, min(s.wealth[p], room))
         f.d["money"][p] = int(rng.integers(0, top + 1)) if top > 0 else 0
+        # so is the choice to spend a once-per-round counter boost (HMS Andromache)
+        f.d["boosts"][p] = []
+        f.d["boosts"][p] = [x for x in spendable_boosts(g, f, p) if rng.integers(0, 2)]
     # Re-derive the legal decisions of the acting seat in this world (its hand or its
     # Conflict contribution may differ); a question that became forced is answered,
     # as the engine always does.

@@ -55,7 +55,7 @@ from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
 
 from .base import Agent
-from .heuristic_choices import reroll_choice
+from .heuristic_choices import reroll_choice, spend_counter_boost
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -1129,6 +1129,8 @@ class HeuristicAgent(Agent):
         own = sum(defs[c].strength for c in my_cards) + money
         gap = strength - own
         commits = [d for d in legal if d.kind == Kind.COMMIT]
+        if YES in legal and spend_counter_boost(ctx.g, conflict, me):
+            return YES
 
         def card(d):
             return s.hands[me][d.arg] if d.arg < h else s.revealed[me][d.arg - h]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from singapore_env.decisions import Decision, Kind
 from singapore_env.rules.base import FACES
+from singapore_env.rules.conflict import own_strength, spendable_boosts
 
 PASS = Decision(Kind.PASS)
 TOP_FACE = max(FACES)
@@ -19,3 +20,18 @@ def reroll_choice(s, f) -> Decision:
     low = [i for i, face in enumerate(faces) if face < TOP_FACE][:f.d["dice"]]
     mask = sum(1 << i for i in low)
     return Decision(Kind.CHOOSE, mask) if mask else PASS
+
+
+def spend_counter_boost(g, conflict, seat: int) -> bool:
+    """Spend a once-per-round counter boost (HMS Andromache's +2) when it changes the
+    Conflict table row, counting only the seat's own contribution (the others' are
+    hidden)."""
+    rows = g.c.conflict_tables[conflict.d["table"]]
+    left = conflict.d["strength"] - own_strength(g, conflict, seat)
+    card = spendable_boosts(g, conflict, seat)[0]
+    return _row(rows, left) != _row(rows, left - g.c.defs[card].boost("counter_bonus")["n"])
+
+
+def _row(rows, result: int) -> int:
+    """Index of the table row a modified result falls in (-1: no effect)."""
+    return next((i for i, (low, high, _) in enumerate(rows) if low <= result <= high), -1)

@@ -51,7 +51,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 
 Observation
 ===========
-A flat ``float32`` vector of D values (D = 4821 for the standard configuration), built
+A flat ``float32`` vector of D values (D = 4822 for the standard configuration), built
 from the named slices below, always from the observer's point of view. Seat-indexed
 blocks are **relative**: the observer first, then the other seats clockwise from it
 (``rel 0`` = me, ``rel 1`` = my left neighbour, ...); ``me`` gives the observer's
@@ -122,8 +122,8 @@ shows *how many* cards it committed, as at the table.
 | `war_commits` | 4689 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
 | `war_numbers` | 4777 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
 | `conflict` | 4787 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4798 | 23 | 23 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10 |
-| **total** | | | **D = 4821** | | |
+| `conflict_own` | 4798 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
+| **total** | | | **D = 4822** | | |
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them
 and ``python -m singapore_env.encoding --update-docs`` rewrites them here and in
@@ -377,8 +377,9 @@ class ObservationEncoder:
             f"Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer "
             f"VP base / 5, per strength, contributions open], table one-hot "
             f"{list(self.conflict_tables)}")
-        add("conflict_own", BK + 1, _CAP,
-            "own hidden Conflict contribution: card count per key, dollars / 10")
+        add("conflict_own", BK + 2, _CAP,
+            "own hidden Conflict contribution: card count per key, dollars / 10, "
+            "once-per-round counter boosts spent")
 
         self.low = np.zeros(self.size, np.float32)
         self.high = np.zeros(self.size, np.float32)
@@ -787,6 +788,9 @@ class ObservationEncoder:
                     x = d["money"][seat]
                     if x:
                         m[O_CONF_OWN + BK] = x * 0.1 if x < 100 else CAP
+                    x = len(d["boosts"][seat])
+                    if x:
+                        m[O_CONF_OWN + BK + 1] = x if x < CAP else CAP
             return out
 
         def war(m, f, seat: int, rel) -> None:

@@ -17,7 +17,7 @@ _PASS_WORDS = {
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
     "war_accept": "accept the help", "hinder": "hinder the Raid",
-    "veto": "veto the Decree",
+    "veto": "veto the Decree", "contribute": "spend a once-per-round counter boost",
 }
 
 

@@ -20,7 +20,8 @@ def game(seed=5) -> Game:
 
 def conflict(strength_dice, plus=0, table="pirate_attack"):
     return Frame("conflict", -1, table=table, dice=strength_dice, plus=plus, base=2, per=1,
-                 phase=0, strength=0, cards=[[], [], [], []], money=[0, 0, 0, 0])
+                 phase=0, strength=0, cards=[[], [], [], []], money=[0, 0, 0, 0],
+                 boosts=[[], [], [], []])
 
 
 def test_forced_decision_is_applied_automatically():

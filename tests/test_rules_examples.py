@@ -564,7 +564,7 @@ def test_major_pirate_attack_contributions_and_volunteer_vp():
     script_dice(g, [2, 2, 2])                    # 3D + 5 = 11
     run_frame(g, Frame("conflict", -1, table="major_pirate_attack", dice=3, plus=5,
                        base=2, per=1, phase=0, strength=0, cards=[[], [], [], []],
-                       money=[0, 0, 0, 0]))
+                       money=[0, 0, 0, 0], boosts=[[], [], [], []]))
     assert g.pending.kind == "contribute" and g.acting_seat == 0
     g.step(Decision(Kind.COMMIT, 0))             # Artillery +3
     g.step(Decision(Kind.ADD_MONEY))             # and $1

@@ -146,6 +146,61 @@ def test_star_reroll_cannot_change_a_war_roll_under_the_singapore_treaty():
     assert card_id(g, "giant_kusu") not in g.s.used_cards
 
 
+# ---------------------------------------------------------------- HMS Andromache
+def test_andromache_counter_is_the_holders_choice_without_cards():
+    """HMS Andromache: "Once per round, -2 to another player's Raid roll, OR +2 to
+    counter a Conflict Event." Using the +2 is a decision, even without a card."""
+    g = game()
+    g.s.first_player = 1
+    g.s.hands = [[], [], [], []]
+    g.s.wealth = [0, 0, 0, 0]
+    g.s.wealth = [1, 1, 1, 1]
+    give_revealed(g, 1, "hms_andromache")
+    script_dice(g, [1, 1])                       # strength 2: everyone would lose $1
+    stop_after(g)
+    run_frame(g, conflict(2))
+    assert g.pending.kind == "contribute" and g.acting_seat == 1
+    assert YES in g.legal_decisions()
+    g.step(YES)                                  # spend the +2 (hidden until the reveal)
+    assert card_id(g, "hms_andromache") not in g.s.used_cards
+    answer_until(g, "war_join")
+    assert g.s.wealth == [1, 1, 1, 1] and g.s.vp[1] == 0  # countered; no card: no VP
+    assert card_id(g, "hms_andromache") in g.s.used_cards
+
+
+def test_andromache_counter_is_not_spent_automatically_with_a_card():
+    g = game()
+    g.s.first_player = 0
+    g.s.hands = [[], [], [], []]
+    g.s.wealth = [0, 0, 0, 0]
+    give_revealed(g, 0, "hms_andromache")
+    give_hand(g, 0, "artillery_3")
+    script_dice(g, [2, 2])                       # strength 4
+    stop_after(g)
+    run_frame(g, conflict(2))
+    g.step(Decision(Kind.COMMIT, 0))             # Artillery +3, no boost chosen
+    g.step(PASS)
+    answer_until(g, "war_join")
+    assert g.s.vp[0] == 2 + 3
+    assert card_id(g, "hms_andromache") not in g.s.used_cards   # still free for a Raid
+
+
+def test_contributed_revealed_card_loses_its_own_counter_boost():
+    """A contributed Battle card is discarded, so its Reveal Boost no longer counts:
+    Nemesis (9, +2 to counter) against a strength-4 event earns 2 + 9 = 11 VP."""
+    g = game()
+    g.s.first_player = 0
+    g.s.hands = [[], [], [], []]
+    g.s.wealth = [0, 0, 0, 0]
+    give_revealed(g, 0, "nemesis")
+    script_dice(g, [2, 2])
+    stop_after(g)
+    run_frame(g, conflict(2))
+    g.step(Decision(Kind.COMMIT, g.cfg.max_hand))   # the revealed Nemesis
+    answer_until(g, "war_join")
+    assert g.s.vp[0] == 11
+
+
 # ---------------------------------------------------------------- sharing spoils
 def war_won_with_an_ally(cfg: RulesConfig) -> Game:
     """LG (with the Resident) beats the Temenggong 4-0; stop at the share question."""

@@ -1,47 +1,69 @@
 """Conflict Events: a rolled strength, simultaneous hidden contributions, a table row.
 
 Every player, clockwise from the first player, decides a contribution (Battle cards
-and/or dollars at ``conflict_money_strength`` each) one piece at a time; nobody sees
-another's contribution until all have decided: chosen cards stay in the hand (or the
-revealed row) and dollars in the purse, only marked in the frame, until the
-simultaneous reveal. The modified result (strength minus all contributions) picks the
-conflict table row.
+and/or dollars at ``conflict_money_strength`` each, and once-per-round counter boosts
+such as HMS Andromache's +2, which the holder may spend with or without cards) one
+piece at a time; nobody sees another's contribution until all have decided: chosen
+cards stay in the hand (or the revealed row) and dollars in the purse, only marked in
+the frame, until the simultaneous reveal. The modified result (strength minus all
+contributions) picks the conflict table row.
 """
 
 from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, auto, clockwise_from, decision, faction, find_frame, gain, log, pop,
-                   push, roll, star_allowed_in_conflict)
+from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction,
+                   find_frame, gain, log, pop, push, revealed_boosts, roll,
+                   star_allowed_in_conflict)
 from .effects import resolve
 from .raid import mark_used
 from .war import commit_options, committed_card
 
 
-def _own_strength(g, f, seat: int) -> int:
-    cards = f.d["cards"][seat]
-    return (sum(g.c.defs[c].strength for c in cards)
+def _pieces(g, f, seat: int) -> int:
+    """The strength of the cards and dollars a seat has put in."""
+    return (sum(g.c.defs[c].strength for c in f.d["cards"][seat])
             + f.d["money"][seat] * g.cfg.conflict_money_strength)
 
 
-def _counter_bonus(g, seat: int) -> int:
-    """Counter boosts of a contributing player (once-per-round ones are used up)."""
-    from .base import active_boosts, revealed_boosts
+def own_strength(g, f, seat: int) -> int:
+    """Cards, dollars and chosen boosts a seat has put in (its capped contribution)."""
+    return _pieces(g, f, seat) + sum(g.c.defs[c].boost("counter_bonus")["n"]
+                                     for c in f.d["boosts"][seat])
+
+
+def counter_boosts(g, seat: int, contributed=()) -> list[tuple[int, object]]:
+    """``(card, effect)`` of the counter boosts ``seat`` may use now: face-up tableau
+    cards and revealed Battle cards, not a contributed card (it is discarded) nor a ★
+    card while ★ cards may not be used against Conflict Events."""
+    star_ok = star_allowed_in_conflict(g)
+    out = [(slot.card, b) for slot, b in active_boosts(g, seat, "counter_bonus")]
+    out += [(cid, b) for cid, b in revealed_boosts(g, seat, "counter_bonus")
+            if cid not in contributed and (star_ok or not g.c.defs[cid].star)]
+    return out
+
+
+def spendable_boosts(g, f, seat: int) -> list[int]:
+    """Cards of the unused once-per-round counter boosts ``seat`` may still choose."""
+    d = f.d
+    return [cid for cid, b in counter_boosts(g, seat, d["cards"][seat])
+            if b["once_per_round"] and cid not in g.s.used_cards
+            and cid not in d["boosts"][seat]]
+
+
+def _counter_bonus(g, f, seat: int, own: int) -> int:
+    """The boosts that count for a seat at the reveal: its always-on counter boosts when
+    it contributed something, and the once-per-round ones it chose (now used up)."""
+    cards = f.d["cards"][seat]
     total = 0
-    for holder, b in list(active_boosts(g, seat, "counter_bonus")):
-        total += _use(g, holder.card, b)
-    for cid, b in list(revealed_boosts(g, seat, "counter_bonus")):
-        total += _use(g, cid, b)
+    for cid, b in counter_boosts(g, seat, cards):
+        if not b["once_per_round"]:
+            total += b["n"] if own else 0
+        elif cid in f.d["boosts"][seat]:
+            mark_used(g, cid, b)
+            total += b["n"]
     return total
-
-
-def _use(g, card: int, b) -> int:
-    if b["once_per_round"]:
-        if card in g.s.used_cards:
-            return 0
-        mark_used(g, card, b)
-    return b["n"]
 
 
 @auto("conflict")
@@ -56,9 +78,8 @@ def conflict_step(g, f) -> None:
     pop(g)
     total = 0
     for seat in range(4):
-        own = _own_strength(g, f, seat)
-        if own:
-            own += _counter_bonus(g, seat)
+        own = _pieces(g, f, seat)
+        own += _counter_bonus(g, f, seat, own)
         gain(g, seat, -d["money"][seat])
         for card in d["cards"][seat]:
             held = g.s.hands[seat] if card in g.s.hands[seat] else g.s.revealed[seat]
@@ -81,19 +102,22 @@ def conflict_step(g, f) -> None:
 
 @decision("contribute")
 class Contribute:
-    """Add a Battle card (COMMIT) or $1 (ADD_MONEY) to the hidden contribution; PASS
-    when done. A player's own contribution is capped at the event's strength."""
+    """Add a Battle card (COMMIT), $1 (ADD_MONEY) or a once-per-round counter boost
+    (YES) to the hidden contribution; PASS when done. A player adds pieces only while
+    its own contribution is below the event's strength."""
 
     @staticmethod
     def legal(g, f):
         c = find_frame(g, "conflict")
-        if _own_strength(g, c, f.seat) >= c.d["strength"]:
+        if own_strength(g, c, f.seat) >= c.d["strength"]:
             return []
         marked = c.d["cards"][f.seat]
         opts = [d for d in commit_options(g, f.seat, star_allowed_in_conflict(g))
                 if committed_card(g, f.seat, d.arg) not in marked]
         if g.s.wealth[f.seat] > c.d["money"][f.seat]:
             opts.append(Decision(Kind.ADD_MONEY))
+        if spendable_boosts(g, c, f.seat):
+            opts.append(YES)
         return opts + [PASS] if opts else []
 
     @staticmethod
@@ -103,5 +127,7 @@ class Contribute:
             pop(g)
         elif d.kind == Kind.ADD_MONEY:
             c.d["money"][f.seat] += 1
+        elif d.kind == Kind.YES:
+            c.d["boosts"][f.seat].append(spendable_boosts(g, c, f.seat)[0])
         else:
             c.d["cards"][f.seat].append(committed_card(g, f.seat, d.arg))

@@ -92,7 +92,8 @@ def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> in
         later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
                            plus=e["plus"], base=e["volunteer_base"],
                            per=e["volunteer_per_strength"], phase=0, strength=0,
-                           cards=[[], [], [], []], money=[0, 0, 0, 0]))
+                           cards=[[], [], [], []], money=[0, 0, 0, 0],
+                           boosts=[[], [], [], []]))
     elif t == "lose_population_card":
         for p in clockwise_from(s.first_player):
             later.append(Frame("lose_pop", p, n=e["n"]))
