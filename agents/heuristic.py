@@ -55,7 +55,7 @@ from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
 
 from .base import Agent
-from .heuristic_choices import reroll_choice, spend_counter_boost
+from .heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -1041,6 +1041,12 @@ class HeuristicAgent(Agent):
             if e.type == "vp_per_pop":
                 v += e["n"]
         return v
+
+    def _q_boom_pick(self, ctx: Ctx, f, legal):
+        w = ctx.s.wealth[ctx.seat]
+        return boom_choice(legal, ctx.s.market,
+                           lambda cid: market_card_value(ctx, cid, wealth_after=w),
+                           f.d["n"] * ctx.mv)
 
     def _q_search_pick(self, ctx: Ctx, f, legal):
         opts = f.d["options"]

@@ -35,3 +35,13 @@ def spend_counter_boost(g, conflict, seat: int) -> bool:
 def _row(rows, result: int) -> int:
     """Index of the table row a modified result falls in (-1: no effect)."""
     return next((i for i, (low, high, _) in enumerate(rows) if low <= result <= high), -1)
+
+
+def boom_choice(legal, market, value, dollars_value: float) -> Decision:
+    """Major Economic Boom: the open card worth most (``value(card)``) if it is worth
+    more than the dollars offered instead, else PASS (take the dollars)."""
+    picks = [d for d in legal if d.kind == Kind.BUY_MARKET]
+    if not picks:
+        return PASS
+    best = max(picks, key=lambda d: value(market[d.arg]))
+    return best if value(market[best.arg]) > dollars_value else PASS

@@ -43,6 +43,7 @@ EFFECT_FIELDS: dict[str, dict] = {
     "wealth_all": {"n": 0},
     "battle_draw_all": {"n": 1},
     "population_all": {"n": 0},
+    "market_pick_all": {"n": 3},
     "conflict": {
         "table": "", "dice": 0, "plus": 0, "volunteer_base": 2, "volunteer_per_strength": 1,
     },

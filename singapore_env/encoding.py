@@ -51,7 +51,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 
 Observation
 ===========
-A flat ``float32`` vector of D values (D = 4822 for the standard configuration), built
+A flat ``float32`` vector of D values (D = 4824 for the standard configuration), built
 from the named slices below, always from the observer's point of view. Seat-indexed
 blocks are **relative**: the observer first, then the other seats clockwise from it
 (``rel 0`` = me, ``rel 1`` = my left neighbour, ...); ``me`` gives the observer's
@@ -73,57 +73,57 @@ shows *how many* cards it committed, as at the table.
 | `round` | 4 | 9 | 9 | 0..1 | round number one-hot (0 = setup) |
 | `first_player` | 13 | 4 | 4 | 0..1 | first player, relative seat one-hot |
 | `turn_seat` | 17 | 4 | 4 | 0..1 | seat whose turn it is, relative one-hot (zeros between turns) |
-| `pending_kind` | 21 | 23 | 23 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
-| `pending_seat` | 44 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
-| `stack_kinds` | 48 | 36 | 36 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
-| `ships` | 84 | 13 | 13 | 0..1 | ships in port one-hot |
-| `anglo_dutch` | 97 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
-| `event` | 98 | 13 | 13 | 0..1 | current Event card key one-hot |
-| `events_past` | 111 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
-| `event_deck` | 124 | 1 | 1 | 0..1 | Event cards left / 7 |
-| `market` | 125 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
-| `market_deck` | 315 | 1 | 1 | 0..1 | Market deck size / 39 |
-| `market_discard` | 316 | 38 | 38 | 0..10 | Market discard pile: count per card key |
-| `population_deck` | 354 | 1 | 1 | 0..1 | Population deck size / 18 |
-| `battle_decks` | 355 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
-| `leader_spaces` | 359 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
-| `outlawed` | 375 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
-| `district_open` | 395 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
-| `storehouse` | 399 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
-| `population` | 401 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
-| `public_works` | 403 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
-| `modifiers` | 408 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
-| `districts` | 420 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
-| `used_cards` | 452 | 90 | 90 | 0..1 | card keys whose once-per-round boost is used this round |
-| `discount_used` | 542 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
-| `vp` | 543 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
-| `wealth` | 547 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
-| `hand_size` | 551 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
-| `wars_won` | 555 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
-| `revealed` | 559 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
-| `own_hand` | 647 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
-| `own_revealed` | 911 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
-| `tableau` | 1175 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
-| `ctx_actions_left` | 4311 | 1 | 1 | 0..1 | Actions left this turn / 2 |
-| `ctx_leader_space` | 4312 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
-| `ctx_card` | 4316 | 90 | 90 | 0..1 | the public card in question (being connected / attached) |
-| `ctx_keep` | 4406 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
-| `ctx_search` | 4450 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
-| `ctx_influence` | 4602 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
-| `ctx_side` | 4614 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
-| `ctx_moves` | 4616 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
-| `ctx_count` | 4622 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
-| `ctx_reroll` | 4625 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
-| `ctx_raid` | 4632 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
-| `ctx_decree` | 4639 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
-| `war` | 4650 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
-| `war_roles` | 4661 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
-| `war_committed` | 4685 | 4 | 4 | 0..1 | a card is committed, per relative seat |
-| `war_commits` | 4689 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
-| `war_numbers` | 4777 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
-| `conflict` | 4787 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4798 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
-| **total** | | | **D = 4822** | | |
+| `pending_kind` | 21 | 24 | 24 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
+| `pending_seat` | 45 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
+| `stack_kinds` | 49 | 37 | 37 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
+| `ships` | 86 | 13 | 13 | 0..1 | ships in port one-hot |
+| `anglo_dutch` | 99 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
+| `event` | 100 | 13 | 13 | 0..1 | current Event card key one-hot |
+| `events_past` | 113 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
+| `event_deck` | 126 | 1 | 1 | 0..1 | Event cards left / 7 |
+| `market` | 127 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
+| `market_deck` | 317 | 1 | 1 | 0..1 | Market deck size / 39 |
+| `market_discard` | 318 | 38 | 38 | 0..10 | Market discard pile: count per card key |
+| `population_deck` | 356 | 1 | 1 | 0..1 | Population deck size / 18 |
+| `battle_decks` | 357 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
+| `leader_spaces` | 361 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
+| `outlawed` | 377 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
+| `district_open` | 397 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
+| `storehouse` | 401 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
+| `population` | 403 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
+| `public_works` | 405 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
+| `modifiers` | 410 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
+| `districts` | 422 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
+| `used_cards` | 454 | 90 | 90 | 0..1 | card keys whose once-per-round boost is used this round |
+| `discount_used` | 544 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
+| `vp` | 545 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
+| `wealth` | 549 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
+| `hand_size` | 553 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
+| `wars_won` | 557 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
+| `revealed` | 561 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
+| `own_hand` | 649 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
+| `own_revealed` | 913 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
+| `tableau` | 1177 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
+| `ctx_actions_left` | 4313 | 1 | 1 | 0..1 | Actions left this turn / 2 |
+| `ctx_leader_space` | 4314 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
+| `ctx_card` | 4318 | 90 | 90 | 0..1 | the public card in question (being connected / attached) |
+| `ctx_keep` | 4408 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
+| `ctx_search` | 4452 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
+| `ctx_influence` | 4604 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
+| `ctx_side` | 4616 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
+| `ctx_moves` | 4618 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
+| `ctx_count` | 4624 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
+| `ctx_reroll` | 4627 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
+| `ctx_raid` | 4634 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
+| `ctx_decree` | 4641 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
+| `war` | 4652 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
+| `war_roles` | 4663 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
+| `war_committed` | 4687 | 4 | 4 | 0..1 | a card is committed, per relative seat |
+| `war_commits` | 4691 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
+| `war_numbers` | 4779 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
+| `conflict` | 4789 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
+| `conflict_own` | 4800 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
+| **total** | | | **D = 4824** | | |
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them
 and ``python -m singapore_env.encoding --update-docs`` rewrites them here and in

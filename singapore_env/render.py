@@ -13,6 +13,7 @@ _PASS_WORDS = {
     "reroll": "keep the roll", "hinder": "do not hinder", "veto": "no veto",
     "spoils": "take the rest as VP", "ally_pay": "pay no more", "share": "keep all spoils",
     "contribute": "done contributing", "moves": "stop moving",
+    "boom_pick": "take the dollars instead",
 }
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
@@ -60,7 +61,7 @@ def _describe(g, d: Decision) -> str:
         return "add 1 token to the Storehouse"
     if k == Kind.BUY_MARKET:
         card = s.market[a] if a < len(s.market) else -1
-        return f"buy {_card(g, card)} (market slot {a})"
+        return f"{'take' if kind == 'boom_pick' else 'buy'} {_card(g, card)} (market slot {a})"
     if k == Kind.BUY_BATTLE:
         return "buy the top Battle card" if a == 0 else "buy a Battle card: draw 2, keep 1"
     if k == Kind.KEEP_BATTLE and kind == "keep_battle":

@@ -41,6 +41,40 @@ def keys_in_tableau(g, seat: int) -> list[str]:
     return [g.c.defs[slot.card].key for slot in g.s.tableau[seat]]
 
 
+# ---------------------------------------------------------------- Major Economic Boom
+def test_major_economic_boom_each_player_takes_a_card_or_three_dollars():
+    """Major Economic Boom: "Starting from the First Player, each player takes 1 open
+    Market card except the most expensive one, OR gains $3." "Do not replenish Market
+    until Event is resolved." "Add 2 Ships to the Port." """
+    g = game()
+    g.s.round, g.s.first_player, g.s.ships = 2, 2, 0
+    g.s.wealth = [0, 0, 0, 0]
+    set_market(g, ["gutta_percha_plantation", "land_holdings", "nutmeg_plantation",
+                   "cathedral", "gambier_pepper_trading"])
+    put_on_top(g, g.s.event_deck, "major_economic_boom")
+    stop_after(g)
+    run_frame(g, Frame("events"))
+    assert g.pending.kind == "boom_pick" and g.acting_seat == 2     # the First Player
+    assert set(g.legal_decisions()) == {PASS, *(Decision(Kind.BUY_MARKET, i)
+                                                 for i in (0, 1, 2, 4))}  # not Cathedral
+    g.step(Decision(Kind.BUY_MARKET, 0))                            # takes Gutta Percha
+    answer_until(g, "boom_pick")
+    assert "gutta_percha_plantation" in keys_in_tableau(g, 2) and g.s.wealth[2] == 0
+    assert g.s.market[0] == -1                                      # not replenished yet
+    assert g.acting_seat == 1                                       # clockwise: Resident
+    g.step(PASS)                                                    # $3 instead
+    assert g.acting_seat == 3
+    assert Decision(Kind.BUY_MARKET, 0) not in g.legal_decisions()  # the gap stays empty
+    g.step(Decision(Kind.BUY_MARKET, 1))
+    answer_until(g, "boom_pick")
+    assert g.acting_seat == 0
+    g.step(PASS)
+    answer_until(g, "war_join")
+    assert g.s.wealth == [3, 3, 0, 0] and g.s.ships == 2
+    assert -1 not in g.s.market                                     # refilled at the end
+    check_invariants(g)
+
+
 # ---------------------------------------------------------------- buying a card
 def test_bought_card_resolves_instant_effects_before_entering_the_tableau():
     """Buy Market card: "1. Resolve any instant effects; 2. Add the card to your

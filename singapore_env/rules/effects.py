@@ -88,6 +88,9 @@ def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> in
     elif t == "population_all":
         for fac in (0, 1):
             add_population(g, fac, e["n"])
+    elif t == "market_pick_all":
+        later.extend(Frame("boom_pick", p, n=e["n"]) for p in clockwise_from(s.first_player))
+        later.append(Frame("refill_market"))  # "Do not replenish Market until resolved"
     elif t == "conflict":
         later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
                            plus=e["plus"], base=e["volunteer_base"],

@@ -1,12 +1,13 @@
 """Buying: Market cards (price, instant effects, one connection, refill), Battle cards
-(top card, or draw two keep one), Search, and the Free Actions Reveal and Rebuild."""
+(top card, or draw two keep one), Search, the Major Economic Boom's free pick, and the
+Free Actions Reveal and Rebuild."""
 
 from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame, Slot
 from .base import (PASS, active_boosts, add_ships, add_storehouse, add_public_works_token,
-                   auto, battle_available, decision, draw_battle, faction, log,
+                   auto, battle_available, decision, draw_battle, faction, gain, log,
                    modifier_total, pop, push, revealed_boosts, shuffle, slot_position)
 from .effects import resolve_instant
 from .tableau import attach, connect_options
@@ -151,6 +152,40 @@ class Connect:
         if d.kind == Kind.CONNECT:
             row = g.s.tableau[f.seat]
             attach(row, slot_position(g, f.seat, f.d["card"]), d.arg)
+
+
+def boom_options(g, seat: int) -> list[Decision]:
+    """Market slots ``seat`` may take in a Major Economic Boom: any open card "except
+    the most expensive one" (by the seat's faction price; every card tied for it), not
+    an outlawed vice, while the tableau has room."""
+    fac = faction(seat)
+    cards = [(i, c) for i, c in enumerate(g.s.market) if c >= 0]
+    if not cards or len(g.s.tableau[seat]) >= g.cfg.max_tableau:
+        return []
+    top = max(g.c.defs[c].price[fac] for _, c in cards)
+    return [Decision(Kind.BUY_MARKET, i) for i, c in cards
+            if g.c.defs[c].price[fac] < top and not vice_outlawed(g, c)]
+
+
+@decision("boom_pick")
+class BoomPick:
+    """Major Economic Boom: take an open Market card for free (BUY_MARKET slot; its
+    instant effects, then the tableau with one connection), or PASS to gain $n."""
+
+    @staticmethod
+    def legal(g, f):
+        return boom_options(g, f.seat) + [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.PASS:
+            gain(g, f.seat, f.d["n"])
+            return
+        card = g.s.market[d.arg]
+        g.s.market[d.arg] = -1
+        log(g, f"seat {f.seat} takes {g.c.defs[card].name} (Economic Boom)")
+        gain_card(g, f.seat, card)
 
 
 # ---------------------------------------------------------------- battle cards
