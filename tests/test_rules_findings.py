@@ -235,6 +235,17 @@ def test_contributed_revealed_card_loses_its_own_counter_boost():
     assert g.s.vp[0] == 11
 
 
+def test_star_counter_boost_counts_only_when_star_cards_may_be_used():
+    """★ cards may be used against Conflict Events under the Singapore Treaty, and under
+    the Anglo-Dutch Treaty only with 7 ships or more; so may their Reveal Boosts."""
+    from singapore_env.rules.conflict import counter_boosts
+    g = game()
+    nemesis = give_revealed(g, 0, "nemesis")
+    assert nemesis in [cid for cid, _ in counter_boosts(g, 0)]
+    g.s.anglo_dutch, g.s.ships = 1, 6
+    assert nemesis not in [cid for cid, _ in counter_boosts(g, 0)]
+
+
 # ---------------------------------------------------------------- sharing spoils
 def war_won_with_an_ally(cfg: RulesConfig) -> Game:
     """LG (with the Resident) beats the Temenggong 4-0; stop at the share question."""
@@ -337,3 +348,6 @@ def test_riot_removes_influence_from_any_district_or_storehouse():
     assert g.s.storehouse == [1, 3] and g.s.districts[1] == 1
 
 
+def test_rules_reference_stands_on_its_own():
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "rules.md").read_text()
+    assert "../" not in text and "RULES §" not in text
