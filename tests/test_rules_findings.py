@@ -116,16 +116,22 @@ def test_closing_discards_the_tokens_stored_on_the_card():
 
 
 # ---------------------------------------------------------------- Giant Kusu
-def start_war(g, faces, anglo_dutch=1):
-    """The Temenggong attacks the LG (no allies, no cards); the dice show ``faces``."""
+def declare_war(g, attacker: int, defender: int, anglo_dutch: int = 0) -> None:
+    """Empty hands, purses and VP, 7 ships, full Storehouses: ``attacker`` declares War
+    on ``defender``; the War's questions follow."""
     g.s.anglo_dutch, g.s.ships = anglo_dutch, 7
     g.s.hands = [[], [], [], []]
     g.s.storehouse = [7, 7]
     g.s.wealth = [0, 0, 0, 0]
     g.s.vp = [0, 0, 0, 0]
     stop_after(g)
-    run_frame(g, Frame("actions", 2, left=2))
-    g.step(Decision(Kind.WAR, 0))
+    run_frame(g, Frame("actions", attacker, left=2))
+    g.step(Decision(Kind.WAR, defender))
+
+
+def start_war(g, faces, anglo_dutch=1):
+    """The Temenggong attacks the LG (no allies, no cards); the dice show ``faces``."""
+    declare_war(g, 2, 0, anglo_dutch)
     g.step(PASS)                                 # the Sultan stays out
     dice = script_dice(g, faces)
     g.step(PASS)                                 # the Resident stays out
@@ -251,13 +257,7 @@ def war_won_with_an_ally(cfg: RulesConfig) -> Game:
     """LG (with the Resident) beats the Temenggong 4-0; stop at the share question."""
     g = Game(seed=5, config=cfg)
     g.s.tableau = [[], [], [], []]
-    g.s.hands = [[], [], [], []]
-    g.s.storehouse = [7, 0]
-    g.s.wealth = [0, 0, 0, 0]
-    g.s.vp = [0, 0, 0, 0]
-    stop_after(g)
-    run_frame(g, Frame("actions", 0, left=2))
-    g.step(Decision(Kind.WAR, 2))
+    declare_war(g, 0, 2)
     g.step(YES)                                  # the Resident volunteers
     g.step(PASS)                                 # the Sultan stays out
     script_dice(g, [2, 2, 0, 0, 0])              # 4 vs 0; then 1D ships lost
