@@ -1071,7 +1071,7 @@ class HeuristicAgent(Agent):
         return YES if hurt > cost else PASS
 
     def _q_war_join(self, ctx: Ctx, f, legal):
-        # joining only costs a card and the victor keeps the spoils: stay out
+        # joining costs a card and the victor gives at most a third of the spoils: stay out
         return PASS
 
     def _q_war_accept(self, ctx: Ctx, f, legal):

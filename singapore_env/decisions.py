@@ -32,7 +32,8 @@ class Kind(IntEnum):
     REVEAL = 14           # hand index (free action)
     REBUILD = 15          # tableau position of a closed Public Works (free action)
     SEARCH = 16           # tableau position of the card granting the search
-    CHOOSE = 17           # option index of a small menu (searched card, spoils share)
+    CHOOSE = 17           # option index of a small menu (searched card, spoils share,
+                          # dice to re-roll as a bit mask)
     CONNECT = 18          # position * 2 + side (0 = left of it, 1 = right of it)
     INFLUENCE_START = 19  # loop space where influence placement starts
     COMMIT = 20           # hand index, or max_hand + revealed index

@@ -21,7 +21,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 | `PLACE_LEADER` (2) | 2–5 | 4 | leader space |
 | `LEADER_MONEY` (3) | 6 | 1 | - (Market leader space: take $1 instead) |
 | `LEADER_STOREHOUSE` (4) | 7 | 1 | - (Battle leader space: 1 token to the Storehouse instead) |
-| `BUY_MARKET` (5) | 8–12 | 5 | market slot (0 = leftmost) |
+| `BUY_MARKET` (5) | 8–12 | 5 | market slot (0 = leftmost; also the Economic Boom's free pick) |
 | `BUY_BATTLE` (6) | 13–14 | 2 | 0 = top card; 1 = pay tokens, draw 2 keep 1 |
 | `KEEP_BATTLE` (7) | 15–16 | 2 | which of the two drawn cards to keep |
 | `POPULATE` (8) | 17 | 1 | - |
@@ -33,7 +33,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 | `REVEAL` (14) | 60–71 | 12 | hand index |
 | `REBUILD` (15) | 72–87 | 16 | tableau position of a closed Public Works |
 | `SEARCH` (16) | 88–103 | 16 | tableau position of the card granting the search |
-| `CHOOSE` (17) | 104–107 | 4 | option of a small menu (searched card, spoils share) |
+| `CHOOSE` (17) | 104–107 | 4 | option of a small menu (searched card, spoils share, dice to re-roll as a bit mask) |
 | `CONNECT` (18) | 108–139 | 32 | position * 2 + side (0 = left of it, 1 = right of it) |
 | `INFLUENCE_START` (19) | 140–147 | 8 | loop space |
 | `COMMIT` (20) | 148–171 | 24 | hand index, or H + revealed index |
@@ -158,7 +158,7 @@ ARG_MEANING: dict[str, str] = {
     "PLACE_LEADER": "leader space",
     "LEADER_MONEY": "- (Market leader space: take $1 instead)",
     "LEADER_STOREHOUSE": "- (Battle leader space: 1 token to the Storehouse instead)",
-    "BUY_MARKET": "market slot (0 = leftmost)",
+    "BUY_MARKET": "market slot (0 = leftmost; also the Economic Boom's free pick)",
     "BUY_BATTLE": "0 = top card; 1 = pay tokens, draw 2 keep 1",
     "KEEP_BATTLE": "which of the two drawn cards to keep",
     "POPULATE": "-",
@@ -170,7 +170,8 @@ ARG_MEANING: dict[str, str] = {
     "REVEAL": "hand index",
     "REBUILD": "tableau position of a closed Public Works",
     "SEARCH": "tableau position of the card granting the search",
-    "CHOOSE": "option of a small menu (searched card, spoils share)",
+    "CHOOSE": "option of a small menu (searched card, spoils share, dice to re-roll as a "
+              "bit mask)",
     "CONNECT": "position * 2 + side (0 = left of it, 1 = right of it)",
     "INFLUENCE_START": "loop space",
     "COMMIT": "hand index, or H + revealed index",
