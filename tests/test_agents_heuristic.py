@@ -122,3 +122,33 @@ def test_decisions_only_depend_on_what_the_seat_sees():
                 compared += 1
             g.step(agents[seat].choose(g, seat))
     assert compared > 300
+
+
+def test_small_choices_rerolls_boom_and_counter_boost():
+    """The answers to the audit's new questions: re-roll the dice below the top face,
+    take a Boom card only if worth more than the dollars, spend HMS Andromache's +2
+    when it changes the Conflict table row."""
+    from agents.heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
+    from singapore_env.decisions import Decision
+    from singapore_env.scenario import give_revealed
+    from singapore_env.state import Frame
+    from test_rules_choices import conflict, game
+
+    g = game()
+    g.s.stack = [Frame("war", 2, roll0=2, roll0_dice=[2, 0])]
+    ask = Frame("reroll", 2, parent="war", field="roll0", card=-1, dice=2)
+    assert reroll_choice(g.s, ask) == Decision(Kind.CHOOSE, 2)
+    g.s.stack[0].d["roll0_dice"] = [2, 2]
+    assert reroll_choice(g.s, ask) == Decision(Kind.PASS)
+
+    legal = [Decision(Kind.BUY_MARKET, 0), Decision(Kind.BUY_MARKET, 1), Decision(Kind.PASS)]
+    value = {10: 1.0, 11: 5.0}.get
+    assert boom_choice(legal, [10, 11], value, 3.0) == Decision(Kind.BUY_MARKET, 1)
+    assert boom_choice(legal, [10, 11], value, 6.0) == Decision(Kind.PASS)
+
+    give_revealed(g, 0, "hms_andromache")
+    fight = conflict(2)
+    fight.d["strength"] = 2                      # pirate_attack: 1-2 lose $1; 0: nothing
+    assert spend_counter_boost(g, fight, 0)
+    fight.d["strength"] = 12                     # past the table either way
+    assert not spend_counter_boost(g, fight, 0)
