@@ -193,3 +193,24 @@ def test_committing_a_conflict_card_changes_nothing_for_the_others():
         if checked >= 6:
             break
     assert checked >= 6
+
+
+def test_spending_a_counter_boost_changes_nothing_for_the_others():
+    """HMS Andromache's +2 chosen in a Conflict stays hidden until the reveal; the
+    holder itself sees its choice."""
+    from singapore_env.decisions import Decision, Kind
+    from singapore_env.scenario import give_revealed, run_frame, script_dice
+    from test_rules_choices import conflict, game
+
+    g = game()
+    g.s.first_player = 1
+    g.s.wealth = [1, 1, 1, 1]
+    give_revealed(g, 1, "hms_andromache")
+    script_dice(g, [2, 2])
+    run_frame(g, conflict(2))
+    before = {p: ENC.encode(g, p).copy() for p in range(4)}
+    g.step(Decision(Kind.YES))
+    assert g.acting_seat == 1
+    for p in (0, 2, 3):
+        assert np.array_equal(ENC.encode(g, p), before[p]), f"seat {p} saw it"
+    assert not np.array_equal(ENC.encode(g, 1), before[1])
