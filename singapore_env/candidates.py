@@ -10,9 +10,10 @@ describes every action of the fixed action table from the acting seat's point of
   REBUILD / CLOSE / CONNECT / SEARCH / DISCARD_* / MOVE_CARD position holds, the Battle
   card a REVEAL / COMMIT / KEEP_BATTLE index names;
 * ``features[a]`` — :data:`FEATURES`: legal, refers to a card, price / 10 and whether
-  it is affordable (buying and rebuilding), the tableau card's face-up flag, Population
-  cards on it / 4 and whether it was activated this round, and whether the seat the
-  action names (WAR, MOVE_SEAT) is the faction mate or an opponent.
+  it is affordable (buying and rebuilding; a Major Economic Boom pick is free), the
+  tableau card's face-up flag, Population cards on it / 4 and whether it was activated
+  this round, and whether the seat the action names (WAR, MOVE_SEAT) is the faction
+  mate or an opponent.
 
 Rows of illegal actions are zero. Only what the seat can see is read: its own hand,
 the public Market and tableaux, the cards of its own pending draw.
@@ -72,7 +73,7 @@ class CandidateEncoder:
             if kind == Kind.BUY_MARKET:
                 cid = s.market[arg]
                 price = price or price_function(game, seat)
-                cost = price(cid)[0]
+                cost = 0 if game.pending.kind == "boom_pick" else price(cid)[0]
             elif kind == Kind.REBUILD:
                 slot = row[arg]
                 cid = slot.card

@@ -6,7 +6,7 @@ from pettingzoo.test import api_test
 
 from singapore_env import env as make_env
 from singapore_env.candidates import FEATURES
-from singapore_env.decisions import Kind
+from singapore_env.decisions import Decision, Kind
 from singapore_env.rules.market import market_price
 
 
@@ -54,3 +54,27 @@ def test_other_seats_get_no_candidates():
     for agent in e.agents:
         ob = e.observe(agent)
         assert ob["candidate_features"].any() == (agent == acting)
+
+
+def test_a_boom_pick_is_free_in_the_candidate_features():
+    """Major Economic Boom: each player "takes 1 open Market card" (no price to pay)."""
+    from singapore_env.candidates import CandidateEncoder
+    from singapore_env.encoding import action_table
+    from singapore_env.scenario import put_on_top, run_frame
+    from singapore_env.state import Frame
+    from test_rules_findings import set_market, stop_after
+    from test_rules_choices import game
+
+    g = game()
+    g.s.round, g.s.first_player, g.s.wealth = 2, 2, [0, 0, 0, 0]
+    set_market(g, ["gutta_percha_plantation", "land_holdings", "nutmeg_plantation",
+                   "cathedral", "gambier_pepper_trading"])
+    put_on_top(g, g.s.event_deck, "major_economic_boom")
+    stop_after(g)
+    run_frame(g, Frame("events"))
+    assert g.pending.kind == "boom_pick"
+    table = action_table(g.cfg)
+    card, feats = CandidateEncoder(table, len(g.c.defs), g.cfg.max_tableau).encode(g, 2)
+    a = table.index(Decision(Kind.BUY_MARKET, 0))
+    assert card[a] == g.s.market[0] + 1
+    assert feats[a, FEATURES.index("price")] == 0 and feats[a, FEATURES.index("affordable")] == 1
