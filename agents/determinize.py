@@ -28,6 +28,10 @@ discard piles (a discarded card was shown), the current Event, the observer's ow
 and own pending cards. Committed cards that came from the revealed row (public) are
 resampled like hand cards: the observer loses that bit of information, it never gains
 any.
+
+Simulation Mode adds: the Folk Hero deck and the other seats' Folk Hero hands (one pool,
+dealt back, hand sizes kept), and another Raja's declared Role while the Roles are not
+revealed yet (drawn at random).
 """
 
 from __future__ import annotations
@@ -152,6 +156,7 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
         # so is the choice to spend a once-per-round counter boost (HMS Andromache)
         f.d["boosts"][p] = []
         f.d["boosts"][p] = [x for x in spendable_boosts(g, f, p) if rng.integers(0, 2)]
+    _resample_roles(g, seat, rng)
     # Re-derive the legal decisions of the acting seat in this world (its hand or its
     # Conflict contribution may differ); a question that became forced is answered,
     # as the engine always does.
@@ -179,3 +184,23 @@ def _resample_events(g, rng: np.random.Generator) -> None:
     _shuffle(rng, unseen_ii)
     # bottom: Event II cards, top (end of list): Event I cards
     s.event_deck = unseen_ii[:n_ii] + unseen_i[:n_i]
+
+
+def _resample_roles(g, seat: int, rng: np.random.Generator) -> None:
+    """Simulation Mode: deal the unseen Folk Hero cards back at random and redraw
+    another Raja's still-hidden Role."""
+    s = g.s
+    pool = list(s.folk_deck)
+    for p in range(4):
+        if p != seat:
+            pool += s.folk_hands[p]
+    _shuffle(rng, pool)
+    for p in range(4):
+        if p != seat:
+            n = len(s.folk_hands[p])
+            s.folk_hands[p] = [pool.pop() for _ in range(n)]
+    s.folk_deck = pool
+    if not s.roles_public:
+        for p in range(4):
+            if p != seat and s.roles[p] >= 0:
+                s.roles[p] = int(rng.integers(2))

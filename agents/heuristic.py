@@ -54,6 +54,7 @@ from singapore_env.rules.tableau import activation_groups, joins, run_bounds
 from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
 
+from . import heuristic_simulation as sim
 from .base import Agent
 from .heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
 
@@ -795,7 +796,7 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         f = game.pending
-        handler = getattr(self, "_q_" + f.kind, None)
+        handler = getattr(self, "_q_" + f.kind, None) or sim.QUESTIONS.get(f.kind)
         choice = None
         if handler is not None:
             ctx = Ctx(game, seat, self.params)
@@ -855,6 +856,8 @@ class HeuristicAgent(Agent):
             return g.cfg.leader_money * ctx.mv
         if k == Kind.LEADER_STOREHOUSE:
             return g.cfg.leader_storehouse_tokens * ctx.tv
+        if k == Kind.INSPIRE:
+            return sim.inspire_value(ctx, _effects_value)
         return -5.0
 
     def _activate_value(self, ctx: Ctx, first: int) -> float:
@@ -917,7 +920,11 @@ class HeuristicAgent(Agent):
         return self._best([(self._score(ctx, d, leader=True), d) for d in legal])
 
     def _q_actions(self, ctx: Ctx, f, legal):
-        # Free actions first: reveal Battle cards whose boost helps, rebuild.
+        # Free actions first: play Folk Heroes, reveal Battle cards whose boost helps,
+        # rebuild.
+        folk = sim.play_folk_hero(legal)
+        if folk is not None:
+            return folk
         for d in legal:
             if d.kind == Kind.REVEAL and self._want_reveal(ctx, d.arg):
                 return d

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-RULESETS = ("standard",)
+RULESETS = ("standard", "simulation")
 REWARD_MODES = ("win", "vp_margin", "faction")
 SPOILS_SHARING = ("mandatory", "optional")
 
@@ -84,6 +84,21 @@ class RulesConfig:
     # Upkeep
     fund_cost_per_multiplier: int = 1
 
+    # Simulation Mode (ruleset "simulation"; read only by that ruleset). Penalties are
+    # stored as positive numbers and subtracted.
+    sim_put_away_british: tuple[str, ...] = ("artillery_3", "artillery_4")
+    ally_income: int = 1
+    ally_dual_price_extra: int = 1
+    folk_hero_cost: int = 4
+    leader_spoils_bonus_vs_agents: int = 5
+    leader_spoils_penalty_vs_allies: int = 1
+    ruler_spoils_penalty_vs_allies: int = 2
+    # A modified Spoils of War multiplier never drops below this (older rulebook: "min x1").
+    spoils_multiplier_floor: int = 1
+    folk_draw_on_loss: int = 1
+    folk_draw_outnumbered: int = 2
+    lone_leader_extra_tokens: int = 1
+
     # Engine limits (addressable slots for the fixed action table).
     max_hand: int = 12
     max_tableau: int = 16
@@ -119,6 +134,9 @@ class RulesConfig:
                     and 0 < share[0] < share[1]):
                 raise ConfigError(f"spoils_shares must be (numerator, denominator) fractions "
                                   f"below 1, got {share!r}")
+        if not all(isinstance(k, str) for k in self.sim_put_away_british):
+            raise ConfigError(f"sim_put_away_british must name card keys, got "
+                              f"{self.sim_put_away_british!r}")
         if self.max_hand < 1 or self.max_tableau < 4:
             raise ConfigError("max_hand must be >= 1 and max_tableau >= 4")
 
@@ -129,7 +147,7 @@ class RulesConfig:
 
     @classmethod
     def named(cls, ruleset: str, **overrides) -> "RulesConfig":
-        """Build a configuration by ruleset name (``standard``)."""
+        """Build a configuration by ruleset name (``standard`` or ``simulation``)."""
         if ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
         return cls(ruleset=ruleset, **overrides)
@@ -141,6 +159,7 @@ class RulesConfig:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["spoils_shares"] = [list(x) for x in self.spoils_shares]
+        d["sim_put_away_british"] = list(self.sim_put_away_british)
         return d
 
     @classmethod
@@ -158,4 +177,6 @@ class RulesConfig:
             if not isinstance(shares, list) or not all(isinstance(x, list) for x in shares):
                 raise ConfigError(f"spoils_shares must be a list of pairs, got {shares!r}")
             d["spoils_shares"] = tuple(tuple(x) for x in shares)
+        if isinstance(d.get("sim_put_away_british"), list):
+            d["sim_put_away_british"] = tuple(d["sim_put_away_british"])
         return cls(**d)

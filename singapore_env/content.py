@@ -105,7 +105,10 @@ SECTION_KEYS = {
     "battle": _COMMON_KEYS | {"faction", "strength", "star", "reveal"},
     "population": _COMMON_KEYS | {"band", "instant"},
     "event": _COMMON_KEYS | {"deck", "instant", "modifiers"},
+    "folk_hero": _COMMON_KEYS | {"instant"},
 }
+# Files read besides board.toml and cards.toml (optional; part of the content digest).
+EXTRA_FILES = ("folk_heroes.toml",)
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ class CardDef:
 
     key: str
     name: str
-    category: str  # market | leader | battle | population | event
+    category: str  # market | leader | battle | population | event | folk_hero
     designed: bool = False
     price: tuple[int, int] = (0, 0)  # (british, malay)
     kinds: frozenset = frozenset()
@@ -229,6 +232,7 @@ class Content:
     population_ids: tuple[int, ...]
     event_ids: dict = field(default_factory=dict)       # deck name -> ids
     conflict_tables: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    folk_ids: tuple[int, ...] = ()      # the Folk Hero deck (Simulation Mode)
     digest: str = ""                    # sha256 of the data files (guards saved games)
 
     def card(self, card_id: int) -> CardDef:
@@ -401,6 +405,15 @@ def _parse_population(ctx: _Ctx, raw: dict) -> CardDef:
     return CardDef(**out)
 
 
+def _parse_folk_hero(ctx: _Ctx, raw: dict) -> CardDef:
+    out = _card_common(ctx, raw, "folk_hero")
+    out["instant"] = _effects(ctx, raw.get("instant"), "instant", EFFECT_FIELDS)
+    for e in out["instant"]:
+        if e.type == "conflict":
+            ctx.fail("instant", "a Folk Hero card cannot start a Conflict Event")
+    return CardDef(**out)
+
+
 def _parse_event(ctx: _Ctx, raw: dict) -> CardDef:
     out = _card_common(ctx, raw, "event")
     out["deck"] = ctx.get(raw, "deck", str, choices={"I", "II"})
@@ -460,8 +473,9 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
     ``slavery=False`` leaves out the cards whose kinds include ``slavery``.
     """
     data_dir = Path(data_dir)
-    digest = hashlib.sha256((data_dir / "board.toml").read_bytes()
-                            + (data_dir / "cards.toml").read_bytes()).hexdigest()[:16] \
+    extra = [data_dir / name for name in EXTRA_FILES if (data_dir / name).exists()]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in [
+        data_dir / "board.toml", data_dir / "cards.toml", *extra])).hexdigest()[:16] \
         if (data_dir / "cards.toml").exists() and (data_dir / "board.toml").exists() else ""
     board = _parse_board(data_dir / "board.toml")
     path = data_dir / "cards.toml"
@@ -472,7 +486,7 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
     by_key: dict[str, list[int]] = {}
     seen: set[str] = set()
 
-    def add(section: str, parser, rec: dict, extra=()) -> list[int]:
+    def add(section: str, parser, rec: dict, extra=(), fname: str = fname) -> list[int]:
         ctx = _Ctx(fname, f"[[{section}]] {rec.get('id', '?')!r}")
         unknown = sorted(set(rec) - SECTION_KEYS[section])
         if unknown:
@@ -515,6 +529,10 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
     for rec in raw.get("event", []):
         ids = add("event", _parse_event, rec)
         events[defs[ids[0]].deck].extend(ids)
+    folk: list[int] = []
+    for path in extra:
+        for rec in _load_toml(path).get("folk_hero", []):
+            folk.extend(add("folk_hero", _parse_folk_hero, rec, fname=path.name))
 
     tables = {}
     for name, table in raw.get("conflict_tables", {}).items():
@@ -557,6 +575,7 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
         population_ids=tuple(population),
         event_ids={k: tuple(v) for k, v in events.items()},
         conflict_tables=MappingProxyType(tables),
+        folk_ids=tuple(folk),
         digest=digest + ("" if slavery else "-noslavery"),
     )
 

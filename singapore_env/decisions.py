@@ -47,6 +47,8 @@ class Kind(IntEnum):
     DISCARD_POP = 28      # tableau position whose (first) Population card is lost
     STORE = 29            # number of influence tokens to store on the card
     DISCARD_CARD = 30     # tableau position of a card discarded for War strength
+    INSPIRE = 31          # simulation: Resistance Leader's action, draw a Folk Hero card
+    FOLK_HERO = 32        # simulation: play the Folk Hero card at this hand index
 
 
 N_LOOP = 8
@@ -85,7 +87,7 @@ def arg_sizes(max_tableau: int, max_hand: int) -> dict[Kind, int]:
         Kind.INFLUENCE_START: N_LOOP, Kind.COMMIT: 2 * h, Kind.ADD_MONEY: 1, Kind.FUND: 1,
         Kind.CLOSE: t, Kind.MOVE_SEAT: 4, Kind.MOVE_CARD: t * (2 * t + 1),
         Kind.MOVE_POP: t * t, Kind.REMOVE_INFLUENCE: N_LOOP, Kind.DISCARD_POP: t,
-        Kind.STORE: N_STORE, Kind.DISCARD_CARD: t,
+        Kind.STORE: N_STORE, Kind.DISCARD_CARD: t, Kind.INSPIRE: 1, Kind.FOLK_HERO: h,
     }
 
 

@@ -47,7 +47,9 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 | `DISCARD_POP` (28) | 986–1001 | 16 | tableau position whose Population card is lost |
 | `STORE` (29) | 1002–1010 | 9 | number of Influence tokens stored on the card |
 | `DISCARD_CARD` (30) | 1011–1026 | 16 | tableau position of the card discarded for War strength |
-| **total** | 0–1026 | **N = 1027** | T = 16, H = 12 |
+| `INSPIRE` (31) | 1027 | 1 | - (simulation: spend Storehouse tokens to draw a Folk Hero card) |
+| `FOLK_HERO` (32) | 1028–1039 | 12 | simulation: index of the Folk Hero card played from the hand |
+| **total** | 0–1039 | **N = 1040** | T = 16, H = 12 |
 
 Observation
 ===========
@@ -73,57 +75,62 @@ shows *how many* cards it committed, as at the table.
 | `round` | 4 | 9 | 9 | 0..1 | round number one-hot (0 = setup) |
 | `first_player` | 13 | 4 | 4 | 0..1 | first player, relative seat one-hot |
 | `turn_seat` | 17 | 4 | 4 | 0..1 | seat whose turn it is, relative one-hot (zeros between turns) |
-| `pending_kind` | 21 | 24 | 24 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
-| `pending_seat` | 45 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
-| `stack_kinds` | 49 | 37 | 37 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
-| `ships` | 86 | 13 | 13 | 0..1 | ships in port one-hot |
-| `anglo_dutch` | 99 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
-| `event` | 100 | 13 | 13 | 0..1 | current Event card key one-hot |
-| `events_past` | 113 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
-| `event_deck` | 126 | 1 | 1 | 0..1 | Event cards left / 7 |
-| `market` | 127 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
-| `market_deck` | 317 | 1 | 1 | 0..1 | Market deck size / 39 |
-| `market_discard` | 318 | 38 | 38 | 0..10 | Market discard pile: count per card key |
-| `population_deck` | 356 | 1 | 1 | 0..1 | Population deck size / 18 |
-| `battle_decks` | 357 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
-| `leader_spaces` | 361 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
-| `outlawed` | 377 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
-| `district_open` | 397 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
-| `storehouse` | 401 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
-| `population` | 403 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
-| `public_works` | 405 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
-| `modifiers` | 410 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
-| `districts` | 422 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
-| `used_cards` | 454 | 90 | 90 | 0..1 | card keys whose once-per-round boost is used this round |
-| `discount_used` | 544 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
-| `vp` | 545 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
-| `wealth` | 549 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
-| `hand_size` | 553 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
-| `wars_won` | 557 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
-| `revealed` | 561 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
-| `own_hand` | 649 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
-| `own_revealed` | 913 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
-| `tableau` | 1177 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
-| `ctx_actions_left` | 4313 | 1 | 1 | 0..1 | Actions left this turn / 2 |
-| `ctx_leader_space` | 4314 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
-| `ctx_card` | 4318 | 90 | 90 | 0..1 | the public card in question (being connected / attached) |
-| `ctx_keep` | 4408 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
-| `ctx_search` | 4452 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
-| `ctx_influence` | 4604 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
-| `ctx_side` | 4616 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
-| `ctx_moves` | 4618 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
-| `ctx_count` | 4624 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
-| `ctx_reroll` | 4627 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
-| `ctx_raid` | 4634 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
-| `ctx_decree` | 4641 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
-| `war` | 4652 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
-| `war_roles` | 4663 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
-| `war_committed` | 4687 | 4 | 4 | 0..1 | a card is committed, per relative seat |
-| `war_commits` | 4691 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
-| `war_numbers` | 4779 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
-| `conflict` | 4789 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4800 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
-| **total** | | | **D = 4824** | | |
+| `pending_kind` | 21 | 27 | 27 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
+| `pending_seat` | 48 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
+| `stack_kinds` | 52 | 41 | 41 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
+| `ships` | 93 | 13 | 13 | 0..1 | ships in port one-hot |
+| `anglo_dutch` | 106 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
+| `event` | 107 | 13 | 13 | 0..1 | current Event card key one-hot |
+| `events_past` | 120 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
+| `event_deck` | 133 | 1 | 1 | 0..1 | Event cards left / 7 |
+| `market` | 134 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
+| `market_deck` | 324 | 1 | 1 | 0..1 | Market deck size / 39 |
+| `market_discard` | 325 | 38 | 38 | 0..10 | Market discard pile: count per card key |
+| `population_deck` | 363 | 1 | 1 | 0..1 | Population deck size / 18 |
+| `battle_decks` | 364 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
+| `leader_spaces` | 368 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
+| `outlawed` | 384 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
+| `district_open` | 404 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
+| `storehouse` | 408 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
+| `population` | 410 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
+| `public_works` | 412 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
+| `modifiers` | 417 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
+| `districts` | 429 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
+| `used_cards` | 461 | 100 | 100 | 0..1 | card keys whose once-per-round boost is used this round |
+| `discount_used` | 561 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
+| `vp` | 562 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
+| `wealth` | 566 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
+| `hand_size` | 570 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
+| `wars_won` | 574 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
+| `revealed` | 578 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
+| `own_hand` | 666 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
+| `own_revealed` | 930 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
+| `tableau` | 1194 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
+| `ctx_actions_left` | 4330 | 1 | 1 | 0..1 | Actions left this turn / 2 |
+| `ctx_leader_space` | 4331 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
+| `ctx_card` | 4335 | 100 | 100 | 0..1 | the public card in question (being connected / attached) |
+| `ctx_keep` | 4435 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
+| `ctx_search` | 4479 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
+| `ctx_influence` | 4631 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
+| `ctx_side` | 4643 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
+| `ctx_moves` | 4645 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
+| `ctx_count` | 4651 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
+| `ctx_reroll` | 4654 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
+| `ctx_raid` | 4661 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
+| `ctx_decree` | 4668 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
+| `war` | 4679 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
+| `war_roles` | 4690 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
+| `war_committed` | 4714 | 4 | 4 | 0..1 | a card is committed, per relative seat |
+| `war_commits` | 4718 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
+| `war_numbers` | 4806 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
+| `conflict` | 4816 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
+| `conflict_own` | 4827 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
+| `roles` | 4851 | 4×4 | 16 | 0..1 | Simulation Roles per relative seat: [declared, Colonial Ally, Resistance Leader, Colonial Ruler] (another Raja's Role shows only 'declared' until both are revealed) |
+| `storehouse_veto` | 4867 | 4 | 4 | 0..1 | Simulation: the Agents vetoed this relative seat's use of the British Storehouse |
+| `folk` | 4871 | 6 | 6 | 0..10 | Simulation Folk Heroes: [deck / 10, discard / 10], then hand size / 12 per relative seat |
+| `own_folk` | 4877 | 12×10 | 120 | 0..1 | own Folk Hero hand: card key per hand index (FOLK_HERO arg) |
+| **total** | | | **D = 4997** | | |
+        add_role_slices(add, self.folk_keys, H)
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them
 and ``python -m singapore_env.encoding --update-docs`` rewrites them here and in
@@ -140,6 +147,7 @@ import numpy as np
 from .config import RulesConfig
 from .content import MODIFIER_FIELDS, Content, default_content
 from .decisions import N_CHOOSE, N_LOOP, N_VICES, ActionTable, Kind
+from .encoding_roles import add_role_slices, make_role_encoder
 from .rules.base import AUTO, CLOCKWISE, LEGAL
 
 __all__ = ["ActionTable", "ObservationEncoder", "action_table", "ARG_MEANING",
@@ -185,6 +193,8 @@ ARG_MEANING: dict[str, str] = {
     "DISCARD_POP": "tableau position whose Population card is lost",
     "STORE": "number of Influence tokens stored on the card",
     "DISCARD_CARD": "tableau position of the card discarded for War strength",
+    "INSPIRE": "- (simulation: spend Storehouse tokens to draw a Folk Hero card)",
+    "FOLK_HERO": "simulation: index of the Folk Hero card played from the hand",
 }
 
 
@@ -240,6 +250,7 @@ class ObservationEncoder:
                                             if d.category == "battle"])
         self.event_keys = _unique_keys(c, [i for i, d in enumerate(c.defs)
                                            if d.category == "event"])
+        self.folk_keys = _unique_keys(c, c.folk_ids)
         self.modifier_types = tuple(sorted(MODIFIER_FIELDS))
         self.conflict_tables = tuple(sorted(c.conflict_tables))
         self.rounds = cfg.event_i_cards + cfg.event_ii_cards + 1
@@ -253,6 +264,7 @@ class ObservationEncoder:
         self._mkey = index_by(self.market_keys)
         self._bkey = index_by(self.battle_keys)
         self._ekey = index_by(self.event_keys)
+        self._fkey = index_by(self.folk_keys)
         TK, MK, BK, EK, K = (len(self.tableau_keys), len(self.market_keys),
                              len(self.battle_keys), len(self.event_keys), len(self.all_keys))
         self.slot_width = W = TK + len(_SLOT_FLAGS)
@@ -381,6 +393,7 @@ class ObservationEncoder:
         add("conflict_own", BK + 2, _CAP,
             "own hidden Conflict contribution: card count per key, dollars / 10, "
             "once-per-round counter boosts spent")
+        add_role_slices(add, self.folk_keys, H)
 
         self.low = np.zeros(self.size, np.float32)
         self.high = np.zeros(self.size, np.float32)
@@ -491,6 +504,8 @@ class ObservationEncoder:
         O_WAR, O_ROLES, O_COMMITTED = o["war"], o["war_roles"], o["war_committed"]
         O_COMMITS, O_WARNUM = o["war_commits"], o["war_numbers"]
         O_CONFLICT, O_CONF_OWN = o["conflict"], o["conflict_own"]
+        encode_roles = make_role_encoder(o, self._fkey, H, ORDER) \
+            if cfg.ruleset == "simulation" else None
         TW = T * W
         J_CLOSED, J_OUTLAWED, J_LINK, J_ACT, J_SEARCHED, J_POPS, J_STORED = range(
             TK, TK + len(_SLOT_FLAGS))
@@ -681,6 +696,9 @@ class ObservationEncoder:
             for cid in revealed[seat][:H]:
                 m[i + bkey[cid]] = 1.0
                 i += BK
+
+            if encode_roles is not None:
+                encode_roles(m, s, seat)
 
             # the pending question and its context
             if pending is None:
@@ -874,6 +892,9 @@ class ObservationEncoder:
                              for r in arr]
             elif name in ("own_hand", "own_revealed", "ctx_keep", "war_commits"):
                 out[name] = [self.battle_keys[int(r.argmax())] if r.any() else None
+                             for r in arr]
+            elif name == "own_folk":
+                out[name] = [self.folk_keys[int(r.argmax())] if r.any() else None
                              for r in arr]
             elif name == "tableau":
                 tk = len(self.tableau_keys)

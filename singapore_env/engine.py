@@ -24,6 +24,7 @@ from .content import SEAT_NAMES, Content, default_content
 from .decisions import Decision, Kind, arg_sizes, is_decision
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
+from .rules.roles import setup_simulation
 from .state import Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
@@ -71,6 +72,7 @@ class Game:
         s.battle_deck = [list(c.battle_ids[0]), list(c.battle_ids[1])]
         for deck in s.battle_deck:
             shuffle(self, deck)
+        setup_simulation(self)
         events_ii = list(c.event_ids["II"])
         events_i = list(c.event_ids["I"])
         shuffle(self, events_ii)

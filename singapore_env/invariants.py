@@ -28,7 +28,8 @@ def card_locations(g) -> Counter:
     seen: Counter = Counter()
     for pile in (s.market, s.market_deck, s.market_discard, s.population_deck,
                  s.population_discard, s.event_deck, s.event_discard, *s.hands, *s.revealed,
-                 *s.battle_deck, *s.battle_discard, _limbo_cards(s)):
+                 *s.battle_deck, *s.battle_discard, _limbo_cards(s), s.put_away, s.folk_deck,
+                 s.folk_discard, *s.folk_hands):
         seen.update(c for c in pile if c >= 0)
     if s.current_event >= 0:
         seen[s.current_event] += 1
@@ -69,6 +70,8 @@ def check_invariants(g) -> None:
     need(not dupes, f"cards in two places: {dupes}")
     expected = set(c.market_ids) | set(c.leader_ids) | set(c.battle_ids[0]) \
         | set(c.battle_ids[1]) | set(c.population_ids)
+    if g.cfg.ruleset == "simulation":
+        expected |= set(c.folk_ids)
     missing = [c.defs[cid].key for cid in expected if cid not in seen]
     need(not missing, f"cards lost: {missing}")
     events = set(c.event_ids["I"]) | set(c.event_ids["II"])
@@ -82,6 +85,9 @@ def check_invariants(g) -> None:
                  "non-population card attached")
         for cid in s.hands[seat] + s.revealed[seat]:
             need(c.defs[cid].category == "battle", "non-battle card in hand")
+        need(all(c.defs[cid].category == "folk_hero" for cid in s.folk_hands[seat]),
+             "non-Folk-Hero card in a Folk Hero hand")
+    _check_roles(g, need)
     for f in s.stack:
         if f.kind == "conflict":
             for seat, cards in enumerate(f.d["cards"]):
@@ -91,3 +97,20 @@ def check_invariants(g) -> None:
     if not s.game_over:
         need(bool(s.stack), "a running game has pending work")
         need(0 <= s.stack[-1].seat < 4, "the pending decision has a seat")
+
+
+def _check_roles(g, need) -> None:
+    """Simulation Mode: Roles only after the Anglo-Dutch Treaty, Rajas Ally or Leader,
+    Agents Rulers once revealed, a veto only on a Colonial Ally."""
+    s = g.s
+    need(len(s.roles) == 4 and len(s.vetoed) == 4 and len(s.folk_hands) == 4,
+         "role lists have 4 seats")
+    need(all(r in (-1, 0, 1, 2) for r in s.roles), f"roles {s.roles}")
+    need(s.anglo_dutch or s.roles == [-1] * 4, "roles declared before the Anglo-Dutch Treaty")
+    if s.roles_public:
+        need(s.roles[:2] == [2, 2] and all(r in (0, 1) for r in s.roles[2:]),
+             f"revealed roles {s.roles}")
+    else:
+        need(s.roles[:2] == [-1, -1], "Colonial Rulers before the Roles are revealed")
+    need(all(not v or s.roles[p] == 0 for p, v in enumerate(s.vetoed)),
+         f"a veto on a seat that is not a Colonial Ally: {s.vetoed}")

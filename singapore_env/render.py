@@ -14,11 +14,13 @@ _PASS_WORDS = {
     "spoils": "take the rest as VP", "ally_pay": "pay no more", "share": "keep all spoils",
     "contribute": "done contributing", "moves": "stop moving",
     "boom_pick": "take the dollars instead",
+    "storehouse_veto": "allow the Colonial Ally the British Storehouse",
 }
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
     "war_accept": "accept the help", "hinder": "hinder the Raid",
     "veto": "veto the Decree", "contribute": "spend a once-per-round counter boost",
+    "storehouse_veto": "veto the Colonial Ally's use of the British Storehouse",
 }
 
 
@@ -90,6 +92,9 @@ def _describe(g, d: Decision) -> str:
         if kind == "share":
             num, den = g.cfg.spoils_shares[a]
             return f"give the ally {num}/{den} of the spoils"
+        if kind == "declare_role":
+            from .rules.roles import ROLE_NAMES
+            return f"declare {ROLE_NAMES[a]}"
         return f"option {a}"
     if k == Kind.CONNECT:
         p, side = divmod(a, 2)
@@ -121,6 +126,11 @@ def _describe(g, d: Decision) -> str:
         return f"remove a token from {b.loop_ids[a]}"
     if k == Kind.STORE:
         return f"store {a} Influence on the card"
+    if k == Kind.INSPIRE:
+        return "spend Storehouse tokens to draw a Folk Hero card"
+    if k == Kind.FOLK_HERO:
+        folk = s.folk_hands[seat] if 0 <= seat < 4 else []
+        return f"play {_card(g, folk[a]) if a < len(folk) else a}"
     return f"{kind_name.lower()} {a}"
 
 
@@ -160,10 +170,33 @@ def render_text(g, seat: int | None = None) -> str:
         hand = (", ".join(c.defs[x].name for x in s.hands[p])
                 if seat is None or seat == p else f"{len(s.hands[p])} cards")
         lines.append(f"{SEAT_NAMES[p]} ({fac}) VP {s.vp[p]} ${s.wealth[p]} hand: {hand}"
-                     f" revealed: {[c.defs[x].name for x in s.revealed[p]]}")
+                     f" revealed: {[c.defs[x].name for x in s.revealed[p]]}"
+                     + _role_text(g, p, seat))
         lines.append("    tableau: " + " ".join(parts))
     if s.game_over:
         lines.append(f"Final VP: {s.final_vp}")
     elif s.stack:
         lines.append(f"Pending: {s.stack[-1].kind} by {SEAT_NAMES[s.stack[-1].seat]}")
     return "\n".join(lines)
+
+
+def _role_text(g, p: int, seat: int | None) -> str:
+    """Simulation Mode: the seat's Role (another Raja's stays hidden until both are
+    revealed), the veto, and its Folk Hero hand (hidden from the other seats)."""
+    s, c = g.s, g.c
+    if g.cfg.ruleset != "simulation":
+        return ""
+    from .rules.roles import ROLE_NAMES
+    role = s.roles[p]
+    if role < 0:
+        text = ""
+    elif s.roles_public or seat is None or seat == p:
+        text = f" role: {ROLE_NAMES[role]}" + (" (Storehouse vetoed)" if s.vetoed[p] else "")
+    else:
+        text = " role: declared (hidden)"
+    folk = s.folk_hands[p]
+    if folk:
+        shown = (", ".join(c.defs[x].name for x in folk) if seat is None or seat == p
+                 else f"{len(folk)} cards")
+        text += f" folk heroes: {shown}"
+    return text

@@ -68,12 +68,13 @@ class Frame:
 
 # Field name -> kind of copy (scalar, list of ints, list of lists, ...).
 _SCALARS = ("round", "first_player", "anglo_dutch", "ships", "current_event",
-            "game_over", "turn_seat", "decisions", "discount_used")
+            "game_over", "turn_seat", "decisions", "discount_used", "roles_public")
 _INT_LISTS = ("vp", "wealth", "storehouse", "population", "pw_track", "market",
               "market_deck", "market_discard", "population_deck", "population_discard",
               "event_deck", "event_discard", "leader_space", "outlawed", "wars_won", "used_cards",
-              "districts", "final_vp")
-_NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers")
+              "districts", "final_vp", "roles", "vetoed", "folk_deck", "folk_discard",
+              "put_away")
+_NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers", "folk_hands")
 
 
 class GameState:
@@ -114,6 +115,15 @@ class GameState:
         self.battle_deck: list[list[int]] = [[], []]   # top = last element
         self.battle_discard: list[list[int]] = [[], []]
         self.modifiers: list[list] = []  # round modifiers of the current event: [type, n]
+        # Simulation Mode (empty / -1 in the other rulesets)
+        self.roles = [-1] * 4          # -1 none, 0 Colonial Ally, 1 Resistance Leader,
+        #                                2 Colonial Ruler (see rules/roles.py)
+        self.roles_public = 0          # 1 once the Rajas' roles are revealed
+        self.vetoed = [0] * 4          # 1: the Agents vetoed this Ally's British Storehouse
+        self.folk_deck: list[int] = []  # top = last element
+        self.folk_discard: list[int] = []
+        self.folk_hands: list[list[int]] = [[] for _ in range(4)]
+        self.put_away: list[int] = []  # Battle cards put away at setup
         self.tableau: list[list[Slot]] = [[] for _ in range(4)]
         self.stack: list[Frame] = []
         self.log_text: list[str] = []

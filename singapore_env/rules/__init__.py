@@ -3,5 +3,5 @@
 Importing this package registers every frame handler in :mod:`.base`.
 """
 
-from . import (activate, conflict, decree, influence, market, population, raid,  # noqa: F401
-               scoring, tableau, turn, upkeep, war)
+from . import (activate, conflict, decree, folk_hero, influence, market,  # noqa: F401
+               population, raid, roles, scoring, tableau, turn, upkeep, war)

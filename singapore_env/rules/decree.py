@@ -6,6 +6,7 @@ from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, yes_no)
+from .roles import spend_storehouse, storehouse_tokens
 
 
 def decree_cost(g, seat: int, vice: int, adjust: int | None = None) -> int:
@@ -30,7 +31,7 @@ def _adjustment(g, seat: int) -> int:
 
 
 def decree_options(g, seat: int) -> list[Decision]:
-    tokens = g.s.storehouse[faction(seat)]
+    tokens = storehouse_tokens(g, seat)
     if tokens == 0:
         return []
     adjust = _adjustment(g, seat)
@@ -43,7 +44,7 @@ def decree_options(g, seat: int) -> list[Decision]:
 
 
 def decree(g, seat: int, vice: int) -> None:
-    add_storehouse(g, faction(seat), -decree_cost(g, seat, vice))
+    spend_storehouse(g, seat, decree_cost(g, seat, vice))
     push(g, Frame("decree", seat, vice=vice, phase=0, vetoed=0))
 
 

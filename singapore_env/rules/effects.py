@@ -11,6 +11,7 @@ from ..state import Frame
 from .base import (add_ships, add_storehouse, add_public_works_token, auto, clockwise_from,
                    draw_battle, faction, gain, log, pop, push, roll)
 from .population import add_population
+from .roles import place_in_storehouse
 
 # Effect types whose value is read elsewhere rather than applied on resolution:
 # tax tokens are derived from the face-up Tax cards in the tableaux.
@@ -65,7 +66,7 @@ def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> in
             amount = (amount + 1) // 2
         gain(g, seat, amount)
     elif t == "storehouse":
-        add_storehouse(g, faction(seat), e["n"])
+        place_in_storehouse(g, seat, e["n"])
     elif t == "public_works":
         add_public_works_token(g, seat)
     elif t == "population":

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from .base import (PASS, YES, add_ships, add_storehouse, decision, district_open, faction,
                    log, pop)
+from .roles import may_access, place_in_storehouse, scores_everywhere
 
 N_LOOP = 8
 
@@ -28,7 +29,7 @@ def _store_capacity(g, seat: int):
 def _place(g, seat: int, space: int) -> None:
     b = g.c.board
     if b.loop_kind[space] == "storehouse":
-        add_storehouse(g, b.loop_faction[space], 1)
+        place_in_storehouse(g, seat, 1, b.loop_faction[space])
     else:
         g.s.districts[space * 4 + seat] += 1
 
@@ -41,8 +42,9 @@ def _walk(g, f) -> None:
         space = (f.d["pos"] + 1) % N_LOOP
         f.d["pos"] = space
         if b.loop_kind[space] == "storehouse":
-            f.d["asking"] = 1
-            return
+            if may_access(g, f.seat, b.loop_faction[space]):
+                f.d["asking"] = 1
+                return
         if district_open(g, space):
             _place(g, f.seat, space)
             f.d["n"] -= 1
@@ -63,7 +65,7 @@ def score_districts(g) -> None:
         fac = b.loop_faction[space]
         mult = b.loop_multiplier[space]
         for seat in range(4):
-            if faction(seat) == fac and tokens[seat]:
+            if tokens[seat] and (faction(seat) == fac or scores_everywhere(g, seat)):
                 s.vp[seat] += mult * tokens[seat]
             s.districts[base + seat] = 0
         if b.loop_ship[space]:
@@ -85,7 +87,8 @@ class PlaceInfluence:
             return [YES, PASS]
         b = g.c.board
         return [Decision(Kind.INFLUENCE_START, sp) for sp in range(N_LOOP)
-                if b.loop_kind[sp] == "storehouse" or district_open(g, sp)]
+                if (b.loop_kind[sp] == "storehouse" and may_access(g, f.seat, b.loop_faction[sp]))
+                or (b.loop_kind[sp] == "district" and district_open(g, sp))]
 
     @staticmethod
     def apply(g, f, d):

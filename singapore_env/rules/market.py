@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame, Slot
-from .base import (PASS, active_boosts, add_ships, add_storehouse, add_public_works_token,
+from .base import (PASS, active_boosts, add_ships, add_public_works_token,
                    auto, battle_available, decision, draw_battle, faction, gain, log,
                    modifier_total, pop, push, revealed_boosts, shuffle, slot_position)
 from .effects import resolve_instant
+from .roles import ally_dual_price, spend_storehouse, storehouse_tokens
 from .tableau import attach, connect_options
 
 
@@ -31,9 +32,13 @@ def price_function(g, seat: int, purchase: bool = True):
     on_market = leader_on_market_space(g, seat)
     once_available = purchase and not g.s.discount_used
     defs = g.c.defs
+    ally_extra = ally_dual_price(g, seat)
 
     def price(card: int) -> tuple[int, bool]:
         d = defs[card]
+        base = d.price[fac]
+        if ally_extra is not None and d.dual_price:
+            base = min(base, d.price[0] + ally_extra)
         discount, once_used = 0, False
         for b in boosts:
             applies = b["applies"]
@@ -48,7 +53,7 @@ def price_function(g, seat: int, purchase: bool = True):
                     continue
                 once_used = True
             discount += b["n"]
-        return max(0, d.price[fac] + modifier - discount), once_used
+        return max(0, base + modifier - discount), once_used
 
     return price
 
@@ -197,7 +202,7 @@ def buy_battle_options(g, seat: int) -> list[Decision]:
     available = battle_available(g, fac)
     if available >= 1:
         out.append(Decision(Kind.BUY_BATTLE, 0))
-    if available >= 2 and s.storehouse[fac] >= g.cfg.battle_draw_two_tokens:
+    if available >= 2 and storehouse_tokens(g, seat) >= g.cfg.battle_draw_two_tokens:
         out.append(Decision(Kind.BUY_BATTLE, 1))
     return out
 
@@ -208,7 +213,7 @@ def buy_battle(g, seat: int, two: bool) -> None:
     if not two:
         s.hands[seat].append(draw_battle(g, fac))
         return
-    add_storehouse(g, fac, -g.cfg.battle_draw_two_tokens)
+    spend_storehouse(g, seat, g.cfg.battle_draw_two_tokens)
     cards = [draw_battle(g, fac), draw_battle(g, fac)]
     push(g, Frame("keep_battle", seat, cards=cards))
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .activate import activate, activate_options
-from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision, faction,
+from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision,
                    gain, log, next_clockwise, pop, push)
 from .decree import decree, decree_options
 from .effects import resolve_instant
+from .folk_hero import inspire, inspire_options, play_folk, play_options
 from .market import (buy_battle, buy_battle_options, buy_market, buy_market_options,
                      flush_market, rebuild, rebuild_options, reveal, reveal_options, search,
                      search_options)
 from .population import can_populate, populate
 from .raid import raid, raid_options
+from .roles import income_bonus, place_in_storehouse, role_frames
 from .scoring import final_scores
 from .war import declare_war, war_options
 
@@ -37,7 +39,8 @@ def events(g, f) -> None:
         add_ships(g, g.cfg.singapore_treaty_ships)
         log(g, "the Singapore Treaty is revealed")
         return
-    if not s.anglo_dutch and s.ships >= g.cfg.anglo_dutch_ship_threshold:
+    treaty = not s.anglo_dutch and s.ships >= g.cfg.anglo_dutch_ship_threshold
+    if treaty:
         s.anglo_dutch = 1
         log(g, "the Anglo-Dutch Treaty comes into force")
     if s.current_event >= 0:
@@ -47,6 +50,8 @@ def events(g, f) -> None:
     s.modifiers = [[m.type, m.args.get("n", 0)] for m in event.modifiers]
     log(g, f"event: {event.name}")
     push(g, *resolve_instant(g, -1, s.current_event))
+    if treaty:  # Simulation Mode: the Roles are declared before the Event resolves
+        push(g, *role_frames(g))
 
 
 @auto("income")
@@ -58,7 +63,7 @@ def income(g, f) -> None:
     else:
         dollars, tokens = g.c.board.income(s.ships)
     for seat in range(4):
-        gain(g, seat, dollars)
+        gain(g, seat, dollars + income_bonus(g, seat))
     for fac in (0, 1):
         add_storehouse(g, fac, tokens)
 
@@ -109,7 +114,7 @@ class LeaderAction:
         if d.kind == Kind.LEADER_MONEY:
             gain(g, seat, g.cfg.leader_money)
         elif d.kind == Kind.LEADER_STOREHOUSE:
-            add_storehouse(g, faction(seat), g.cfg.leader_storehouse_tokens)
+            place_in_storehouse(g, seat, g.cfg.leader_storehouse_tokens)
         elif d.kind != Kind.PASS:
             CORE[d.kind](g, seat, d.arg)
 
@@ -124,8 +129,9 @@ CORE = {
     Kind.DECREE: decree,
     Kind.WAR: declare_war,
     Kind.SEARCH: search,
+    Kind.INSPIRE: inspire,
 }
-FREE = {Kind.REVEAL: reveal, Kind.REBUILD: rebuild}
+FREE = {Kind.REVEAL: reveal, Kind.REBUILD: rebuild, Kind.FOLK_HERO: play_folk}
 ACTION_COST = {Kind.WAR: 2}
 
 
@@ -148,7 +154,9 @@ class Actions:
             if left >= ACTION_COST[Kind.WAR]:
                 opts += war_options(g, seat)
             opts += search_options(g, seat)
+            opts += inspire_options(g, seat)
         opts += reveal_options(g, seat)
+        opts += play_options(g, seat)
         opts += rebuild_options(g, seat)
         opts.append(PASS)
         return opts

@@ -11,10 +11,12 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
-                   find_frame, gain, log, mate, modifier_total, multiplier, one_more_dollar,
+                   find_frame, gain, log, mate, modifier_total, one_more_dollar,
                    pop, push, revealed_boosts, roll, star_allowed_in_war, yes_no)
 from .population import add_population, discard_population_cards
+from .folk_hero import war_loss_frames
 from .raid import reroll_frame, roll_into
+from .roles import may_join, spoils_multiplier, war_targets
 
 
 def war_cost(g, seat: int) -> int:
@@ -25,7 +27,7 @@ def war_cost(g, seat: int) -> int:
 def war_options(g, seat: int) -> list[Decision]:
     if g.s.storehouse[faction(seat)] < war_cost(g, seat):
         return []
-    return [Decision(Kind.WAR, p) for p in range(4) if faction(p) != faction(seat)]
+    return [Decision(Kind.WAR, p) for p in war_targets(g, seat)]
 
 
 def declare_war(g, seat: int, defender: int) -> None:
@@ -78,13 +80,15 @@ def war_step(g, f) -> None:
         victor = (att, dfn)[win]
         d["victor"] = victor
         d["loser"] = (att, dfn)[1 - win]
-        d["cap"] = abs(totals[0] - totals[1]) * multiplier(g)
+        winners, losers = sides(f)[win], sides(f)[1 - win]
+        d["cap"] = abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers)
         g.s.wars_won[victor] += 1
         loser_ally = d["allies"][1 - win]
         victor_ally = d["allies"][win]
         push(g, Frame("spoils", victor),
              *([Frame("ally_pay", loser_ally)] if loser_ally >= 0 else []),
-             *([Frame("share", victor)] if victor_ally >= 0 else []))
+             *([Frame("share", victor)] if victor_ally >= 0 else []),
+             *war_loss_frames(g, losers, winners))
     elif phase == 6:
         settle_spoils(g, f)
     else:
@@ -148,7 +152,7 @@ def _accept(g, f) -> None:
 
 
 # A faction mate of the attacker or defender may volunteer to join.
-yes_no("war_join", _join)
+yes_no("war_join", _join, may_join)
 # The attacker / defender accepts (YES) or refuses the volunteer's help.
 yes_no("war_accept", _accept)
 
