@@ -29,7 +29,7 @@ def take(g, cid: int) -> int:
     s = g.s
     piles = [s.market_deck, s.market_discard, s.population_deck, s.population_discard,
              s.event_deck, s.event_discard, *s.hands, *s.revealed, *s.battle_deck,
-             *s.battle_discard]
+             *s.battle_discard, s.put_away, s.folk_deck, s.folk_discard, *s.folk_hands]
     for pile in piles:
         if cid in pile:
             pile.remove(cid)
@@ -74,6 +74,13 @@ def give_hand(g, seat: int, key: str, copy: int = 0) -> int:
 def give_revealed(g, seat: int, key: str, copy: int = 0) -> int:
     cid = take(g, card_id(g, key, copy))
     g.s.revealed[seat].append(cid)
+    return cid
+
+
+def give_folk(g, seat: int, key: str) -> int:
+    """Put a Folk Hero card (Simulation Mode) in a seat's Folk Hero hand."""
+    cid = take(g, card_id(g, key))
+    g.s.folk_hands[seat].append(cid)
     return cid
 
 

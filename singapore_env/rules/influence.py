@@ -45,7 +45,7 @@ def _walk(g, f) -> None:
             if may_access(g, f.seat, b.loop_faction[space]):
                 f.d["asking"] = 1
                 return
-        if district_open(g, space):
+        elif district_open(g, space):
             _place(g, f.seat, space)
             f.d["n"] -= 1
     pop(g)
