@@ -219,6 +219,10 @@ def test_colonial_ally_uses_only_the_british_storehouse():
     from singapore_env.rules.roles import place_in_storehouse
     place_in_storehouse(g, 2, 1)
     assert g.s.storehouse == [9, 0]
+    g.s.storehouse = [9, 9]
+    run_frame(g, Frame("remove_influence", 2, n=1))   # a Conflict result
+    assert g.s.storehouse == [8, 9]                   # the only option: the British one
+    g.s.storehouse = [8, 0]
     b = g.c.board
     malay_store = next(sp for sp in range(8) if b.loop_kind[sp] == "storehouse"
                        and b.loop_faction[sp] == 1)

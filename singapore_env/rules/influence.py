@@ -118,7 +118,8 @@ def _tokens_to_remove(g, seat: int, space: int) -> int:
     Storehouse."""
     b = g.c.board
     if b.loop_kind[space] == "storehouse":
-        return g.s.storehouse[b.loop_faction[space]]
+        fac = b.loop_faction[space]
+        return g.s.storehouse[fac] if may_access(g, seat, fac) else 0  # simulation: Ally
     return g.s.districts[space * 4 + seat]
 
 
