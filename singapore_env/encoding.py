@@ -129,7 +129,8 @@ shows *how many* cards it committed, as at the table.
 | `storehouse_veto` | 4867 | 4 | 4 | 0..1 | Simulation: the Agents vetoed this relative seat's use of the British Storehouse |
 | `folk` | 4871 | 6 | 6 | 0..10 | Simulation Folk Heroes: [deck / 10, discard / 10], then hand size / 12 per relative seat |
 | `own_folk` | 4877 | 12×10 | 120 | 0..1 | own Folk Hero hand: card key per hand index (FOLK_HERO arg) |
-| **total** | | | **D = 4997** | | |
+| `ctx_veto` | 4997 | 4 | 4 | 0..1 | Simulation Storehouse veto question: the Colonial Ally in question, relative one-hot |
+| **total** | | | **D = 5001** | | |
         add_role_slices(add, self.folk_keys, H)
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them

@@ -22,18 +22,22 @@ def add_role_slices(add, folk_keys: list[str], H: int) -> None:
         f"then hand size / {H} per relative seat")
     add("own_folk", (H, len(folk_keys)), 1,
         "own Folk Hero hand: card key per hand index (FOLK_HERO arg)")
+    add("ctx_veto", 4, 1,
+        "Simulation Storehouse veto question: the Colonial Ally in question, relative one-hot")
 
 
 def make_role_encoder(offsets: dict, folk_index: list[int], H: int, ORDER):
     """``fn(m, s, seat)`` writing the Simulation slices of ``seat``'s observation into the
     memoryview ``m`` (which starts zeroed)."""
     O_ROLES, O_VETO = offsets["roles"], offsets["storehouse_veto"]
-    O_FOLK, O_OWN = offsets["folk"], offsets["own_folk"]
+    O_FOLK, O_OWN, O_VETO_ALLY = offsets["folk"], offsets["own_folk"], offsets["ctx_veto"]
     FK = max(folk_index) + 1
     INV_H = 1.0 / H
 
     def encode(m, s, seat: int) -> None:
         order = ORDER[seat]
+        if s.stack and s.stack[-1].kind == "storehouse_veto" and not s.game_over:
+            m[O_VETO_ALLY + order.index(s.stack[-1].d["ally"])] = 1.0
         public = s.roles_public
         for r in range(4):
             p = order[r]

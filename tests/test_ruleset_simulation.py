@@ -137,14 +137,23 @@ def test_a_declared_role_stays_hidden_from_every_other_seat_until_both_declared(
 
 
 # ---------------------------------------------------------------- the veto
+def enc_rel(observer: int, seat: int) -> int:
+    """Relative position of ``seat`` seen from ``observer`` (clockwise)."""
+    from singapore_env.rules.base import clockwise_from
+    return clockwise_from(observer).index(seat)
+
+
 def test_agents_veto_the_british_storehouse_only_if_all_agree():
     """"If all Agents agree, they may veto your use of the British Storehouse.\""""
+    enc = ObservationEncoder(config=SIM)
     for answers, vetoed in (([YES, YES], 1), ([YES, PASS], 0), ([PASS], 0)):
         g = treaty_game()
         g.step(CHOOSE_LEADER)
         g.step(CHOOSE_ALLY)
         for d in answers:
             assert g.pending.kind == "storehouse_veto"
+            veto_ally = enc.decode(enc.encode(g, g.acting_seat))["ctx_veto"]
+            assert veto_ally[enc_rel(g.acting_seat, 3)] == 1 and veto_ally.sum() == 1
             g.step(d)
         assert g.pending.kind != "storehouse_veto" and g.s.vetoed[3] == vetoed
 
