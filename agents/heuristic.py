@@ -50,6 +50,8 @@ from singapore_env.rules.base import (boost_total, district_open, modifier_total
                                       star_allowed_in_war)
 from singapore_env.rules.decree import decree_cost
 from singapore_env.rules.market import market_price
+from singapore_env.rules.roles import (lone_leader, may_access, scores_everywhere,
+                                       storehouse_of)
 from singapore_env.rules.tableau import activation_groups, joins, run_bounds
 from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
@@ -90,6 +92,10 @@ class Ctx:
         self.g, self.seat = g, seat
         self.s, self.c, self.defs = g.s, g.c, g.c.defs
         self.fac = SEAT_FACTION[seat]
+        self.store_fac = storehouse_of(g, seat)  # the Storehouse it uses (-1: none)
+        self.scores_all = scores_everywhere(g, seat)  # simulation: a Colonial Ally
+        # simulation: the only Resistance Leader places extra tokens in its Storehouse
+        self.drop_extra = g.cfg.lone_leader_extra_tokens if lone_leader(g, seat) else 0
         self.round = max(1, g.s.round)
         self.rounds_left = LAST_ROUND + 1 - self.round  # upkeeps / activations left
         self.mult = multiplier(g)
@@ -213,11 +219,11 @@ def _district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
     me = ctx.seat
     if sum(tokens) >= ctx.g.cfg.district_threshold:
         v = ctx.p["ship_value"] if b.loop_ship[space] else 0.0
-        if fac == ctx.fac:
+        if fac == ctx.fac or ctx.scores_all:
             return v + mult * tokens[me]
         return v - ctx.p["opp_vp_weight"] * mult * sum(tokens[p] for p in range(4)
                                               if SEAT_FACTION[p] == fac)
-    if fac == ctx.fac:
+    if fac == ctx.fac or ctx.scores_all:
         rl = ctx.rounds_left
         pf = 0.8 if rl >= 3 else 0.6 if rl == 2 else 0.3
         return tokens[me] * mult * pf
@@ -260,7 +266,7 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
         avail = []  # (own, opp) Storehouse passes before the (d+1)-th district visit
         own = opp = 0
         if pass_at >= 0:
-            if b.loop_faction[pass_at] == ctx.fac:
+            if b.loop_faction[pass_at] == ctx.store_fac:
                 own += 1
             else:
                 opp += 1
@@ -268,7 +274,9 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
         while len(avail) <= n_left:
             p = (p + 1) % N_LOOP
             if b.loop_kind[p] == "storehouse":
-                if b.loop_faction[p] == ctx.fac:
+                if not may_access(g, me, b.loop_faction[p]):
+                    continue
+                if b.loop_faction[p] == ctx.store_fac:
                     own += 1
                 else:
                     opp += 1
@@ -308,10 +316,11 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
         store = list(s.storehouse)
         for sp in ([pre_token] if pre_token >= 0 else []) + dists[:d]:
             dist[sp * 4 + me] += 1
-        store[ctx.fac] += ko
-        store[1 - ctx.fac] += kp
+        store[ctx.store_fac if ko else 0] += ko * (1 + ctx.drop_extra)
+        store[1 - ctx.store_fac if kp else 0] += kp
         if drop_on >= 0:
-            store[b.loop_faction[drop_on]] += 1
+            own = b.loop_faction[drop_on] == ctx.store_fac
+            store[b.loop_faction[drop_on]] += 1 + (ctx.drop_extra if own else 0)
         for sp in range(N_LOOP):
             if open_[sp] and sum(dist[sp * 4: sp * 4 + 4]) >= g.cfg.district_threshold:
                 dist[sp * 4: sp * 4 + 4] = [0, 0, 0, 0]
@@ -322,13 +331,15 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
             else (base_total, PASS)
     if asking:
         value, plan, dists = evaluate(-1, pos, n, pos)
-        mine = b.loop_faction[pos] == ctx.fac
+        mine = b.loop_faction[pos] == ctx.store_fac
         d = YES if (plan[1] if mine else plan[2]) > 0 else PASS
         return (value, d, outcome(-1, plan, dists, -1)) if detail else (value, d)
     best, best_d, best_args = -1e9, None, None
     for sp in range(N_LOOP):
         if b.loop_kind[sp] == "storehouse":
-            forced = own_drop if b.loop_faction[sp] == ctx.fac else opp_drop
+            if not may_access(g, me, b.loop_faction[sp]):
+                continue
+            forced = own_drop if b.loop_faction[sp] == ctx.store_fac else opp_drop
             v, plan, dists = evaluate(-1, sp, n - 1, -1)
             v += forced
             args = (-1, plan, dists, sp)

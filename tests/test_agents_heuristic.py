@@ -6,6 +6,7 @@ import pytest
 from agents.heuristic import Ctx, HeuristicAgent, influence_plan
 from agents.random_agent import RandomAgent
 from agents.registry import known_agents, make_agent
+from singapore_env.config import RulesConfig
 from singapore_env.decisions import Kind
 from singapore_env.engine import Game
 from singapore_env.simulate import play_game, run_tournament
@@ -67,11 +68,14 @@ def test_beats_random():
     assert wins / 40 > 0.35
 
 
-def test_influence_model_matches_the_engine():
-    """The placement the agent plans (start + Storehouse drops) is what the engine does."""
+@pytest.mark.parametrize("ruleset", ["standard", "simulation"])
+def test_influence_model_matches_the_engine(ruleset):
+    """The placement the agent plans (start + Storehouse drops) is what the engine does
+    (simulation: a Colonial Ally only drops on the British Storehouse, the only
+    Resistance Leader drops one more token)."""
     checked = 0
     for seed in range(12):
-        g = Game(seed, keep_text_log=False)
+        g = Game(seed, RulesConfig.named(ruleset), keep_text_log=False)
         agents = [HeuristicAgent(seed=p) for p in range(4)]
         while not g.is_over:
             seat = g.acting_seat
