@@ -8,7 +8,8 @@ describes every action of the fixed action table from the acting seat's point of
 * ``card[a]`` — the card the action refers to, as ``card id + 1`` (0 = none): the
   Market card a BUY_MARKET slot holds, the tableau card an ACTIVATE / ATTACH_POP /
   REBUILD / CLOSE / CONNECT / SEARCH / DISCARD_* / MOVE_CARD position holds, the Battle
-  card a REVEAL / COMMIT / KEEP_BATTLE index names;
+  card a REVEAL / COMMIT / KEEP_BATTLE index names, the Folk Hero card a FOLK_HERO index
+  names (simulation);
 * ``features[a]`` — :data:`FEATURES`: legal, refers to a card, price / 10 and whether
   it is affordable (buying and rebuilding; a Major Economic Boom pick is free), the
   tableau card's face-up flag, Population cards on it / 4 and whether it was activated
@@ -88,6 +89,8 @@ class CandidateEncoder:
                 cost = game.cfg.battle_card_price
             elif kind == Kind.REVEAL:
                 cid = s.hands[seat][arg]
+            elif kind == Kind.FOLK_HERO:
+                cid = s.folk_hands[seat][arg]
             elif kind == Kind.COMMIT:
                 cid = committed_card(game, seat, arg)
             elif kind == Kind.KEEP_BATTLE:
