@@ -51,7 +51,7 @@ from singapore_env.rules.base import (boost_total, district_open, modifier_total
 from singapore_env.rules.decree import decree_cost
 from singapore_env.rules.market import market_price
 from singapore_env.rules.roles import (lone_leader, may_access, scores_everywhere,
-                                       storehouse_of)
+                                       spoils_multiplier, storehouse_of)
 from singapore_env.rules.tableau import activation_groups, joins, run_bounds
 from singapore_env.rules.upkeep import tax_totals
 from singapore_env.rules.war import war_cost
@@ -735,9 +735,10 @@ def war_option_value(ctx: Ctx, defender: int) -> float:
     own = strength + boost_total(g, me, "war_bonus")
     opp = _seat_visible_strength(ctx, defender, star_ok)
     mate = defender ^ 1
-    opp += 0.4 * _seat_visible_strength(ctx, mate, star_ok) if s.hands[mate] else 0.0
+    opp += 0.4 * _seat_visible_strength(ctx, mate, star_ok) \
+        if mate != me and s.hands[mate] else 0.0
     edge = own - opp
-    mult = ctx.mult
+    mult = spoils_multiplier(g, me, [defender])  # simulation: the Roles' modifiers
     ev = 0.0
     for d, p in _roll_diff(g.cfg.war_dice).items():
         diff = d + edge
