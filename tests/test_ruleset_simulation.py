@@ -368,6 +368,40 @@ def test_folk_hero_hands_are_hidden_from_other_seats():
     assert len(worlds) > 1
 
 
+def _hide_simulation(g: Game, observer: int) -> Game:
+    """A clone with what ``observer`` may not see changed: another Raja's undisclosed
+    Role, the other Folk Hero hands (swapped with deck cards) and the deck order."""
+    h = g.clone()
+    s = h.s
+    for q in range(4):
+        if q != observer and s.roles[q] >= 0 and not s.roles_public:
+            s.roles[q] ^= 1
+        hand = s.folk_hands[q]
+        if q != observer and hand and s.folk_deck:
+            hand[0], s.folk_deck[0] = s.folk_deck[0], hand[0]
+    s.folk_deck.reverse()
+    return h
+
+
+def test_no_leak_in_random_simulation_states():
+    enc = ObservationEncoder(config=SIM)
+    checked = 0
+    for seed in range(12):
+        g = Game(seed, SIM, keep_text_log=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            s = g.s
+            hidden = not s.roles_public and any(r >= 0 for r in s.roles)
+            if (hidden or any(s.folk_hands)) and (hidden or s.decisions % 7 == 0):
+                for seat in range(4):
+                    h = _hide_simulation(g, seat)
+                    if h.s.to_dict() != s.to_dict():
+                        assert np.array_equal(enc.encode(h, seat), enc.encode(g, seat))
+                        checked += 1
+            g.step(rng.choice(g.legal_decisions()))
+    assert checked > 50
+
+
 # ---------------------------------------------------------------- whole games
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_games_keep_invariants(chunk):
