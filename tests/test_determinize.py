@@ -186,15 +186,10 @@ def test_spent_counter_boost_is_resampled_for_the_others():
     """Whether another seat spent HMS Andromache's +2 in the Conflict is hidden: other
     worlds differ on it; the holder's own world keeps its choice."""
     from singapore_env.decisions import Decision, Kind
-    from singapore_env.scenario import card_id, give_revealed, run_frame, script_dice
-    from test_rules_choices import conflict, game
+    from singapore_env.scenario import card_id
+    from test_rules_findings import andromache_in_conflict
 
-    g = game()
-    g.s.first_player = 1
-    g.s.wealth = [1, 1, 1, 1]
-    give_revealed(g, 1, "hms_andromache")
-    script_dice(g, [2, 2])
-    run_frame(g, conflict(2))
+    g = andromache_in_conflict()
     g.step(Decision(Kind.YES))
     g.step(Decision(Kind.PASS))                  # the Resident is done; the Sultan asks
     andromache = card_id(g, "hms_andromache")

@@ -199,15 +199,9 @@ def test_spending_a_counter_boost_changes_nothing_for_the_others():
     """HMS Andromache's +2 chosen in a Conflict stays hidden until the reveal; the
     holder itself sees its choice."""
     from singapore_env.decisions import Decision, Kind
-    from singapore_env.scenario import give_revealed, run_frame, script_dice
-    from test_rules_choices import conflict, game
+    from test_rules_findings import andromache_in_conflict
 
-    g = game()
-    g.s.first_player = 1
-    g.s.wealth = [1, 1, 1, 1]
-    give_revealed(g, 1, "hms_andromache")
-    script_dice(g, [2, 2])
-    run_frame(g, conflict(2))
+    g = andromache_in_conflict()
     before = {p: ENC.encode(g, p).copy() for p in range(4)}
     g.step(Decision(Kind.YES))
     assert g.acting_seat == 1

@@ -37,6 +37,18 @@ def stop_after(g) -> None:
     g.s.stack = [Frame("war_join", 0, side=0)]
 
 
+def andromache_in_conflict():
+    """A Conflict event (dice scripted) in which the Resident, holding a revealed HMS
+    Andromache, is the first asked for its contribution; every player has $1."""
+    g = game()
+    g.s.first_player = 1
+    g.s.wealth = [1, 1, 1, 1]
+    give_revealed(g, 1, "hms_andromache")
+    script_dice(g, [2, 2])
+    run_frame(g, conflict(2))
+    return g
+
+
 def keys_in_tableau(g, seat: int) -> list[str]:
     return [g.c.defs[slot.card].key for slot in g.s.tableau[seat]]
 
