@@ -16,9 +16,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-RULESETS = ("standard", "simulation")
+RULESETS = ("standard", "first-edition", "simulation")
 REWARD_MODES = ("win", "vp_margin", "faction")
 SPOILS_SHARING = ("mandatory", "optional")
+#: The numbers a ruleset changes from the standard defaults (``RulesConfig.named``).
+PRESETS: dict[str, dict] = {
+    # 2022 first edition: War costs no Storehouse tokens (still two Actions).
+    "first-edition": {"war_cost": 0, "war_cost_under_anglo_dutch": 0},
+}
 
 
 class ConfigError(ValueError):
@@ -99,6 +104,16 @@ class RulesConfig:
     folk_draw_outnumbered: int = 2
     lone_leader_extra_tokens: int = 1
 
+    # First edition (ruleset ``first-edition``; read only by its Raid and War, so the
+    # defaults are the first edition's numbers). D4 = a four-sided die showing 1..4.
+    fe_raid_d4: int = 2                 # a Raid rolls 2D4 dollars
+    fe_raid_ships_lost: int = 1         # ships a Raid removes (intervened or not)
+    fe_intervene_influence: int = 2     # Influence a successful Intervention places
+    fe_war_d4: int = 1                  # each War side rolls one D4
+    fe_storehouse_strength: int = 1     # War strength per Storehouse token withdrawn
+    fe_war_ships_lost: int = 1          # ships a War removes
+    fe_vp_per_dollar: int = 1           # plunder owed beyond Wealth and cards: VP per $1
+
     # Engine limits (addressable slots for the fixed action table).
     max_hand: int = 12
     max_tableau: int = 16
@@ -147,10 +162,11 @@ class RulesConfig:
 
     @classmethod
     def named(cls, ruleset: str, **overrides) -> "RulesConfig":
-        """Build a configuration by ruleset name (``standard`` or ``simulation``)."""
+        """Build a configuration by ruleset name (one of :data:`RULESETS`), with the
+        ruleset's own numbers (:data:`PRESETS`) and then ``overrides`` applied."""
         if ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-        return cls(ruleset=ruleset, **overrides)
+        return cls(ruleset=ruleset, **{**PRESETS.get(ruleset, {}), **overrides})
 
     def replace(self, **changes) -> "RulesConfig":
         """A copy with some values changed (validated)."""

@@ -37,7 +37,7 @@ class Kind(IntEnum):
     CONNECT = 18          # position * 2 + side (0 = left of it, 1 = right of it)
     INFLUENCE_START = 19  # loop space where influence placement starts
     COMMIT = 20           # hand index, or max_hand + revealed index
-    ADD_MONEY = 21        # one more dollar (contribution, spoils, ally payment)
+    ADD_MONEY = 21        # one more dollar (contribution, spoils, ally payment) or token
     FUND = 22             # fund the excess Public Works token
     CLOSE = 23            # close the Public Works card at a tableau position
     MOVE_SEAT = 24        # tableau (seat) in which the next move happens
@@ -46,7 +46,7 @@ class Kind(IntEnum):
     REMOVE_INFLUENCE = 27 # loop space to remove one own token from
     DISCARD_POP = 28      # tableau position whose (first) Population card is lost
     STORE = 29            # number of influence tokens to store on the card
-    DISCARD_CARD = 30     # tableau position of a card discarded for War strength
+    DISCARD_CARD = 30     # tableau position of a card discarded for War strength / taken
     INSPIRE = 31          # simulation: Resistance Leader's action, draw a Folk Hero card
     FOLK_HERO = 32        # simulation: play the Folk Hero card at this hand index
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .rules.raid_first_edition import COMMIT_FRAMES
+
 
 class InvariantError(AssertionError):
     """The state breaks a rule that always holds."""
@@ -20,6 +22,9 @@ def _limbo_cards(s) -> list[int]:
             out.extend(d["cards"])
         elif f.kind == "war":
             out.extend(c for c in d["commits"] if c >= 0)
+        elif f.kind in COMMIT_FRAMES:  # first edition: committed cards per seat
+            for cards in d["commits"]:
+                out.extend(cards)
     return out
 
 

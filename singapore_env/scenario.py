@@ -98,19 +98,21 @@ def run_frame(g, frame: Frame) -> None:
 
 
 class ScriptedDice:
-    """Stands in for the game's RNG: dice show the scripted faces (0, 1 or 2) in order;
-    shuffles still use the real generator."""
+    """Stands in for the game's RNG: dice show the scripted faces (0, 1 or 2) in order,
+    D4s (first edition) the scripted ``d4`` faces (1..4); shuffles still use the real
+    generator."""
 
-    def __init__(self, rng: np.random.Generator, faces: list[int]):
+    def __init__(self, rng: np.random.Generator, faces: list[int], d4=()):
         self._rng = rng
         self.faces = list(faces)
+        self.d4 = list(d4)
 
     def integers(self, low, high=None, size=None):
-        if high == 6 and size is not None:
-            if len(self.faces) < size:
+        if high in (6, 5) and size is not None:
+            script, unit = (self.faces, 2) if high == 6 else (self.d4, 1)
+            if len(script) < size:
                 raise AssertionError("the scenario ran out of scripted dice")
-            out = [self.faces.pop(0) * 2 for _ in range(size)]
-            return np.array(out)
+            return np.array([script.pop(0) * unit for _ in range(size)])
         return self._rng.integers(low, high, size=size)
 
     def permutation(self, n):
@@ -121,8 +123,10 @@ class ScriptedDice:
         return self._rng.bit_generator
 
 
-def script_dice(g, faces: list[int]) -> ScriptedDice:
-    """Script the next dice of ``g``; returns the stand-in (check ``.faces`` is empty)."""
-    stub = ScriptedDice(g.rng if not isinstance(g.rng, ScriptedDice) else g.rng._rng, faces)
+def script_dice(g, faces: list[int], d4=()) -> ScriptedDice:
+    """Script the next dice of ``g`` (1819 dice ``faces``, D4s ``d4``); returns the
+    stand-in (check ``.faces`` and ``.d4`` are empty)."""
+    stub = ScriptedDice(g.rng if not isinstance(g.rng, ScriptedDice) else g.rng._rng, faces,
+                        d4)
     g.rng = stub
     return stub

@@ -4,4 +4,5 @@ Importing this package registers every frame handler in :mod:`.base`.
 """
 
 from . import (activate, conflict, decree, folk_hero, influence, market,  # noqa: F401
-               population, raid, roles, scoring, tableau, turn, upkeep, war)
+               population, raid, raid_first_edition, roles, scoring, tableau, turn, upkeep,
+               war, war_first_edition)

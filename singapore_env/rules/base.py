@@ -28,6 +28,7 @@ _NEXT = {CLOCKWISE[i]: CLOCKWISE[(i + 1) % 4] for i in range(4)}
 PASS = Decision(Kind.PASS, 0)
 YES = Decision(Kind.YES, 0)
 FACES = (0, 0, 1, 1, 2, 2)  # the 1819 die
+D4_SIDES = 4               # the first edition's D4
 
 
 def auto(kind: str):
@@ -107,6 +108,13 @@ def roll_dice(g: "Game", dice: int) -> list[int]:
     if dice <= 0:
         return []
     return [FACES[x] for x in g.rng.integers(0, 6, size=dice)]
+
+
+def roll_d4(g: "Game", dice: int) -> int:
+    """Sum of ``dice`` four-sided dice (faces 1..4; first-edition ruleset)."""
+    if dice <= 0:
+        return 0
+    return int(sum(g.rng.integers(1, D4_SIDES + 1, size=dice)))
 
 
 def shuffle(g: "Game", cards: list[int]) -> None:

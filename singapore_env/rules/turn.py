@@ -17,8 +17,10 @@ from .market import (buy_battle, buy_battle_options, buy_market, buy_market_opti
 from .population import can_populate, populate
 from .raid import raid, raid_options
 from .roles import income_bonus, place_in_storehouse, role_frames
+from .raid_first_edition import raid_fe
 from .scoring import final_scores
 from .war import declare_war, war_options
+from .war_first_edition import declare_war_fe
 
 
 @auto("round")
@@ -131,6 +133,11 @@ CORE = {
     Kind.SEARCH: search,
     Kind.INSPIRE: inspire,
 }
+# Core actions a ruleset plays its own way: (ruleset, kind) -> fn(g, seat, arg).
+VARIANTS = {
+    ("first-edition", Kind.RAID): lambda g, seat, arg: raid_fe(g, seat),
+    ("first-edition", Kind.WAR): declare_war_fe,
+}
 FREE = {Kind.REVEAL: reveal, Kind.REBUILD: rebuild, Kind.FOLK_HERO: play_folk}
 ACTION_COST = {Kind.WAR: 2}
 
@@ -171,7 +178,7 @@ class Actions:
             FREE[d.kind](g, f.seat, d.arg)
             return
         f.d["left"] -= ACTION_COST.get(d.kind, 1)
-        CORE[d.kind](g, f.seat, d.arg)
+        VARIANTS.get((g.cfg.ruleset, d.kind), CORE[d.kind])(g, f.seat, d.arg)
 
 
 @auto("cleanup")

@@ -1,0 +1,186 @@
+"""First-edition War (ruleset ``first-edition``): two Actions and no tokens to declare;
+Battle cards, Storehouse tokens and a D4 per side; plunder in Wealth, Market cards or VP.
+
+The ``war_fe`` frame stays on the stack and asks, in order:
+
+1. the attacker and the defender each commit one Battle card face down (compulsory when
+   they have one), then their faction mates may each add one (``fe_commit``); identical
+   copies may be added to a card and combine (strengths add);
+2. the attacker, then the defender, withdraw any number of their faction's Storehouse
+   tokens, one at a time (``fe_tokens``), each worth ``fe_storehouse_strength``;
+3. each side rolls ``fe_war_d4`` D4s; total = cards + tokens + D4 + War boosts; the
+   higher total wins, the attacker on a tie. The winner is owed (difference x
+   multiplier) dollars: the loser's Wealth is taken first, then the loser's faction mate
+   may donate dollars one at a time (``fe_donate``), then the winner takes Market cards
+   from the loser's tableau, each worth its printed price for the winner's faction and
+   at most what is still owed (``fe_plunder``), and turns the rest into VP
+   (``fe_vp_per_dollar`` each). Population cards on a taken card stay with the loser,
+   who attaches each to a vacant slot (else it is discarded);
+4. the committed cards are discarded and ``fe_war_ships_lost`` ships leave the Port.
+"""
+
+from __future__ import annotations
+
+from ..decisions import Decision, Kind
+from ..state import Frame
+from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame,
+                   gain, log, mate, multiplier, pop, push, roll_d4)
+from .raid_first_edition import committed_strength, discard_commits
+from .war import war_bonus
+
+ONE_MORE = Decision(Kind.ADD_MONEY)
+
+
+def declare_war_fe(g, seat: int, defender: int) -> None:
+    """Start a first-edition War on ``defender`` (the WAR action of that ruleset)."""
+    log(g, f"seat {seat} declares war on seat {defender}")
+    push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
+                  tokens=[0, 0], rolls=[0, 0], totals=[0, 0], victor=-1, loser=-1, due=0,
+                  shown=0))
+
+
+def principals(f) -> tuple[int, int]:
+    return f.seat, f.d["defender"]
+
+
+@auto("war_fe")
+def war_fe_step(g, f) -> None:
+    d = f.d
+    att, dfn = principals(f)
+    phase = d["phase"]
+    d["phase"] = phase + 1
+    if phase == 0:
+        push(g, Frame("fe_commit", att, parent="war_fe", must=1),
+             Frame("fe_commit", dfn, parent="war_fe", must=1),
+             Frame("fe_commit", mate(att), parent="war_fe", must=0),
+             Frame("fe_commit", mate(dfn), parent="war_fe", must=0))
+    elif phase == 1:
+        push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
+    elif phase == 2:
+        resolve_battle(g, f)
+    else:
+        pop(g)
+        discard_commits(g, f)
+        add_ships(g, -g.cfg.fe_war_ships_lost)
+
+
+def side_total(g, f, side: int) -> int:
+    """Cards of the principal and its mate + tokens + D4 + War boosts of the fighters."""
+    d = f.d
+    p = principals(f)[side]
+    total = d["rolls"][side] + d["tokens"][side] * g.cfg.fe_storehouse_strength
+    for seat in (p, mate(p)):
+        if seat == p or d["commits"][seat]:
+            total += committed_strength(g, d["commits"][seat]) + war_bonus(g, seat)
+    return total
+
+
+def resolve_battle(g, f) -> None:
+    """Roll, compare (the attacker wins ties), take the loser's Wealth, then ask for the
+    ally's donation and the winner's plunder of what is still owed."""
+    d = f.d
+    d["rolls"] = [roll_d4(g, g.cfg.fe_war_d4), roll_d4(g, g.cfg.fe_war_d4)]
+    d["totals"] = [side_total(g, f, 0), side_total(g, f, 1)]
+    d["shown"] = 1
+    win = 0 if d["totals"][0] >= d["totals"][1] else 1
+    victor, loser = principals(f)[win], principals(f)[1 - win]
+    d["victor"], d["loser"] = victor, loser
+    g.s.wars_won[victor] += 1
+    owed = (d["totals"][win] - d["totals"][1 - win]) * multiplier(g)
+    taken = min(owed, g.s.wealth[loser])
+    gain(g, loser, -taken)
+    gain(g, victor, taken)
+    d["due"] = owed - taken
+    log(g, f"war totals {d['totals']}: seat {victor} wins, owed ${owed}, took ${taken}")
+    if d["due"] > 0:
+        push(g, Frame("fe_donate", mate(loser)), Frame("fe_plunder", victor))
+
+
+@decision("fe_tokens")
+class WithdrawTokens:
+    """Withdraw one more Storehouse token for War strength (ADD_MONEY); PASS ends."""
+
+    @staticmethod
+    def legal(g, f):
+        return [ONE_MORE, PASS] if g.s.storehouse[faction(f.seat)] > 0 else []
+
+    @staticmethod
+    def apply(g, f, d):
+        if d.kind == Kind.PASS:
+            pop(g)
+            return
+        add_storehouse(g, faction(f.seat), -1)
+        find_frame(g, "war_fe").d["tokens"][f.d["side"]] += 1
+
+
+@decision("fe_donate")
+class Donate:
+    """The loser's faction mate donates $1 more to the winner (ADD_MONEY); PASS ends."""
+
+    @staticmethod
+    def legal(g, f):
+        war = find_frame(g, "war_fe").d
+        return [ONE_MORE, PASS] if war["due"] > 0 and g.s.wealth[f.seat] > 0 else []
+
+    @staticmethod
+    def apply(g, f, d):
+        if d.kind == Kind.PASS:
+            pop(g)
+            return
+        war = find_frame(g, "war_fe").d
+        gain(g, f.seat, -1)
+        gain(g, war["victor"], 1)
+        war["due"] -= 1
+
+
+def steal_price(g, victor: int, card: int) -> int:
+    """What a taken Market card is worth: its printed price for the winner's faction."""
+    return g.c.defs[card].price[faction(victor)]
+
+
+@decision("fe_plunder")
+class Plunder:
+    """The winner takes a Market card of the loser worth at most what is owed
+    (DISCARD_CARD = the card's position in the loser's tableau), or PASS: the rest of
+    the debt becomes VP."""
+
+    @staticmethod
+    def legal(g, f):
+        war = find_frame(g, "war_fe").d
+        if len(g.s.tableau[f.seat]) >= g.cfg.max_tableau:
+            return [PASS]
+        row = g.s.tableau[war["loser"]][:g.cfg.max_tableau]
+        return [Decision(Kind.DISCARD_CARD, i) for i, slot in enumerate(row)
+                if g.c.defs[slot.card].category == "market"
+                and 0 < steal_price(g, f.seat, slot.card) <= war["due"]] + [PASS]
+
+    @staticmethod
+    def apply(g, f, d):
+        war = find_frame(g, "war_fe").d
+        if d.kind == Kind.PASS:
+            pop(g)
+            g.s.vp[f.seat] += war["due"] * g.cfg.fe_vp_per_dollar
+            war["due"] = 0
+            return
+        war["due"] -= steal_price(g, f.seat, g.s.tableau[war["loser"]][d.arg].card)
+        if war["due"] <= 0:
+            pop(g)
+        take_card(g, war["loser"], d.arg, f.seat)
+
+
+def take_card(g, loser: int, pos: int, victor: int) -> None:
+    """Move a Market card from the loser's tableau to the right end of the winner's,
+    unconnected; a face-up Public Works card's token changes owner with it. Its
+    Population cards stay with the loser, who attaches each to a vacant slot."""
+    row = g.s.tableau[loser]
+    slot = row.pop(pos)
+    if pos > 0 and row[pos - 1].link:
+        row[pos - 1].link = False
+    slot.link = False
+    pops, slot.pops = slot.pops, []
+    track = g.s.pw_track
+    if "public_works" in g.c.defs[slot.card].kinds and slot.up and loser in track:
+        track[len(track) - 1 - track[::-1].index(loser)] = victor
+    g.s.tableau[victor].append(slot)
+    push(g, *[Frame("attach_pop", loser, card=c) for c in pops])
+    log(g, f"seat {victor} takes {g.c.defs[slot.card].name} from seat {loser}")
