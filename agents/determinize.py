@@ -16,12 +16,15 @@ What is hidden from ``seat`` and how it is resampled:
   is hidden too); the Event I cards stay on top, as at setup;
 * each faction's Battle deck, the hands of the other players, and the hidden parts of
   pending frames: another seat's pending ``keep_battle`` cards, the War commits of the
-  other seats before the roll, and the other seats' Conflict contributions (cards, and
-  the dollars and once-per-round counter boosts spent by seats that have already
-  contributed). All those cards of one faction
-  form that faction's *unseen pool*; it is shuffled and dealt back to the same places,
-  so every hand / commit keeps its size and every card keeps its faction. Committed
-  cards respect the ★ restriction in force when possible.
+  other seats before the roll (first edition: the cards committed to a War or an
+  Intervention until they are shown), and the other seats' Conflict contributions
+  (cards, and the dollars and once-per-round counter boosts spent by seats that have
+  already contributed). All those cards of one faction form that faction's *unseen
+  pool*; it is shuffled and dealt back to the same places, so every hand / commit keeps
+  its size and every card keeps its faction. Committed
+  cards respect the ★ restriction in force when possible. (A first-edition commit of
+  several identical copies is resampled card by card, so the copies may differ in the
+  sampled world.)
 
 Public and kept as is: the board, tableaux, VP, wealth, revealed Battle cards, all
 discard piles (a discarded card was shown), the current Event, the observer's own hand
@@ -43,6 +46,7 @@ import numpy as np
 from singapore_env.content import SEAT_FACTION
 from singapore_env.rules.base import star_allowed_in_conflict, star_allowed_in_war
 from singapore_env.rules.conflict import spendable_boosts
+from singapore_env.rules.raid_first_edition import COMMIT_FRAMES
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -125,6 +129,13 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
                     fac = SEAT_FACTION[p]
                     pools[fac].append(card)
                     holes.append((fac, _list_setter(commits, p), war_star))
+        elif f.kind in COMMIT_FRAMES and not f.d["shown"]:
+            star_ok = war_star or f.kind != "war_fe"
+            for p, cards in enumerate(f.d["commits"]):
+                if p != seat:
+                    pools[SEAT_FACTION[p]].extend(cards)
+                    holes += [(SEAT_FACTION[p], _list_setter(cards, i), star_ok)
+                              for i in range(len(cards))]
 
     for fac in (0, 1):
         _shuffle(rng, pools[fac])

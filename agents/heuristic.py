@@ -808,7 +808,8 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         f = game.pending
-        handler = getattr(self, "_q_" + f.kind, None) or sim.QUESTIONS.get(f.kind)
+        handler = (getattr(self, "_q_" + f.kind, None) or sim.QUESTIONS.get(f.kind)
+                   or first_edition.QUESTIONS.get(f.kind))
         choice = None
         if handler is not None:
             ctx = Ctx(game, seat, self.params)
@@ -831,6 +832,8 @@ class HeuristicAgent(Agent):
         k = d.kind
         if k == Kind.PASS:
             return 0.0
+        if g.cfg.ruleset == "first-edition" and k in (Kind.RAID, Kind.WAR):
+            return first_edition.score_action(ctx, d)
         if k == Kind.BUY_MARKET:
             cid = s.market[d.arg]
             price = market_price(g, ctx.seat, cid)[0]
@@ -1245,3 +1248,7 @@ def _boosts(ctx: Ctx, kind: str):
 
 
 __all__ = ["HeuristicAgent", "influence_plan"]
+
+
+# The first-edition Raid and War questions (imported last: that module builds on this one).
+from . import heuristic_first_edition as first_edition  # noqa: E402

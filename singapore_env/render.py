@@ -15,12 +15,16 @@ _PASS_WORDS = {
     "contribute": "done contributing", "moves": "stop moving",
     "boom_pick": "take the dollars instead",
     "storehouse_veto": "allow the Colonial Ally the British Storehouse",
+    "fe_intervene": "do not intervene", "fe_hinder": "do not hinder",
+    "fe_commit": "commit no (more) card", "fe_tokens": "withdraw no more tokens",
+    "fe_donate": "donate no more", "fe_plunder": "take the rest as VP",
 }
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
     "war_accept": "accept the help", "hinder": "hinder the Raid",
     "veto": "veto the Decree", "contribute": "spend a once-per-round counter boost",
     "storehouse_veto": "veto the Colonial Ally's use of the British Storehouse",
+    "fe_intervene": "intervene in the Raid", "fe_hinder": "hinder the Raid",
 }
 
 
@@ -70,6 +74,9 @@ def _describe(g, d: Decision) -> str:
         return f"keep {_card(g, f.d['cards'][a])}"
     if k == Kind.POPULATE:
         return "populate"
+    if k == Kind.DISCARD_CARD and kind == "fe_plunder":
+        loser = next(x for x in reversed(s.stack) if x.kind == "war_fe").d["loser"]
+        return f"take {_card(g, s.tableau[loser][a].card)} from {SEAT_NAMES[loser]}"
     if k in (Kind.ATTACH_POP, Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE,
              Kind.DISCARD_POP, Kind.DISCARD_CARD):
         return f"{kind_name.lower().replace('_', ' ')} {pos(a)}"
@@ -108,7 +115,9 @@ def _describe(g, d: Decision) -> str:
             rev[a - h] if h <= a < h + len(rev) else -1)
         return f"commit {_card(g, card)}"
     if k == Kind.ADD_MONEY:
-        return {"spoils": "take $1 more", "ally_pay": "pay $1 more"}.get(kind, "contribute $1")
+        return {"spoils": "take $1 more", "ally_pay": "pay $1 more",
+                "fe_tokens": "withdraw 1 more Storehouse token",
+                "fe_donate": "donate $1 more"}.get(kind, "contribute $1")
     if k == Kind.FUND:
         return "fund the Public Works"
     if k == Kind.MOVE_SEAT:
