@@ -20,7 +20,7 @@ from singapore_env.invariants import check_invariants
 from singapore_env.rules.base import find_frame
 from singapore_env.rules.raid_first_edition import raid_fe
 from singapore_env.rules.war_first_edition import declare_war_fe
-from singapore_env.scenario import card_id, give_hand, give_tableau, script_dice
+from singapore_env.scenario import card_id, give_hand, give_revealed, give_tableau, script_dice
 from singapore_env.simulate import run_tournament
 
 FE = RulesConfig.named("first-edition")
@@ -221,6 +221,33 @@ def test_tokens_add_strength_and_the_attacker_wins_ties():
     assert card_id(g, "artillery_3") in g.s.battle_discard[0]  # "Revealed ... discarded"
 
 
+def test_a_discard_for_war_card_adds_its_strength():
+    """Police Force: "Discard to add +1 to Battle results." (as in the standard War)"""
+    g = fe_game()
+    police = give_tableau(g, 0, "police_force")
+    give_hand(g, 0, "artillery_3")
+    give_hand(g, 2, "perahu")
+    g.s.storehouse = [0, 0]
+    script_dice(g, [], d4=[2, 3])             # 3 + 2 + 1 = 6 against 3 + 3 = 6
+    start(g, declare_war_fe, 0, 2)
+    assert (g.pending.kind, g.acting_seat) == ("war_discard", 0)
+    g.step(Decision(Kind.DISCARD_CARD, g.s.tableau[0].index(police)))
+    assert police not in g.s.tableau[0] and g.s.wars_won == [1, 0, 0, 0]
+
+
+def test_a_reroll_boost_rerolls_the_chosen_d4s():
+    """Giant Kusu: "re-roll up to 2 dice"; the holder picks the dice, the new faces stand."""
+    g = fe_game()
+    give_revealed(g, 3, "giant_kusu")
+    wealth = g.s.wealth[3]
+    script_dice(g, [], d4=[1, 4, 3])
+    start(g, raid_fe, 3)
+    assert (g.pending.kind, g.acting_seat) == ("fe_reroll", 3)
+    assert g.legal_decisions() == [Decision(Kind.CHOOSE, i) for i in range(3)] + [PASS]
+    g.step(Decision(Kind.CHOOSE, 0))          # re-roll the 1: it shows 3
+    assert g.s.wealth[3] == wealth + 3 + 4
+
+
 def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     """"The winner of War plunders the loser for $ (Total strength point difference) x
     (Active multiplier). If the loser has Wealth, the winner must take that Wealth. The
@@ -292,7 +319,8 @@ def test_random_games_keep_the_invariants(chunk):
     for seed in range(chunk * 100, chunk * 100 + 100):
         g = play(seed, kinds)
         assert g.s.round == 8 and g.winners
-    assert {"fe_intervene", "fe_commit", "fe_tokens", "fe_donate", "fe_plunder"} <= kinds
+    assert {"fe_intervene", "fe_commit", "fe_tokens", "fe_donate", "fe_plunder", "fe_reroll",
+            "war_discard"} <= kinds
     assert not kinds & {"raid", "war", "war_commit"}   # the standard procedures never run
 
 

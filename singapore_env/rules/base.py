@@ -110,11 +110,11 @@ def roll_dice(g: "Game", dice: int) -> list[int]:
     return [FACES[x] for x in g.rng.integers(0, 6, size=dice)]
 
 
-def roll_d4(g: "Game", dice: int) -> int:
-    """Sum of ``dice`` four-sided dice (faces 1..4; first-edition ruleset)."""
+def roll_d4(g: "Game", dice: int) -> list[int]:
+    """The faces of ``dice`` four-sided dice (1..4; first-edition ruleset)."""
     if dice <= 0:
-        return 0
-    return int(sum(g.rng.integers(1, D4_SIDES + 1, size=dice)))
+        return []
+    return [int(x) for x in g.rng.integers(1, D4_SIDES + 1, size=dice)]
 
 
 def shuffle(g: "Game", cards: list[int]) -> None:

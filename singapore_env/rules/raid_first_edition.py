@@ -6,7 +6,8 @@ they Intervene; the first one to say yes is the Interventionist (priority clockw
 the rest are not asked. The Interventionist commits one Battle card face down, plus any
 identical copies of it (identical cards combine: their strengths add). The raider rolls
 ``fe_raid_d4`` D4s (+ raid boosts and modifiers, - hinder boosts of other players) and
-takes that many dollars; if the committed strength matches or exceeds that result, the
+takes that many dollars (a re-roll boost lets him re-roll some of them first, ``fe_reroll``);
+if the committed strength matches or exceeds that result, the
 Interventionist places ``fe_intervene_influence`` Influence. The committed cards are
 discarded and one ship leaves the Port either way.
 
@@ -15,7 +16,9 @@ The commit question (``fe_commit``) is shared with the first-edition War.
 
 from __future__ import annotations
 
-from ..decisions import Kind
+from itertools import combinations
+
+from ..decisions import N_CHOOSE, Decision, Kind
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
                    find_frame, gain, log, modifier_total, pop, push, roll_d4,
@@ -31,7 +34,7 @@ COMMIT_FRAMES = ("raid_fe", "war_fe")
 def raid_fe(g, seat: int) -> None:
     """Start a first-edition Raid (the RAID action of that ruleset)."""
     push(g, Frame("raid_fe", seat, phase=0, intervener=-1, commits=[[], [], [], []],
-                  roll=0, hinder=0, result=0, shown=0))
+                  dice=[[]], hinder=0, result=0, shown=0))
 
 
 def committed_strength(g, cards: list[int]) -> int:
@@ -55,17 +58,18 @@ def raid_fe_step(g, f) -> None:
         push(g, *[Frame("fe_intervene", p) for p in clockwise_from(seat)[1:]
                   if commit_options(g, p, True)])
     elif phase == 1:
-        d["roll"] = roll_d4(g, g.cfg.fe_raid_d4)
-        push(g, *[Frame("fe_hinder", p) for p in clockwise_from(seat)[1:]
-                  if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
+        d["dice"] = [roll_d4(g, g.cfg.fe_raid_d4)]
+        push(g, *reroll_frame_fe(g, seat, "raid_fe", 0),
+             *[Frame("fe_hinder", p) for p in clockwise_from(seat)[1:]
+               if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
     else:
         pop(g)
-        result = max(0, d["roll"] + boost_total(g, seat, "raid_bonus")
+        result = max(0, sum(d["dice"][0]) + boost_total(g, seat, "raid_bonus")
                      + modifier_total(g, "raid_bonus") - d["hinder"])
         d["result"], d["shown"] = result, 1
         gain(g, seat, result)
         add_ships(g, -g.cfg.fe_raid_ships_lost)
-        log(g, f"seat {seat} raids: roll {d['roll']} result {result}")
+        log(g, f"seat {seat} raids: dice {d['dice'][0]} result {result}")
         p = d["intervener"]
         if p >= 0:
             strength = committed_strength(g, d["commits"][p])
@@ -120,3 +124,42 @@ class FirstEditionCommit:
         card = take_committed(g, f.seat, d.arg)
         find_frame(g, f.d["parent"]).d["commits"][f.seat].append(card)
 
+
+
+def reroll_frame_fe(g, seat: int, parent: str, side: int) -> list[Frame]:
+    """The re-roll question for ``seat``'s D4s ``parent.d["dice"][side]``, if it holds
+    an unused re-roll boost."""
+    card, b = once_per_round_boost(g, seat, "reroll")
+    if card is None:
+        return []
+    return [Frame("fe_reroll", seat, parent=parent, side=side, limit=b["dice"])]
+
+
+def reroll_choices(n: int, limit: int) -> list[tuple[int, ...]]:
+    """The sets of dice a re-roll may pick (up to ``limit`` of ``n`` dice), in the order
+    of the CHOOSE args (at most ``N_CHOOSE``)."""
+    out = [c for k in range(1, min(n, limit) + 1) for c in combinations(range(n), k)]
+    return out[:N_CHOOSE]
+
+
+@decision("fe_reroll")
+class FirstEditionReroll:
+    """A re-roll boost on D4s: CHOOSE which dice to re-roll (their new faces stand), or
+    PASS to keep them."""
+
+    @staticmethod
+    def legal(g, f):
+        dice = find_frame(g, f.d["parent"]).d["dice"][f.d["side"]]
+        n = len(reroll_choices(len(dice), f.d["limit"]))
+        return [Decision(Kind.CHOOSE, i) for i in range(n)] + [PASS] if n else []
+
+    @staticmethod
+    def apply(g, f, d):
+        pop(g)
+        if d.kind == Kind.PASS:
+            return
+        card, b = once_per_round_boost(g, f.seat, "reroll")
+        mark_used(g, card, b)
+        dice = find_frame(g, f.d["parent"]).d["dice"][f.d["side"]]
+        for i in reroll_choices(len(dice), f.d["limit"])[d.arg]:
+            dice[i] = roll_d4(g, 1)[0]

@@ -214,7 +214,8 @@ class WarDiscard:
             return
         row = g.s.tableau[f.seat]
         slot = row[d.arg]
-        find_frame(g, "war").d["bonus"][f.seat] += g.c.defs[slot.card].boost("discard_for_war")["n"]
+        find_frame(g, f.d.get("parent", "war")).d["bonus"][f.seat] += \
+            g.c.defs[slot.card].boost("discard_for_war")["n"]
         remove_from_tableau(g, f.seat, d.arg)
 
 

@@ -6,9 +6,12 @@ The ``war_fe`` frame stays on the stack and asks, in order:
 1. the attacker and the defender each commit one Battle card face down (compulsory when
    they have one), then their faction mates may each add one (``fe_commit``); identical
    copies may be added to a card and combine (strengths add);
-2. the attacker, then the defender, withdraw any number of their faction's Storehouse
+2. every fighter (attacker, defender, a mate who committed) may discard a card with a
+   discard-for-War boost (the standard ``war_discard`` question);
+3. the attacker, then the defender, withdraw any number of their faction's Storehouse
    tokens, one at a time (``fe_tokens``), each worth ``fe_storehouse_strength``;
-3. each side rolls ``fe_war_d4`` D4s; total = cards + tokens + D4 + War boosts; the
+4. each side rolls ``fe_war_d4`` D4s (a re-roll boost may re-roll some: ``fe_reroll``);
+   total = cards + discards + tokens + D4 + War boosts; the
    higher total wins, the attacker on a tie. The winner is owed (difference x
    multiplier) dollars: the loser's Wealth is taken first, then the loser's faction mate
    may donate dollars one at a time (``fe_donate``), then the winner takes Market cards
@@ -16,7 +19,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
    at most what is still owed (``fe_plunder``), and turns the rest into VP
    (``fe_vp_per_dollar`` each). Population cards on a taken card stay with the loser,
    who attaches each to a vacant slot (else it is discarded);
-4. the committed cards are discarded and ``fe_war_ships_lost`` ships leave the Port.
+5. the committed cards are discarded and ``fe_war_ships_lost`` ships leave the Port.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame,
                    gain, log, mate, multiplier, pop, push, roll_d4)
-from .raid_first_edition import committed_strength, discard_commits
+from .raid_first_edition import committed_strength, discard_commits, reroll_frame_fe
 from .war import war_bonus
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
@@ -35,8 +38,8 @@ def declare_war_fe(g, seat: int, defender: int) -> None:
     """Start a first-edition War on ``defender`` (the WAR action of that ruleset)."""
     log(g, f"seat {seat} declares war on seat {defender}")
     push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
-                  tokens=[0, 0], rolls=[0, 0], totals=[0, 0], victor=-1, loser=-1, due=0,
-                  shown=0))
+                  bonus=[0, 0, 0, 0], tokens=[0, 0], dice=[[], []], totals=[0, 0], victor=-1,
+                  loser=-1, due=0, shown=0))
 
 
 def principals(f) -> tuple[int, int]:
@@ -55,8 +58,13 @@ def war_fe_step(g, f) -> None:
              Frame("fe_commit", mate(att), parent="war_fe", must=0),
              Frame("fe_commit", mate(dfn), parent="war_fe", must=0))
     elif phase == 1:
-        push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
+        push(g, *[Frame("war_discard", p, parent="war_fe") for p in fighters(f)])
     elif phase == 2:
+        push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
+    elif phase == 3:
+        d["dice"] = [roll_d4(g, g.cfg.fe_war_d4), roll_d4(g, g.cfg.fe_war_d4)]
+        push(g, *reroll_frame_fe(g, att, "war_fe", 0), *reroll_frame_fe(g, dfn, "war_fe", 1))
+    elif phase == 4:
         resolve_battle(g, f)
     else:
         pop(g)
@@ -64,22 +72,28 @@ def war_fe_step(g, f) -> None:
         add_ships(g, -g.cfg.fe_war_ships_lost)
 
 
+def fighters(f) -> list[int]:
+    """The attacker, the defender and each faction mate who committed a card."""
+    att, dfn = principals(f)
+    return [att, dfn] + [p for p in (mate(att), mate(dfn)) if f.d["commits"][p]]
+
+
 def side_total(g, f, side: int) -> int:
-    """Cards of the principal and its mate + tokens + D4 + War boosts of the fighters."""
+    """Cards, discards and War boosts of the side's fighters + tokens + D4."""
     d = f.d
     p = principals(f)[side]
-    total = d["rolls"][side] + d["tokens"][side] * g.cfg.fe_storehouse_strength
-    for seat in (p, mate(p)):
-        if seat == p or d["commits"][seat]:
-            total += committed_strength(g, d["commits"][seat]) + war_bonus(g, seat)
+    total = sum(d["dice"][side]) + d["tokens"][side] * g.cfg.fe_storehouse_strength
+    for seat in fighters(f):
+        if seat in (p, mate(p)):
+            total += (committed_strength(g, d["commits"][seat]) + d["bonus"][seat]
+                      + war_bonus(g, seat))
     return total
 
 
 def resolve_battle(g, f) -> None:
-    """Roll, compare (the attacker wins ties), take the loser's Wealth, then ask for the
+    """Compare the totals (the attacker wins ties), take the loser's Wealth, then ask for the
     ally's donation and the winner's plunder of what is still owed."""
     d = f.d
-    d["rolls"] = [roll_d4(g, g.cfg.fe_war_d4), roll_d4(g, g.cfg.fe_war_d4)]
     d["totals"] = [side_total(g, f, 0), side_total(g, f, 1)]
     d["shown"] = 1
     win = 0 if d["totals"][0] >= d["totals"][1] else 1
