@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .content import FACTIONS, SEAT_NAMES
 from .decisions import Decision, Kind
+from .rules.base import find_frame
+from .rules.raid_first_edition import reroll_choices
 
 _PASS_WORDS = {
     "actions": "end turn", "leader_action": "skip the Leader Action",
@@ -76,7 +78,7 @@ def _describe(g, d: Decision) -> str:
     if k == Kind.POPULATE:
         return "populate"
     if k == Kind.DISCARD_CARD and kind == "fe_plunder":
-        loser = next(x for x in reversed(s.stack) if x.kind == "war_fe").d["loser"]
+        loser = find_frame(g, "war_fe").d["loser"]
         return f"take {_card(g, s.tableau[loser][a].card)} from {SEAT_NAMES[loser]}"
     if k in (Kind.ATTACH_POP, Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE,
              Kind.DISCARD_POP, Kind.DISCARD_CARD):
@@ -98,8 +100,7 @@ def _describe(g, d: Decision) -> str:
             dice = {1: "the first die", 2: "the second die", 3: "both dice"}
             return f"re-roll {dice.get(a, a)}"
         if kind == "fe_reroll":
-            from .rules.raid_first_edition import reroll_choices
-            dice = next(x for x in reversed(s.stack) if x.kind == f.d["parent"]).d["dice"]
+            dice = find_frame(g, f.d["parent"]).d["dice"]
             picked = reroll_choices(len(dice[f.d["side"]]), f.d["limit"])[a]
             return f"re-roll D4 {', '.join(f'#{i + 1}' for i in picked)}"
         if kind == "share":

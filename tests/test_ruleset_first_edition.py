@@ -17,6 +17,7 @@ from singapore_env.decisions import Decision, Kind
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
 from singapore_env.invariants import check_invariants
+from singapore_env.render import describe
 from singapore_env.rules.base import find_frame
 from singapore_env.rules.raid_first_edition import raid_fe
 from singapore_env.rules.war_first_edition import declare_war_fe
@@ -244,6 +245,7 @@ def test_a_reroll_boost_rerolls_the_chosen_d4s():
     start(g, raid_fe, 3)
     assert (g.pending.kind, g.acting_seat) == ("fe_reroll", 3)
     assert g.legal_decisions() == [Decision(Kind.CHOOSE, i) for i in range(3)] + [PASS]
+    assert describe(g, Decision(Kind.CHOOSE, 2)) == "re-roll D4 #1, #2"
     g.step(Decision(Kind.CHOOSE, 0))          # re-roll the 1: it shows 3
     assert g.s.wealth[3] == wealth + 3 + 4
 
@@ -269,6 +271,8 @@ def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     assert g.s.wealth == [3, 0, 0, 0]
     assert (g.pending.kind, g.acting_seat) == ("fe_plunder", 0)
     assert g.legal_decisions() == [Decision(Kind.DISCARD_CARD, 1), PASS]  # not Cathedral
+    assert describe(g, Decision(Kind.DISCARD_CARD, 1)) == \
+        "take Gutta Percha Plantation from temenggong"
     g.step(Decision(Kind.DISCARD_CARD, 1))
     assert g.s.tableau[0][-1] is gutta and not gutta.pops
     attach = g.pending                         # the Population card stays with the loser
@@ -341,7 +345,7 @@ def test_pettingzoo_api():
     from singapore_env import env
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(env(config=FE), num_cycles=300)
+        api_test(env(ruleset="first-edition"), num_cycles=300)
 
 
 def test_heuristic_plays_legally_and_beats_random():
