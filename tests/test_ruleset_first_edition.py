@@ -303,6 +303,28 @@ def test_committed_cards_stay_hidden_from_the_other_seats():
     assert len(worlds) > 1                     # the defender's worlds vary the card
 
 
+def test_swapping_another_seats_committed_card_changes_no_other_observation():
+    enc = ObservationEncoder(config=FE)
+    checked = 0
+    for seed in range(60):
+        g, rng = Game(seed, FE, keep_text_log=False), random.Random(seed)
+        while not g.is_over and checked < 40:
+            f = next((x for x in g.s.stack if x.kind in ("raid_fe", "war_fe")), None)
+            for q, cards in enumerate(f.d["commits"] if f and not f.d["shown"] else []):
+                deck = g.s.battle_deck[SEAT_FACTION[q]]
+                if not cards or not deck or g.c.defs[deck[-1]].key == g.c.defs[cards[0]].key:
+                    continue
+                h = g.clone()
+                hidden = h.s.stack[g.s.stack.index(f)].d["commits"][q]
+                hidden[0], h.s.battle_deck[SEAT_FACTION[q]][-1] = deck[-1], cards[0]
+                for seat in range(4):
+                    same = np.array_equal(enc.encode(h, seat), enc.encode(g, seat))
+                    assert same is (seat != q), (seat, q, f)
+                checked += 1
+            g.step(rng.choice(g.legal_decisions()))
+    assert checked >= 40
+
+
 # ---------------------------------------------------------------- whole games
 def play(seed: int, kinds: set | None = None) -> Game:
     """A random first-edition game; with ``kinds``, every question asked is recorded
