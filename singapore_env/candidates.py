@@ -26,6 +26,7 @@ import numpy as np
 
 from .content import SEAT_FACTION
 from .decisions import Kind
+from .rules.base import find_frame
 from .rules.market import price_function
 from .rules.war import committed_card
 
@@ -63,7 +64,10 @@ class CandidateEncoder:
         if seat != game.acting_seat:
             return card, feats
         s = game.s
-        row = s.tableau[seat]
+        owner = seat
+        if game.pending.kind == "fe_plunder":  # first edition: the loser's cards are named
+            owner = find_frame(game, "war_fe").d["loser"]
+        row = s.tableau[owner]
         price = None
         for d in game.legal_decisions():
             a = self.index[d]

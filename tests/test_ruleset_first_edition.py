@@ -12,9 +12,10 @@ import pytest
 from agents.determinize import determinize
 from agents.heuristic import HeuristicAgent
 from singapore_env.config import RULESETS, ConfigError, RulesConfig
+from singapore_env.candidates import CandidateEncoder
 from singapore_env.content import SEAT_FACTION
 from singapore_env.decisions import Decision, Kind
-from singapore_env.encoding import ObservationEncoder
+from singapore_env.encoding import ObservationEncoder, action_table
 from singapore_env.engine import Game
 from singapore_env.invariants import check_invariants
 from singapore_env.render import describe
@@ -273,6 +274,9 @@ def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     assert g.legal_decisions() == [Decision(Kind.DISCARD_CARD, 1), PASS]  # not Cathedral
     assert describe(g, Decision(Kind.DISCARD_CARD, 1)) == \
         "take Gutta Percha Plantation from temenggong"
+    enc = CandidateEncoder(action_table(FE), len(g.c.defs), FE.max_tableau)
+    cards, _ = enc.encode(g, 0)
+    assert cards[enc.index[Decision(Kind.DISCARD_CARD, 1)]] == gutta.card + 1
     g.step(Decision(Kind.DISCARD_CARD, 1))
     assert g.s.tableau[0][-1] is gutta and not gutta.pops
     attach = g.pending                         # the Population card stays with the loser
