@@ -5,11 +5,12 @@ Before the roll, the other players are asked in turn, clockwise from the raider,
 they Intervene; the first one to say yes is the Interventionist (priority clockwise) and
 the rest are not asked. The Interventionist commits one Battle card face down, plus any
 identical copies of it (identical cards combine: their strengths add). The raider rolls
-``fe_raid_d4`` D4s (+ raid boosts and modifiers, - hinder boosts of other players) and
-takes that many dollars (a re-roll boost lets him re-roll some of them first, ``fe_reroll``);
-if the committed strength matches or exceeds that result, the
+``fe_raid_d4`` D4s (a re-roll boost lets him re-roll some of them, ``fe_reroll``), adds
+raid boosts and modifiers, subtracts the hinder boosts of other players, and takes that
+many dollars; if the committed strength matches or exceeds that result, the
 Interventionist places ``fe_intervene_influence`` Influence. The committed cards are
-discarded and one ship leaves the Port either way.
+discarded and one ship leaves the Port either way. (``shown`` stays 0: the frame ends
+at the resolution, and the cards go to the public discard pile.)
 
 The commit question (``fe_commit``) is shared with the first-edition War.
 """
@@ -34,7 +35,7 @@ COMMIT_FRAMES = ("raid_fe", "war_fe")
 def raid_fe(g, seat: int) -> None:
     """Start a first-edition Raid (the RAID action of that ruleset)."""
     push(g, Frame("raid_fe", seat, phase=0, intervener=-1, commits=[[], [], [], []],
-                  dice=[[]], hinder=0, result=0, shown=0))
+                  dice=[[]], hinder=0, shown=0))
 
 
 def committed_strength(g, cards: list[int]) -> int:
@@ -51,6 +52,7 @@ def discard_commits(g, f) -> None:
 
 @auto("raid_fe")
 def raid_fe_step(g, f) -> None:
+    """Ask for an Interventionist, roll (re-roll, hinder), then resolve."""
     d, seat = f.d, f.seat
     phase = d["phase"]
     d["phase"] = phase + 1
@@ -66,7 +68,6 @@ def raid_fe_step(g, f) -> None:
         pop(g)
         result = max(0, sum(d["dice"][0]) + boost_total(g, seat, "raid_bonus")
                      + modifier_total(g, "raid_bonus") - d["hinder"])
-        d["result"], d["shown"] = result, 1
         gain(g, seat, result)
         add_ships(g, -g.cfg.fe_raid_ships_lost)
         log(g, f"seat {seat} raids: dice {d['dice'][0]} result {result}")

@@ -43,11 +43,13 @@ def declare_war_fe(g, seat: int, defender: int) -> None:
 
 
 def principals(f) -> tuple[int, int]:
+    """(attacker, defender) of a ``war_fe`` frame."""
     return f.seat, f.d["defender"]
 
 
 @auto("war_fe")
 def war_fe_step(g, f) -> None:
+    """One phase of the War per call: commits, discards, tokens, dice, result, end."""
     d = f.d
     att, dfn = principals(f)
     phase = d["phase"]
