@@ -25,7 +25,7 @@ from singapore_env.content import SEAT_FACTION
 from singapore_env.decisions import Decision, Kind
 from singapore_env.rules.base import boost_total, modifier_total, star_allowed_in_war
 from singapore_env.rules.raid_first_edition import reroll_choices
-from singapore_env.rules.war import committed_card, commit_options
+from singapore_env.rules.war import commit_options, committed_card, war_cost
 from singapore_env.rules.war_first_edition import steal_price
 
 from .heuristic import (PASS, YES, Ctx, _seat_visible_strength, battle_card_value,
@@ -94,7 +94,7 @@ def war_value(ctx: Ctx, defender: int) -> float:
     for a, pa in dist.items():
         for b, pb in dist.items():
             ev += pa * pb * (edge + a - b) * ctx.mult * PLUNDER_RATE
-    cost = (battle_card_value(ctx, card) * 0.8 + tokens * ctx.tv
+    cost = (battle_card_value(ctx, card) * 0.8 + (tokens + war_cost(g, ctx.seat)) * ctx.tv
             + g.cfg.fe_war_ships_lost * ctx.p["ship_value"])
     return ev - cost - ctx.p["war_margin"]
 

@@ -179,6 +179,15 @@ def test_war_costs_two_actions_and_no_tokens():
     assert sum(g.s.wars_won) == 1             # nobody holds a card: fought at once
 
 
+def test_an_events_war_cost_modifier_still_applies():
+    """Transfer to the Crown: "Wars cost 1 token more this round" (0 + 1 here)."""
+    g = fe_game()
+    g.s.modifiers = [["war_cost", 1]]
+    g.s.storehouse = [3, 3]
+    start(g, declare_war_fe, 0, 2)
+    assert g.s.storehouse[0] == 2
+
+
 def test_principals_must_commit_a_card_faction_mates_may_add_one():
     """"The attacker and their target (i.e., the defender) each commit one Battle card
     (if available). Their faction mates may opt to assist them by committing one

@@ -29,13 +29,16 @@ from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame,
                    gain, log, mate, multiplier, pop, push, roll_d4)
 from .raid_first_edition import committed_strength, discard_commits, reroll_frame_fe
-from .war import war_bonus
+from .war import war_bonus, war_cost
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
 
 
 def declare_war_fe(g, seat: int, defender: int) -> None:
-    """Start a first-edition War on ``defender`` (the WAR action of that ruleset)."""
+    """Start a first-edition War on ``defender`` (the WAR action of that ruleset). Its
+    token cost is the configured 0 plus any round modifier (an event's "Wars cost 1
+    token more")."""
+    add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
     push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
                   bonus=[0, 0, 0, 0], tokens=[0, 0], dice=[[], []], totals=[0, 0], victor=-1,
