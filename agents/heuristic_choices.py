@@ -5,7 +5,7 @@ boost. Kept apart from ``heuristic.py``, which calls them."""
 from __future__ import annotations
 
 from singapore_env.decisions import Decision, Kind
-from singapore_env.rules.base import FACES
+from singapore_env.rules.base import D4_SIDES, FACES
 from singapore_env.rules.conflict import own_strength, spendable_boosts
 
 PASS = Decision(Kind.PASS)
@@ -14,10 +14,12 @@ TOP_FACE = max(FACES)
 
 def reroll_choice(s, f) -> Decision:
     """Re-roll every die below the top face (the better result is kept, so a re-roll
-    never hurts), at most the boost's number of dice; PASS when all show the top face."""
+    never hurts), at most the boost's number of dice; PASS when all show the top face.
+    (A first-edition frame rolls D4s: its top face is 4.)"""
     parent = next(x for x in reversed(s.stack) if x.kind == f.d["parent"])
+    top = D4_SIDES if parent.d.get("die") == "d4" else TOP_FACE
     faces = parent.d[f.d["field"] + "_dice"][:2]
-    low = [i for i, face in enumerate(faces) if face < TOP_FACE][:f.d["dice"]]
+    low = [i for i, face in enumerate(faces) if face < top][:f.d["dice"]]
     mask = sum(1 << i for i in low)
     return Decision(Kind.CHOOSE, mask) if mask else PASS
 

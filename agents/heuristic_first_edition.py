@@ -13,8 +13,10 @@
 * **tokens**: withdraw up to :data:`MAX_TOKENS` while a token is worth less than the
   strength it adds (multiplier x a dollar of plunder);
 * **plunder**: take a Market card when it is worth more to this seat than the VP it
-  replaces; never donate;
-* **re-roll** (Giant Kusu) every own D4 below the die's mean (1 or 2).
+  replaces; never donate.
+
+Re-rolls (Giant Kusu) are the standard ``reroll`` question, answered by
+:func:`agents.heuristic_choices.reroll_choice` (it knows the D4's top face).
 
 Like the rest of the agent it reads only what its seat may see.
 """
@@ -24,7 +26,6 @@ from __future__ import annotations
 from singapore_env.content import SEAT_FACTION
 from singapore_env.decisions import Decision, Kind
 from singapore_env.rules.base import boost_total, modifier_total, star_allowed_in_war
-from singapore_env.rules.raid_first_edition import reroll_choices
 from singapore_env.rules.war import commit_options, committed_card, war_cost
 from singapore_env.rules.war_first_edition import steal_price
 
@@ -156,15 +157,6 @@ def q_plunder(ctx: Ctx, f, legal):
     return best
 
 
-def q_reroll(ctx: Ctx, f, legal):
-    dice = _frame(ctx, f.d["parent"]).d["dice"][f.d["side"]]
-    low = tuple(i for i, face in enumerate(dice) if face <= 2)
-    choices = reroll_choices(len(dice), f.d["limit"])
-    if low in choices:
-        return Decision(Kind.CHOOSE, choices.index(low))
-    return PASS
-
-
 #: Question handlers by frame kind: ``fn(ctx, frame, legal) -> Decision``.
 QUESTIONS = {
     "fe_intervene": q_intervene,
@@ -173,5 +165,4 @@ QUESTIONS = {
     "fe_tokens": q_tokens,
     "fe_donate": lambda ctx, f, legal: PASS,
     "fe_plunder": q_plunder,
-    "fe_reroll": q_reroll,
 }

@@ -53,7 +53,7 @@ With the standard limits (T = 16, H = 12) there are N = 1027 actions:
 
 Observation
 ===========
-A flat ``float32`` vector of D values (D = 5152 for the standard configuration), built
+A flat ``float32`` vector of D values (D = 5146 for the standard configuration), built
 from the named slices below, always from the observer's point of view. Seat-indexed
 blocks are **relative**: the observer first, then the other seats clockwise from it
 (``rel 0`` = me, ``rel 1`` = my left neighbour, ...); ``me`` gives the observer's
@@ -75,68 +75,67 @@ shows *how many* cards it committed, as at the table.
 | `round` | 4 | 9 | 9 | 0..1 | round number one-hot (0 = setup) |
 | `first_player` | 13 | 4 | 4 | 0..1 | first player, relative seat one-hot |
 | `turn_seat` | 17 | 4 | 4 | 0..1 | seat whose turn it is, relative one-hot (zeros between turns) |
-| `pending_kind` | 21 | 34 | 34 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
-| `pending_seat` | 55 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
-| `stack_kinds` | 59 | 50 | 50 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
-| `ships` | 109 | 13 | 13 | 0..1 | ships in port one-hot |
-| `anglo_dutch` | 122 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
-| `event` | 123 | 13 | 13 | 0..1 | current Event card key one-hot |
-| `events_past` | 136 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
-| `event_deck` | 149 | 1 | 1 | 0..1 | Event cards left / 7 |
-| `market` | 150 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
-| `market_deck` | 340 | 1 | 1 | 0..1 | Market deck size / 39 |
-| `market_discard` | 341 | 38 | 38 | 0..10 | Market discard pile: count per card key |
-| `population_deck` | 379 | 1 | 1 | 0..1 | Population deck size / 18 |
-| `battle_decks` | 380 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
-| `leader_spaces` | 384 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
-| `outlawed` | 400 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
-| `district_open` | 420 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
-| `storehouse` | 424 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
-| `population` | 426 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
-| `public_works` | 428 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
-| `modifiers` | 433 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
-| `districts` | 445 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
-| `used_cards` | 477 | 100 | 100 | 0..1 | card keys whose once-per-round boost is used this round |
-| `discount_used` | 577 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
-| `vp` | 578 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
-| `wealth` | 582 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
-| `hand_size` | 586 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
-| `wars_won` | 590 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
-| `revealed` | 594 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
-| `own_hand` | 682 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
-| `own_revealed` | 946 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
-| `tableau` | 1210 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
-| `ctx_actions_left` | 4346 | 1 | 1 | 0..1 | Actions left this turn / 2 |
-| `ctx_leader_space` | 4347 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
-| `ctx_card` | 4351 | 100 | 100 | 0..1 | the public card in question (being connected / attached) |
-| `ctx_keep` | 4451 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
-| `ctx_search` | 4495 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
-| `ctx_influence` | 4647 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
-| `ctx_side` | 4659 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
-| `ctx_moves` | 4661 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
-| `ctx_count` | 4667 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
-| `ctx_reroll` | 4670 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
-| `ctx_raid` | 4677 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
-| `ctx_decree` | 4684 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
-| `war` | 4695 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
-| `war_roles` | 4706 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
-| `war_committed` | 4730 | 4 | 4 | 0..1 | a card is committed, per relative seat |
-| `war_commits` | 4734 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
-| `war_numbers` | 4822 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
-| `conflict` | 4832 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4843 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
-| `roles` | 4867 | 4×4 | 16 | 0..1 | Simulation Roles per relative seat: [declared, Colonial Ally, Resistance Leader, Colonial Ruler] (another Raja's Role shows only 'declared' until both are revealed) |
-| `storehouse_veto` | 4883 | 4 | 4 | 0..1 | Simulation: the Agents vetoed this relative seat's use of the British Storehouse |
-| `folk` | 4887 | 6 | 6 | 0..10 | Simulation Folk Heroes: [deck / 10, discard / 10], then hand size / 12 per relative seat |
-| `own_folk` | 4893 | 12×10 | 120 | 0..1 | own Folk Hero hand: card key per hand index (FOLK_HERO arg) |
-| `ctx_veto` | 5013 | 4 | 4 | 0..1 | Simulation Storehouse veto question: the Colonial Ally in question, relative one-hot |
-| `fe_raid` | 5017 | 8 | 8 | 0..10 | first-edition Raid: [in progress, rolled, roll / 8, hinder / 2], Interventionist relative one-hot |
-| `fe_war` | 5025 | 15 | 15 | 0..10 | first-edition War: [in progress, tokens withdrawn attacker / 10, defender / 10, D4 attacker / 4, defender / 4, total attacker / 10, defender / 10, still owed / 10, cards shown], phase one-hot (0..5) |
-| `fe_dice` | 5040 | 2×2 | 4 | 0..1 | first-edition D4 faces / 4: the raider's two dice (row 0), or the attacker's and the defender's first dice (column 0) |
-| `fe_war_roles` | 5044 | 4×4 | 16 | 0..1 | first-edition War roles, relative one-hot: attacker, defender, victor, loser |
-| `fe_committed` | 5060 | 4 | 4 | 0..10 | first edition: cards committed per relative seat / 3 |
-| `fe_commits` | 5064 | 4×22 | 88 | 0..10 | first edition: committed Battle card keys per relative seat, counts (own always; others once the War's totals are computed) |
-| **total** | | | **D = 5152** | | |
+| `pending_kind` | 21 | 33 | 33 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
+| `pending_seat` | 54 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
+| `stack_kinds` | 58 | 49 | 49 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
+| `ships` | 107 | 13 | 13 | 0..1 | ships in port one-hot |
+| `anglo_dutch` | 120 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
+| `event` | 121 | 13 | 13 | 0..1 | current Event card key one-hot |
+| `events_past` | 134 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
+| `event_deck` | 147 | 1 | 1 | 0..1 | Event cards left / 7 |
+| `market` | 148 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
+| `market_deck` | 338 | 1 | 1 | 0..1 | Market deck size / 39 |
+| `market_discard` | 339 | 38 | 38 | 0..10 | Market discard pile: count per card key |
+| `population_deck` | 377 | 1 | 1 | 0..1 | Population deck size / 18 |
+| `battle_decks` | 378 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
+| `leader_spaces` | 382 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
+| `outlawed` | 398 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
+| `district_open` | 418 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
+| `storehouse` | 422 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
+| `population` | 424 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
+| `public_works` | 426 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
+| `modifiers` | 431 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
+| `districts` | 443 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
+| `used_cards` | 475 | 100 | 100 | 0..1 | card keys whose once-per-round boost is used this round |
+| `discount_used` | 575 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
+| `vp` | 576 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
+| `wealth` | 580 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
+| `hand_size` | 584 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
+| `wars_won` | 588 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
+| `revealed` | 592 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
+| `own_hand` | 680 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
+| `own_revealed` | 944 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
+| `tableau` | 1208 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
+| `ctx_actions_left` | 4344 | 1 | 1 | 0..1 | Actions left this turn / 2 |
+| `ctx_leader_space` | 4345 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
+| `ctx_card` | 4349 | 100 | 100 | 0..1 | the public card in question (being connected / attached) |
+| `ctx_keep` | 4449 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
+| `ctx_search` | 4493 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
+| `ctx_influence` | 4645 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
+| `ctx_side` | 4657 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
+| `ctx_moves` | 4659 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
+| `ctx_count` | 4665 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
+| `ctx_reroll` | 4668 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die, second die] / top face (2; a first-edition D4: 4) |
+| `ctx_raid` | 4675 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
+| `ctx_decree` | 4682 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
+| `war` | 4693 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
+| `war_roles` | 4704 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
+| `war_committed` | 4728 | 4 | 4 | 0..1 | a card is committed, per relative seat |
+| `war_commits` | 4732 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
+| `war_numbers` | 4820 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
+| `conflict` | 4830 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
+| `conflict_own` | 4841 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
+| `roles` | 4865 | 4×4 | 16 | 0..1 | Simulation Roles per relative seat: [declared, Colonial Ally, Resistance Leader, Colonial Ruler] (another Raja's Role shows only 'declared' until both are revealed) |
+| `storehouse_veto` | 4881 | 4 | 4 | 0..1 | Simulation: the Agents vetoed this relative seat's use of the British Storehouse |
+| `folk` | 4885 | 6 | 6 | 0..10 | Simulation Folk Heroes: [deck / 10, discard / 10], then hand size / 12 per relative seat |
+| `own_folk` | 4891 | 12×10 | 120 | 0..1 | own Folk Hero hand: card key per hand index (FOLK_HERO arg) |
+| `ctx_veto` | 5011 | 4 | 4 | 0..1 | Simulation Storehouse veto question: the Colonial Ally in question, relative one-hot |
+| `fe_raid` | 5015 | 8 | 8 | 0..10 | first-edition Raid: [in progress, rolled, roll / 8, hinder / 2], Interventionist relative one-hot |
+| `fe_war` | 5023 | 15 | 15 | 0..10 | first-edition War: [in progress, tokens withdrawn attacker / 10, defender / 10, D4 attacker / 4, defender / 4, total attacker / 10, defender / 10, still owed / 10, cards shown], phase one-hot (0..5) |
+| `fe_war_roles` | 5038 | 4×4 | 16 | 0..1 | first-edition War roles, relative one-hot: attacker, defender, victor, loser |
+| `fe_committed` | 5054 | 4 | 4 | 0..10 | first edition: cards committed per relative seat / 3 |
+| `fe_commits` | 5058 | 4×22 | 88 | 0..10 | first edition: committed Battle card keys per relative seat, counts (own always; others once the War's totals are computed) |
+| **total** | | | **D = 5146** | | |
         add_role_slices(add, self.folk_keys, H)
 | `pending_kind` | 21 | 30 | 30 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
 | `pending_seat` | 51 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
@@ -433,7 +432,8 @@ class ObservationEncoder:
             "[Population cards to lose / 3, tokens to remove / 3, Public Works token "
             "index / 20]")
         add("ctx_reroll", 7, 1, "re-roll: [dice / 2, for a War], rolled field "
-            "(raid, attacker, defender) one-hot, [first die / 2, second die / 2]")
+            "(raid, attacker, defender) one-hot, [first die, second die] / top face (2; a "
+            "first-edition D4: 4)")
         add("ctx_raid", 7, _CAP, "Raid: [in progress, roll / 2, hinder / 2], raider relative")
         add("ctx_decree", 6 + n_vices, 1,
             "Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot")
@@ -805,13 +805,13 @@ class ObservationEncoder:
             elif kind == "reroll":
                 x = d["dice"]
                 m[O_REROLL] = x * 0.5 if x < 2 else 1.0
-                if d["parent"] == "war":
+                if d["parent"] != "raid" and d["parent"] != "raid_fe":
                     m[O_REROLL + 1] = 1.0
                 m[O_REROLL + REROLL.get(d["field"], 2)] = 1.0
-                faces = next(x for x in reversed(stack) if x.kind == d["parent"]).d[
-                    d["field"] + "_dice"]
-                for j, face in enumerate(faces[:2]):
-                    m[O_REROLL + 5 + j] = face * 0.5
+                parent = next(x for x in reversed(stack) if x.kind == d["parent"]).d
+                top = 0.25 if parent.get("die") == "d4" else 0.5  # 1 / the top face
+                for j, face in enumerate(parent[d["field"] + "_dice"][:2]):
+                    m[O_REROLL + 5 + j] = face * top
             for kind, i in ctx:
                 f = stack[i]
                 d = f.d

@@ -23,9 +23,6 @@ def add_slices(add, n_battle_keys: int) -> None:
         "first-edition War: [in progress, tokens withdrawn attacker / 10, defender / 10, "
         "D4 attacker / 4, defender / 4, total attacker / 10, defender / 10, still owed / "
         "10, cards shown], phase one-hot (0..5)")
-    add("fe_dice", (2, 2), 1,
-        "first-edition D4 faces / 4: the raider's two dice (row 0), or the attacker's "
-        "and the defender's first dice (column 0)")
     add("fe_war_roles", (4, 4), 1,
         "first-edition War roles, relative one-hot: attacker, defender, victor, loser")
     add("fe_committed", 4, _CAP, "first edition: cards committed per relative seat / 3")
@@ -37,8 +34,7 @@ def add_slices(add, n_battle_keys: int) -> None:
 def make_encoder(offsets: dict, bkey: list, n_battle_keys: int):
     """``encode(m, frame, seat, rel)`` writing a first-edition frame into ``m``."""
     O_RAID, O_WAR, O_ROLES = offsets["fe_raid"], offsets["fe_war"], offsets["fe_war_roles"]
-    O_COUNT, O_KEYS, O_DICE = (offsets["fe_committed"], offsets["fe_commits"],
-                               offsets["fe_dice"])
+    O_COUNT, O_KEYS = offsets["fe_committed"], offsets["fe_commits"]
     BK = n_battle_keys
 
     def scaled(x: int, scale: float) -> float:
@@ -58,20 +54,17 @@ def make_encoder(offsets: dict, bkey: list, n_battle_keys: int):
     def encode(m, f, seat: int, rel) -> None:
         d = f.d
         commits(m, d, seat, rel)
-        for row, faces in enumerate(d["dice"]):
-            for i, face in enumerate(faces[:2]):
-                m[O_DICE + 2 * row + i] = face / 4.0
         if f.kind == "raid_fe":
             m[O_RAID] = 1.0
             if d["phase"] >= 2:
                 m[O_RAID + 1] = 1.0
-            m[O_RAID + 2] = scaled(sum(d["dice"][0]), 8.0)
+            m[O_RAID + 2] = scaled(d["roll"], 8.0)
             m[O_RAID + 3] = scaled(d["hinder"], 2.0)
             if d["intervener"] >= 0:
                 m[O_RAID + 4 + rel[d["intervener"]]] = 1.0
             return
         m[O_WAR] = 1.0
-        values = (d["tokens"][0], d["tokens"][1], sum(d["dice"][0]), sum(d["dice"][1]),
+        values = (d["tokens"][0], d["tokens"][1], d["roll0"], d["roll1"],
                   d["totals"][0], d["totals"][1], d["due"])
         for i, (x, scale) in enumerate(zip(values, (10, 10, 4, 4, 10, 10, 10))):
             m[O_WAR + 1 + i] = scaled(x, float(scale))

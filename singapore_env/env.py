@@ -16,7 +16,7 @@ Agents                        ``lieutenant_governor``, ``resident`` (British), `
 Action space                  ``Discrete(N)``, one table for every agent (N = 1040 with the
                               standard limits; see :mod:`singapore_env.encoding`)
 Observation space             ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (N,)))``
-                              (D = 5152), from the observing agent's point of view
+                              (D = 5146), from the observing agent's point of view
 Action mask                   exactly the engine's legal decisions; all zeros off turn
 Rewards                       at the end only: ``reward_mode`` ``win`` (default, +1 shared by
                               the winners), ``vp_margin`` or ``faction``

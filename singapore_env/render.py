@@ -5,7 +5,6 @@ from __future__ import annotations
 from .content import FACTIONS, SEAT_NAMES
 from .decisions import Decision, Kind
 from .rules.base import find_frame
-from .rules.raid_first_edition import reroll_choices
 
 _PASS_WORDS = {
     "actions": "end turn", "leader_action": "skip the Leader Action",
@@ -20,7 +19,6 @@ _PASS_WORDS = {
     "fe_intervene": "do not intervene", "fe_hinder": "do not hinder",
     "fe_commit": "commit no (more) card", "fe_tokens": "withdraw no more tokens",
     "fe_donate": "donate no more", "fe_plunder": "take the rest as VP",
-    "fe_reroll": "keep the dice",
 }
 _YES_WORDS = {
     "influence": "drop a token on this Storehouse", "war_join": "join the War",
@@ -99,10 +97,6 @@ def _describe(g, d: Decision) -> str:
         if kind == "reroll":
             dice = {1: "the first die", 2: "the second die", 3: "both dice"}
             return f"re-roll {dice.get(a, a)}"
-        if kind == "fe_reroll":
-            dice = find_frame(g, f.d["parent"]).d["dice"]
-            picked = reroll_choices(len(dice[f.d["side"]]), f.d["limit"])[a]
-            return f"re-roll D4 {', '.join(f'#{i + 1}' for i in picked)}"
         if kind == "share":
             num, den = g.cfg.spoils_shares[a]
             return f"give the ally {num}/{den} of the spoils"

@@ -246,18 +246,19 @@ def test_a_discard_for_war_card_adds_its_strength():
     assert police not in g.s.tableau[0] and g.s.wars_won == [1, 0, 0, 0]
 
 
-def test_a_reroll_boost_rerolls_the_chosen_d4s():
-    """Giant Kusu: "re-roll up to 2 dice"; the holder picks the dice, the new faces stand."""
+@pytest.mark.parametrize("d4, dollars", [([1, 4, 3], 7), ([3, 4, 1], 7)])
+def test_a_reroll_boost_rerolls_the_chosen_d4s(d4, dollars):
+    """Giant Kusu: "re-roll up to 2 dice in a roll. Use the better result." -- on the
+    first edition's D4s: 1 + 4 re-rolled to 3 + 4; 3 + 4 re-rolled to 1 + 4 keeps 7."""
     g = fe_game()
     give_revealed(g, 3, "giant_kusu")
     wealth = g.s.wealth[3]
-    script_dice(g, [], d4=[1, 4, 3])
+    script_dice(g, [], d4=d4)
     start(g, raid_fe, 3)
-    assert (g.pending.kind, g.acting_seat) == ("fe_reroll", 3)
-    assert g.legal_decisions() == [Decision(Kind.CHOOSE, i) for i in range(3)] + [PASS]
-    assert describe(g, Decision(Kind.CHOOSE, 2)) == "re-roll D4 #1, #2"
-    g.step(Decision(Kind.CHOOSE, 0))          # re-roll the 1: it shows 3
-    assert g.s.wealth[3] == wealth + 3 + 4
+    assert (g.pending.kind, g.acting_seat) == ("reroll", 3)   # the standard question
+    assert g.legal_decisions() == [PASS] + [Decision(Kind.CHOOSE, m) for m in (1, 2, 3)]
+    g.step(Decision(Kind.CHOOSE, 1))          # re-roll the first die
+    assert g.s.wealth[3] == wealth + dollars
 
 
 def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
@@ -358,7 +359,7 @@ def test_random_games_keep_the_invariants(chunk):
     for seed in range(chunk * 100, chunk * 100 + 100):
         g = play(seed, kinds)
         assert g.s.round == 8 and g.winners
-    assert {"fe_intervene", "fe_commit", "fe_tokens", "fe_donate", "fe_plunder", "fe_reroll",
+    assert {"fe_intervene", "fe_commit", "fe_tokens", "fe_donate", "fe_plunder", "reroll",
             "war_discard"} <= kinds
     assert not kinds & {"raid", "war", "war_commit"}   # the standard procedures never run
 

@@ -11,7 +11,7 @@ from ..decisions import N_CHOOSE, Decision, Kind
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from,
                    decision, find_frame, gain, log, modifier_total, pop, push,
-                   revealed_boosts, roll_dice, yes_no)
+                   revealed_boosts, roll_d4, roll_dice, yes_no)
 
 
 def raid_options(g, seat: int) -> list[Decision]:
@@ -37,10 +37,16 @@ def mark_used(g, card: int, effect) -> None:
         g.s.used_cards.append(card)
 
 
+def dice_roller(f):
+    """The dice a frame rolls: D4s when ``f.d["die"] == "d4"`` (first edition), else the
+    1819 dice."""
+    return roll_d4 if f.d.get("die") == "d4" else roll_dice
+
+
 def roll_into(g, f, field: str, dice: int) -> None:
     """Roll ``dice`` dice for ``f.d[field]`` (the sum), keeping the faces in
     ``f.d[field + "_dice"]`` so a re-roll can replace some of them."""
-    faces = roll_dice(g, dice)
+    faces = dice_roller(f)(g, dice)
     f.d[field], f.d[field + "_dice"] = sum(faces), faces
 
 
@@ -100,7 +106,7 @@ class Reroll:
         parent, field = find_frame(g, f.d["parent"]), f.d["field"]
         faces = list(parent.d[field + "_dice"])
         chosen = [i for i in range(len(faces)) if d.arg >> i & 1]
-        for i, face in zip(chosen, roll_dice(g, len(chosen))):
+        for i, face in zip(chosen, dice_roller(parent)(g, len(chosen))):
             faces[i] = face
         if sum(faces) > parent.d[field]:  # "use the better result"
             parent.d[field], parent.d[field + "_dice"] = sum(faces), faces

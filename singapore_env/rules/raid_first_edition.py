@@ -5,7 +5,8 @@ Before the roll, the other players are asked in turn, clockwise from the raider,
 they Intervene; the first one to say yes is the Interventionist (priority clockwise) and
 the rest are not asked. The Interventionist commits one Battle card face down, plus any
 identical copies of it (identical cards combine: their strengths add). The raider rolls
-``fe_raid_d4`` D4s (a re-roll boost lets him re-roll some of them, ``fe_reroll``), adds
+``fe_raid_d4`` D4s (a re-roll boost lets him re-roll some of them: the standard
+``reroll`` question, the frame's ``die`` being ``"d4"``), adds
 raid boosts and modifiers, subtracts the hinder boosts of other players, and takes that
 many dollars; if the committed strength matches or exceeds that result, the
 Interventionist places ``fe_intervene_influence`` Influence. The committed cards are
@@ -17,15 +18,13 @@ The commit question (``fe_commit``) is shared with the first-edition War.
 
 from __future__ import annotations
 
-from itertools import combinations
-
-from ..decisions import N_CHOOSE, Decision, Kind
+from ..decisions import Kind
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
-                   find_frame, gain, log, modifier_total, pop, push, roll_d4,
-                   star_allowed_in_war, yes_no)
+                   find_frame, gain, log, modifier_total, pop, push, star_allowed_in_war,
+                   yes_no)
 from .effects import influence_frame
-from .raid import mark_used, once_per_round_boost
+from .raid import mark_used, once_per_round_boost, reroll_frame, roll_into
 from .war import commit_options, committed_card, take_committed
 
 #: Frame kinds of the first edition whose ``commits`` hold face-down Battle cards.
@@ -35,7 +34,7 @@ COMMIT_FRAMES = ("raid_fe", "war_fe")
 def raid_fe(g, seat: int) -> None:
     """Start a first-edition Raid (the RAID action of that ruleset)."""
     push(g, Frame("raid_fe", seat, phase=0, intervener=-1, commits=[[], [], [], []],
-                  dice=[[]], hinder=0, shown=0))
+                  die="d4", roll=0, hinder=0, shown=0))
 
 
 def committed_strength(g, cards: list[int]) -> int:
@@ -60,17 +59,17 @@ def raid_fe_step(g, f) -> None:
         push(g, *[Frame("fe_intervene", p) for p in clockwise_from(seat)[1:]
                   if commit_options(g, p, True)])
     elif phase == 1:
-        d["dice"] = [roll_d4(g, g.cfg.fe_raid_d4)]
-        push(g, *reroll_frame_fe(g, seat, "raid_fe", 0),
+        roll_into(g, f, "roll", g.cfg.fe_raid_d4)
+        push(g, *reroll_frame(g, seat, "raid_fe", "roll"),
              *[Frame("fe_hinder", p) for p in clockwise_from(seat)[1:]
                if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
     else:
         pop(g)
-        result = max(0, sum(d["dice"][0]) + boost_total(g, seat, "raid_bonus")
+        result = max(0, d["roll"] + boost_total(g, seat, "raid_bonus")
                      + modifier_total(g, "raid_bonus") - d["hinder"])
         gain(g, seat, result)
         add_ships(g, -g.cfg.fe_raid_ships_lost)
-        log(g, f"seat {seat} raids: dice {d['dice'][0]} result {result}")
+        log(g, f"seat {seat} raids: dice {d['roll_dice']} result {result}")
         p = d["intervener"]
         if p >= 0:
             strength = committed_strength(g, d["commits"][p])
@@ -126,41 +125,3 @@ class FirstEditionCommit:
         find_frame(g, f.d["parent"]).d["commits"][f.seat].append(card)
 
 
-
-def reroll_frame_fe(g, seat: int, parent: str, side: int) -> list[Frame]:
-    """The re-roll question for ``seat``'s D4s ``parent.d["dice"][side]``, if it holds
-    an unused re-roll boost."""
-    card, b = once_per_round_boost(g, seat, "reroll")
-    if card is None:
-        return []
-    return [Frame("fe_reroll", seat, parent=parent, side=side, limit=b["dice"])]
-
-
-def reroll_choices(n: int, limit: int) -> list[tuple[int, ...]]:
-    """The sets of dice a re-roll may pick (up to ``limit`` of ``n`` dice), in the order
-    of the CHOOSE args (at most ``N_CHOOSE``)."""
-    out = [c for k in range(1, min(n, limit) + 1) for c in combinations(range(n), k)]
-    return out[:N_CHOOSE]
-
-
-@decision("fe_reroll")
-class FirstEditionReroll:
-    """A re-roll boost on D4s: CHOOSE which dice to re-roll (their new faces stand), or
-    PASS to keep them."""
-
-    @staticmethod
-    def legal(g, f):
-        dice = find_frame(g, f.d["parent"]).d["dice"][f.d["side"]]
-        n = len(reroll_choices(len(dice), f.d["limit"]))
-        return [Decision(Kind.CHOOSE, i) for i in range(n)] + [PASS] if n else []
-
-    @staticmethod
-    def apply(g, f, d):
-        pop(g)
-        if d.kind == Kind.PASS:
-            return
-        card, b = once_per_round_boost(g, f.seat, "reroll")
-        mark_used(g, card, b)
-        dice = find_frame(g, f.d["parent"]).d["dice"][f.d["side"]]
-        for i in reroll_choices(len(dice), f.d["limit"])[d.arg]:
-            dice[i] = roll_d4(g, 1)[0]

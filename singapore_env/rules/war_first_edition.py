@@ -10,7 +10,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
    discard-for-War boost (the standard ``war_discard`` question);
 3. the attacker, then the defender, withdraw any number of their faction's Storehouse
    tokens, one at a time (``fe_tokens``), each worth ``fe_storehouse_strength``;
-4. each side rolls ``fe_war_d4`` D4s (a re-roll boost may re-roll some: ``fe_reroll``);
+4. each side rolls ``fe_war_d4`` D4s (a re-roll boost may re-roll some: ``reroll``);
    total = cards + discards + tokens + D4 + War boosts; the
    higher total wins, the attacker on a tie. The winner is owed (difference x
    multiplier) dollars: the loser's Wealth is taken first, then the loser's faction mate
@@ -27,8 +27,9 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame,
-                   gain, log, mate, multiplier, pop, push, roll_d4)
-from .raid_first_edition import committed_strength, discard_commits, reroll_frame_fe
+                   gain, log, mate, multiplier, pop, push, star_allowed_in_war)
+from .raid import reroll_frame, roll_into
+from .raid_first_edition import committed_strength, discard_commits
 from .war import war_bonus, war_cost
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
@@ -41,8 +42,8 @@ def declare_war_fe(g, seat: int, defender: int) -> None:
     add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
     push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
-                  bonus=[0, 0, 0, 0], tokens=[0, 0], dice=[[], []], totals=[0, 0], victor=-1,
-                  loser=-1, due=0, shown=0))
+                  bonus=[0, 0, 0, 0], tokens=[0, 0], die="d4", roll0=0, roll1=0,
+                  totals=[0, 0], victor=-1, loser=-1, due=0, shown=0))
 
 
 def principals(f) -> tuple[int, int]:
@@ -67,8 +68,11 @@ def war_fe_step(g, f) -> None:
     elif phase == 2:
         push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
     elif phase == 3:
-        d["dice"] = [roll_d4(g, g.cfg.fe_war_d4), roll_d4(g, g.cfg.fe_war_d4)]
-        push(g, *reroll_frame_fe(g, att, "war_fe", 0), *reroll_frame_fe(g, dfn, "war_fe", 1))
+        roll_into(g, f, "roll0", g.cfg.fe_war_d4)
+        roll_into(g, f, "roll1", g.cfg.fe_war_d4)
+        star_ok = star_allowed_in_war(g)  # a star card's re-roll is a use of the card
+        push(g, *reroll_frame(g, att, "war_fe", "roll0", star_ok),
+             *reroll_frame(g, dfn, "war_fe", "roll1", star_ok))
     elif phase == 4:
         resolve_battle(g, f)
     else:
@@ -87,7 +91,7 @@ def side_total(g, f, side: int) -> int:
     """Cards, discards and War boosts of the side's fighters + tokens + D4."""
     d = f.d
     p = principals(f)[side]
-    total = sum(d["dice"][side]) + d["tokens"][side] * g.cfg.fe_storehouse_strength
+    total = d[f"roll{side}"] + d["tokens"][side] * g.cfg.fe_storehouse_strength
     for seat in fighters(f):
         if seat in (p, mate(p)):
             total += (committed_strength(g, d["commits"][seat]) + d["bonus"][seat]
