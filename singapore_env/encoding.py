@@ -136,63 +136,6 @@ shows *how many* cards it committed, as at the table.
 | `fe_committed` | 5054 | 4 | 4 | 0..10 | first edition: cards committed per relative seat / 3 |
 | `fe_commits` | 5058 | 4×22 | 88 | 0..10 | first edition: committed Battle card keys per relative seat, counts (own always; others once the War's totals are computed) |
 | **total** | | | **D = 5146** | | |
-        add_role_slices(add, self.folk_keys, H)
-| `pending_kind` | 21 | 30 | 30 | 0..1 | the pending question (decision frame kind, sorted names) one-hot |
-| `pending_seat` | 51 | 4 | 4 | 0..1 | seat that must answer it, relative one-hot |
-| `stack_kinds` | 55 | 45 | 45 | 0..1 | phase: every frame kind on the engine's stack (sorted names), multi-hot |
-| `ships` | 100 | 13 | 13 | 0..1 | ships in port one-hot |
-| `anglo_dutch` | 113 | 1 | 1 | 0..1 | 1 once the Anglo-Dutch Treaty is in force |
-| `event` | 114 | 13 | 13 | 0..1 | current Event card key one-hot |
-| `events_past` | 127 | 13 | 13 | 0..1 | Event card keys already resolved (multi-hot) |
-| `event_deck` | 140 | 1 | 1 | 0..1 | Event cards left / 7 |
-| `market` | 141 | 5×38 | 190 | 0..1 | Market card key per slot, one-hot (empty = zeros) |
-| `market_deck` | 331 | 1 | 1 | 0..1 | Market deck size / 39 |
-| `market_discard` | 332 | 38 | 38 | 0..10 | Market discard pile: count per card key |
-| `population_deck` | 370 | 1 | 1 | 0..1 | Population deck size / 18 |
-| `battle_decks` | 371 | 2×2 | 4 | 0..1 | [deck, discard] sizes / 14 per faction, own faction first |
-| `leader_spaces` | 375 | 4×4 | 16 | 0..1 | occupant of each leader space ['market', 'market', 'populate', 'battle'], relative one-hot |
-| `outlawed` | 391 | 5×4 | 20 | 0..1 | who outlawed each vice ['slavery', 'gambling', 'liquor', 'opium', 'prostitution'], relative one-hot (zeros = legal) |
-| `district_open` | 411 | 4 | 4 | 0..1 | districts that open with population ['B2', 'B3', 'G2', 'G3']: open (the others are always open) |
-| `storehouse` | 415 | 2 | 2 | 0..10 | Storehouse tokens / 10, own faction first |
-| `population` | 417 | 2 | 2 | 0..1 | population cubes / 22, own faction first |
-| `public_works` | 419 | 5 | 5 | 0..10 | Public Works tokens per relative seat / 5, then total / 20 |
-| `modifiers` | 424 | 6×2 | 12 | -10..10 | round modifiers ['commerce_half', 'decree_cost', 'market_price', 'populate_influence', 'raid_bonus', 'war_cost']: [active, n (may be < 0)] |
-| `districts` | 436 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
-| `used_cards` | 468 | 90 | 90 | 0..1 | card keys whose once-per-round boost is used this round |
-| `discount_used` | 558 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
-| `vp` | 559 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
-| `wealth` | 563 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
-| `hand_size` | 567 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
-| `wars_won` | 571 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
-| `revealed` | 575 | 4×22 | 88 | 0..10 | revealed Battle cards: count per key, relative seats |
-| `own_hand` | 663 | 12×22 | 264 | 0..1 | own hand: Battle card key per hand index (COMMIT/REVEAL arg) |
-| `own_revealed` | 927 | 12×22 | 264 | 0..1 | own revealed Battle card key per revealed index (COMMIT arg H + index) |
-| `tableau` | 1191 | 4×16×49 | 3136 | 0..10 | tableaux of the relative seats, position by position: card key one-hot (42 leader + Market keys; all zeros = no card), then ['closed', 'outlawed', 'link', 'activated', 'searched', 'pops', 'stored'] (face down: closed / outlawed) (pops / 3, stored / 4) |
-| `ctx_actions_left` | 4327 | 1 | 1 | 0..1 | Actions left this turn / 2 |
-| `ctx_leader_space` | 4328 | 4 | 4 | 0..1 | leader space whose action is offered, one-hot |
-| `ctx_card` | 4332 | 90 | 90 | 0..1 | the public card in question (being connected / attached) |
-| `ctx_keep` | 4422 | 2×22 | 44 | 0..1 | the two drawn Battle cards (only for the drawer) |
-| `ctx_search` | 4466 | 4×38 | 152 | 0..1 | cards offered by a Search (only for the searcher) |
-| `ctx_influence` | 4618 | 12 | 12 | 0..10 | Influence placement: [tokens left / 5, storehouse question, store asked, started], then current loop space one-hot |
-| `ctx_side` | 4630 | 2 | 2 | 0..1 | War side of a join/accept question (attacker, defender) |
-| `ctx_moves` | 4632 | 6 | 6 | 0..10 | card moves: [moves left / 3, scope any], target tableau relative one-hot |
-| `ctx_count` | 4638 | 3 | 3 | 0..10 | [Population cards to lose / 3, tokens to remove / 3, Public Works token index / 20] |
-| `ctx_reroll` | 4641 | 7 | 7 | 0..1 | re-roll: [dice / 2, for a War], rolled field (raid, attacker, defender) one-hot, [first die / 2, second die / 2] |
-| `ctx_raid` | 4648 | 7 | 7 | 0..10 | Raid: [in progress, roll / 2, hinder / 2], raider relative |
-| `ctx_decree` | 4655 | 11 | 11 | 0..1 | Decree: [in progress, vetoed], decreer relative one-hot, vice one-hot |
-| `war` | 4666 | 11 | 11 | 0..10 | War: [in progress, joined attacker side, joined defender side], phase one-hot (0..7) |
-| `war_roles` | 4677 | 6×4 | 24 | 0..1 | War roles, relative one-hot: attacker, defender, attacker's ally, defender's ally, victor, loser |
-| `war_committed` | 4701 | 4 | 4 | 0..1 | a card is committed, per relative seat |
-| `war_commits` | 4705 | 4×22 | 88 | 0..1 | committed Battle card keys per relative seat (own always; others once the totals are computed) |
-| `war_numbers` | 4793 | 10 | 10 | 0..10 | War: [discard bonus per relative seat / 3 (4), attacker roll / 4, defender roll / 4, spoils cap / 10, dollars taken / 10], then [attacker total / 10, defender total / 10, ally paid / 10], share one-hot |
-| `conflict` | 4803 | 11 | 11 | 0..10 | Conflict Event: [in progress, strength / 10, dice / 4, plus / 10, volunteer VP base / 5, per strength, contributions open], table one-hot ['major_pirate_attack', 'pirate_attack', 'secret_society_riot', 'tiger_attack'] |
-| `conflict_own` | 4814 | 24 | 24 | 0..10 | own hidden Conflict contribution: card count per key, dollars / 10, once-per-round counter boosts spent |
-| `fe_raid` | 4838 | 8 | 8 | 0..10 | first-edition Raid: [in progress, rolled, roll / 8, hinder / 2], Interventionist relative one-hot |
-| `fe_war` | 4846 | 13 | 13 | 0..10 | first-edition War: [in progress, tokens withdrawn attacker / 10, defender / 10, D4 attacker / 4, defender / 4, total attacker / 10, defender / 10, still owed / 10, cards shown], phase one-hot (0..3) |
-| `fe_war_roles` | 4859 | 4×4 | 16 | 0..1 | first-edition War roles, relative one-hot: attacker, defender, victor, loser |
-| `fe_committed` | 4875 | 4 | 4 | 0..10 | first edition: cards committed per relative seat / 3 |
-| `fe_commits` | 4879 | 4×22 | 88 | 0..10 | first edition: committed Battle card keys per relative seat, counts (own always; others once the War's totals are computed) |
-| **total** | | | **D = 4967** | | |
 
 Both tables are generated from the code: ``python -m singapore_env.encoding`` prints them
 and ``python -m singapore_env.encoding --update-docs`` rewrites them here and in
