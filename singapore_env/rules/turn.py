@@ -16,8 +16,8 @@ from .market import (buy_battle, buy_battle_options, buy_market, buy_market_opti
                      search_options)
 from .population import can_populate, populate
 from .raid import raid, raid_options
-from .roles import income_bonus, place_in_storehouse, role_frames
 from .raid_first_edition import raid_fe
+from .roles import income_bonus, place_in_storehouse, role_frames
 from .scoring import final_scores
 from .war import declare_war, war_options
 from .war_first_edition import declare_war_fe
