@@ -895,7 +895,23 @@ class HeuristicAgent(Agent):
         return v + influence_value(ctx, infl)
 
     # ------------------------------------------------------------ turn questions
+    def option_scores(self, game: "Game", seat: int) -> list[tuple[float, Decision]]:
+        """``(score, decision)`` for every legal decision of the scored turn questions
+        (Leader space, Leader Action, Actions) in VP equivalents; ``[]`` for the other
+        questions. Reads only what ``seat`` may see and uses no RNG (a search agent's
+        prior; the agent's own choice may differ on ties and free Actions)."""
+        f, legal = game.pending, game.legal_decisions()
+        if f is None or f.kind not in ("place_leader", "leader_action", "actions"):
+            return []
+        ctx = Ctx(game, seat, self.params)
+        if f.kind == "place_leader":
+            return self._leader_space_scores(ctx, legal)
+        return [(self._score(ctx, d, leader=f.kind == "leader_action"), d) for d in legal]
+
     def _q_place_leader(self, ctx: Ctx, f, legal):
+        return self._best(self._leader_space_scores(ctx, legal))
+
+    def _leader_space_scores(self, ctx: Ctx, legal) -> list[tuple[float, Decision]]:
         spaces = ctx.c.board.leader_spaces
         scored = []
         for d in legal:
@@ -915,7 +931,7 @@ class HeuristicAgent(Agent):
                         for o in buy_battle_options(ctx.g, ctx.seat)]
                 v = max(opts + [ctx.g.cfg.leader_storehouse_tokens * ctx.tv])
             scored.append((v, d))
-        return self._best(scored)
+        return scored
 
     def _can_buy_with_leader(self, ctx: Ctx, i: int) -> bool:
         """Could the Market card in slot ``i`` be bought from a Market Leader space?
