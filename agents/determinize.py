@@ -53,6 +53,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _shuffle(rng: np.random.Generator, cards: list[int]) -> None:
+    """Shuffle in place from a sorted start, so the result depends on the cards and
+    ``rng`` only, never on the hidden order they had (a search seeded alike samples
+    the same worlds whatever the real hidden order is)."""
+    cards.sort()
     if len(cards) > 1:
         order = rng.permutation(len(cards))
         cards[:] = [cards[i] for i in order]
