@@ -1,9 +1,20 @@
-"""Agents by name: ``make_agent("random", seed=1)``.
+"""Agents by name: ``make_agent("random", seed=1)``, with parameters after the name.
 
-Add an agent with ``register("name", factory)`` where ``factory(seed=None)`` returns an
-:class:`~agents.base.Agent`. A trained policy is named by its file:
-``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal action; or
-``learned-sample:PATH`` to sample from the policy.
+An agent *spec* is a registered name optionally followed by ``:key=value`` parameters
+(colons, not commas: commas separate players on the command line)::
+
+    make_agent("mcts:iters=400:topk=3", seed=1)
+    make_agent("heuristic:seed=3:war_margin=0.5")
+
+``seed`` is accepted by every agent (it overrides the ``seed`` argument); the others are
+the ones the agent was registered with. An unknown parameter or a value of the wrong
+type raises ValueError naming the allowed parameters. A trained policy is named by its
+file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal action; or
+``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
+
+Add an agent with ``register("name", factory, params={"key": default})`` where
+``factory(seed=None, **params)`` returns an :class:`~agents.base.Agent`; each value
+given as text is converted to the type of its default.
 """
 
 from __future__ import annotations
@@ -11,21 +22,26 @@ from __future__ import annotations
 from typing import Callable
 
 from .base import Agent
-from .heuristic import HeuristicAgent
+from .heuristic import DEFAULT_PARAMS, HeuristicAgent
+from .mcts import MctsAgent
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
+LEARNED_KINDS = ("learned", "learned-sample")
 
-_REGISTRY: dict[str, AgentFactory] = {}
+_REGISTRY: dict[str, tuple[AgentFactory, dict]] = {}
 
 
-def register(name: str, factory: AgentFactory, *, replace: bool = False) -> None:
-    """Make ``factory(seed=None) -> Agent`` available as ``name``."""
-    if not name or not isinstance(name, str):
-        raise ValueError(f"agent name must be a non-empty string, got {name!r}")
+def register(name: str, factory: AgentFactory, *, params: dict | None = None,
+             replace: bool = False) -> None:
+    """Make ``factory(seed=None, **params) -> Agent`` available as ``name``; ``params``
+    maps each parameter the agent accepts to its default value."""
+    if not name or not isinstance(name, str) or ":" in name or "," in name:
+        raise ValueError(f"agent name must be a non-empty string without ':' or ',', "
+                         f"got {name!r}")
     if name in _REGISTRY and not replace:
         raise ValueError(f"agent {name!r} is already registered")
-    _REGISTRY[name] = factory
+    _REGISTRY[name] = (factory, dict(params or {}))
 
 
 def known_agents() -> list[str]:
@@ -33,27 +49,84 @@ def known_agents() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """Build a registered agent; unknown names raise ValueError listing the known ones."""
-    if isinstance(name, str) and name.split(":", 1)[0] in ("learned", "learned-sample") \
-            and ":" in name:
-        from .learned import LearnedAgent
+def is_learned(spec: str) -> bool:
+    """Does ``spec`` name a policy file (``learned:PATH`` / ``learned-sample:PATH``)?"""
+    return isinstance(spec, str) and ":" in spec and spec.split(":", 1)[0] in LEARNED_KINDS
 
-        kind, path = name.split(":", 1)
-        try:
-            agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"cannot load agent {name!r}: {exc}") from None
-        agent.name = f"{kind}:{path}"
-        return agent
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:iters=400:topk=3"`` -> ``("mcts", {"iters": "400", "topk": "3"})``."""
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec must be a string, got {spec!r}")
+    name, *parts = spec.strip().split(":")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise ValueError(f"agent {spec!r}: parameters are written key=value after "
+                             f"the name (e.g. mcts:iters=400:topk=3), got {part!r}")
+        if key in params:
+            raise ValueError(f"agent {spec!r}: parameter {key!r} is given twice")
+        params[key] = value
+    return name.strip(), params
+
+
+def _convert(spec: str, key: str, text: str, default):
+    """``text`` as the type of ``default`` (bool, int, float or str)."""
+    kind = type(default)
     try:
-        factory = _REGISTRY[name]
-    except (KeyError, TypeError):
+        if kind is bool:
+            if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                raise ValueError
+            return text.lower() in ("1", "true", "yes")
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"agent {spec!r}: parameter {key} expects a {kind.__name__}, "
+                         f"got {text!r}") from None
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build an agent from its spec (name and ``:key=value`` parameters); an unknown
+    name or parameter raises ValueError listing the known ones."""
+    if is_learned(spec):
+        return _make_learned(spec, seed)
+    name, given = parse_spec(spec)
+    try:
+        factory, allowed = _REGISTRY[name]
+    except KeyError:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents())}, "
             "learned:PATH, learned-sample:PATH") from None
-    return factory(seed=seed)
+    unknown = sorted(set(given) - set(allowed) - {"seed"})
+    if unknown:
+        raise ValueError(f"agent {spec!r}: unknown parameter(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted({'seed', *allowed}))}")
+    if "seed" in given:
+        seed = _convert(spec, "seed", given.pop("seed"), 0)
+    params = {k: _convert(spec, k, v, allowed[k]) for k, v in given.items()}
+    agent = factory(seed=seed, **params)
+    if params:
+        agent.name = spec
+    return agent
+
+
+def _make_learned(spec: str, seed: int | None) -> Agent:
+    from .learned import LearnedAgent
+
+    kind, path = spec.split(":", 1)
+    try:
+        agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot load agent {spec!r}: {exc}") from None
+    agent.name = f"{kind}:{path}"
+    return agent
+
+
+def _heuristic(seed: int | None = None, **params) -> HeuristicAgent:
+    return HeuristicAgent(seed, params=params)
 
 
 register("random", RandomAgent)
-register("heuristic", HeuristicAgent)
+register("heuristic", _heuristic, params=DEFAULT_PARAMS)
+register("mcts", MctsAgent, params=MctsAgent.PARAMS)

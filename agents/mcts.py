@@ -1,0 +1,212 @@
+"""A search agent: determinized Monte Carlo search guided by the heuristic.
+
+``MctsAgent`` (``mcts`` in :func:`agents.registry.make_agent`; parameters as
+``mcts:iters=400``, ``mcts:seconds=0.5``, ``mcts:iters=300:topk=4``) plays at engine
+level. For a turn question (Leader space, Leader Action, Actions) and a War or
+Conflict question it:
+
+1. asks :class:`~agents.heuristic.HeuristicAgent` for its choice (the *prior*) and its
+   scores, and keeps the prior plus the ``topk - 1`` best-scored other legal
+   decisions as candidates (the heuristic prunes the search);
+2. repeats: sample a *world* with :func:`agents.determinize.determinize` (everything
+   the seat cannot see -- other hands, deck orders, future dice, undecided War and
+   Conflict commitments -- resampled from its own view), then play every candidate in
+   that same world with the same rollout seed (common random numbers), the rest of the
+   game played by four heuristic players, and score the end (``horizon=0``) or the
+   position ``horizon`` rounds later by the projected final VP (VP track + Legacies +
+   End Game bonuses as if the game ended there);
+3. overrules the prior only on significant evidence: a candidate replaces it when its
+   mean paired advantage (its score minus the prior's in the same world) is above
+   ``margin`` and above ``z`` standard errors.
+
+The score of a finished (or cut) rollout is low-variance: with ``goal="faction"``
+(default) the share of the win that goes to the seat's faction (the winner is the
+seat with the highest VP) plus ``vp_weight`` times the faction margin (own faction's
+best VP minus the other faction's best, over 20 VP, clipped to ±1); with
+``goal="seat"`` the seat's own win and margin. Every other question (Influence
+placement, Storehouse drops, connections, ...) is answered by the heuristic directly.
+
+Budget: ``iters`` simulations (rollouts) per searched decision, or, with ``iters=0``,
+``seconds`` of wall time per searched decision (at least one world). With a seed an
+``iters`` budget gives the same game on any machine; a ``seconds`` budget depends on
+the machine's speed and load, so it is not reproducible. The agent never simulates on
+the real game: only on determinized copies, so it cannot read hidden state
+(``tests/test_agents_mcts.py`` checks its choice does not change when another seat's
+hand or a deck order does). :attr:`MctsAgent.stats` counts searched decisions,
+simulations and seconds (``benchmarks/bench_mcts.py`` reports them).
+
+This is a root-only determinized search (no tree below the candidates: the seat's own
+later decisions in the rollout are the heuristic's), the design the issue's measured
+trap calls for: prior pruning, common random numbers, a bounded score and a
+significance test before leaving the prior.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from singapore_env.content import SEAT_FACTION
+from singapore_env.rules.scoring import final_scores as projected_scores
+
+from .base import Agent
+from .determinize import determinize
+from .heuristic import HeuristicAgent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.decisions import Decision
+    from singapore_env.engine import Game
+
+#: Questions worth a search; every other question is answered by the heuristic.
+SEARCHED = frozenset({"place_leader", "leader_action", "actions", "war_join", "war_accept",
+                      "war_commit", "contribute", "spoils"})
+#: VP margin that counts as a full point of score (the margin term is clipped to ±1).
+MARGIN_SCALE = 20.0
+GOALS = ("faction", "seat")
+_SEED_SPACE = 2**62
+
+
+@dataclass
+class SearchStats:
+    """What the searches of one agent cost (cumulated over decisions)."""
+
+    searched: int = 0        # decisions that were searched
+    simulations: int = 0     # rollouts played
+    overruled: int = 0       # searched decisions where the prior was replaced
+    seconds: float = 0.0     # wall time spent searching
+
+    def per_second(self) -> float:
+        """Simulations per second of search."""
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+
+class MctsAgent(Agent):
+    """Determinized Monte Carlo search over the heuristic's top candidates."""
+
+    name = "mcts"
+    #: Parameters (``mcts:key=value``) and their defaults.
+    PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "z": 1.5, "margin": 0.03,
+              "vp_weight": 0.5, "horizon": 0, "goal": "faction"}
+
+    def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
+                 topk: int = 3, z: float = 1.5, margin: float = 0.03, vp_weight: float = 0.5,
+                 horizon: int = 0, goal: str = "faction"):
+        _check(iters >= 0, f"iters must be >= 0, got {iters}")
+        _check(iters > 0 or seconds > 0, f"seconds must be > 0 when iters=0, got {seconds}")
+        _check(topk >= 1, f"topk must be >= 1, got {topk}")
+        _check(z >= 0 and margin >= 0 and vp_weight >= 0,
+               "z, margin and vp_weight must be >= 0")
+        _check(horizon >= 0, f"horizon must be >= 0 rounds, got {horizon}")
+        _check(goal in GOALS, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+        self.iters, self.seconds, self.topk = iters, seconds, topk
+        self.z, self.margin, self.vp_weight = z, margin, vp_weight
+        self.horizon, self.goal = horizon, goal
+        self.prior = HeuristicAgent(seed)
+        self.players = [HeuristicAgent() for _ in range(4)]
+        self.rng = np.random.default_rng(seed)
+        self.stats = SearchStats()
+        #: The last search: its candidates and their mean advantage over the prior.
+        self.last_search: dict = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """New game; with ``seed`` the searches (and the prior's tie breaks) repeat."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+            self.prior.reset(seed)
+
+    # ------------------------------------------------------------ decisions
+    def choose(self, game: "Game", seat: int) -> "Decision":
+        """The prior's choice, unless a search of the candidates overrules it."""
+        legal = game.legal_decisions()
+        if len(legal) == 1:
+            return legal[0]
+        prior = self.prior.choose(game, seat)
+        if game.pending.kind not in SEARCHED:
+            return prior
+        candidates = self.candidates(game, seat, prior)
+        if len(candidates) == 1:
+            return prior
+        return self._search(game, seat, candidates)
+
+    def candidates(self, game: "Game", seat: int, prior: "Decision") -> list["Decision"]:
+        """The prior first, then the best-scored other legal decisions (legal order
+        for the questions the heuristic does not score), ``topk`` in all."""
+        scored = self.prior.option_scores(game, seat)
+        if not scored:
+            scored = [(0.0, d) for d in game.legal_decisions()]
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+        others = [scored[i][1] for i in order if scored[i][1] != prior]
+        return [prior] + others[:self.topk - 1]
+
+    # ------------------------------------------------------------ search
+    def _search(self, game: "Game", seat: int, candidates: list["Decision"]) -> "Decision":
+        start = time.perf_counter()
+        n = len(candidates)
+        diffs: list[list[float]] = [[] for _ in candidates]
+        worlds = 0
+        while worlds == 0 or not self._spent(worlds * n, start):
+            world = determinize(game, seat, self.rng)
+            seed = int(self.rng.integers(_SEED_SPACE))
+            values = [self._rollout(world, d, seat, seed) for d in candidates]
+            for i in range(1, n):
+                diffs[i].append(values[i] - values[0])
+            worlds += 1
+        best = self._significant_best(diffs)
+        self.last_search = {"candidates": list(candidates), "worlds": worlds,
+                            "advantage": [float(np.mean(d)) if d else 0.0 for d in diffs]}
+        self.stats.searched += 1
+        self.stats.simulations += worlds * n
+        self.stats.overruled += best > 0
+        self.stats.seconds += time.perf_counter() - start
+        return candidates[best]
+
+    def _spent(self, simulations: int, start: float) -> bool:
+        if self.iters:
+            return simulations >= self.iters
+        return time.perf_counter() - start >= self.seconds
+
+    def _significant_best(self, diffs: list[list[float]]) -> int:
+        """Index of the candidate with the best significant mean advantage (0: prior)."""
+        best, best_mean = 0, 0.0
+        for i, d in enumerate(diffs[1:], start=1):
+            if len(d) < 2:
+                continue
+            mean = float(np.mean(d))
+            se = float(np.std(d, ddof=1)) / math.sqrt(len(d))
+            if mean > max(self.margin, self.z * se, best_mean):
+                best, best_mean = i, mean
+        return best
+
+    def _rollout(self, world: "Game", first: "Decision", seat: int, seed: int) -> float:
+        """Play ``first`` in a copy of ``world``, then heuristic players to the end
+        (or ``horizon`` rounds on); the score of the result for ``seat``."""
+        g = world.clone()
+        g.step(first)
+        for p, player in enumerate(self.players):
+            player.reset(seed + p)
+        stop = g.s.round + self.horizon if self.horizon else None
+        while not g.is_over and (stop is None or g.s.round < stop):
+            acting = g.acting_seat
+            g.step(self.players[acting].choose(g, acting))
+        scores = g.final_scores if g.is_over else projected_scores(g)
+        return self.value(scores, seat)
+
+    def value(self, scores: list[int], seat: int) -> float:
+        """Score of final (or projected) VP for ``seat``: win share plus margin term."""
+        mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if self.goal == "faction"
+                else (lambda p: p == seat))
+        top = max(scores)
+        winners = [p for p in range(4) if scores[p] == top]
+        win = sum(1 for p in winners if mine(p)) / len(winners)
+        own = max(scores[p] for p in range(4) if mine(p))
+        other = max(scores[p] for p in range(4) if not mine(p))
+        return win + self.vp_weight * max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(f"mcts: {message}")

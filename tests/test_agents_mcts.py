@@ -1,0 +1,157 @@
+"""The search agent: legal moves in every ruleset, reproducible with a seed, blind to
+hidden information, and its parameters parsed from the agent spec."""
+
+import pytest
+
+from agents.heuristic import HeuristicAgent
+from agents.mcts import SEARCHED, MctsAgent
+from agents.registry import make_agent, parse_spec
+from singapore_env.config import RULESETS, RulesConfig
+from singapore_env.content import SEAT_FACTION
+from singapore_env.engine import Game
+from singapore_env.simulate import play_game
+
+FAST = "mcts:iters=4:topk=2:horizon=1"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("slavery", [True, False])
+def test_plays_only_legal_decisions_over_a_full_game(ruleset, slavery):
+    """play_game steps the engine, which raises IllegalDecision on an illegal choice."""
+    cfg = RulesConfig.named(ruleset, slavery=slavery)
+    agents = [make_agent(FAST), make_agent("heuristic"), make_agent("heuristic"),
+              make_agent(FAST)]
+    result = play_game(3, agents, cfg)
+    assert result.round == 8 and result.winners
+    assert agents[0].stats.searched > 10 and agents[0].stats.simulations >= 4 * 10
+
+
+def test_same_seed_same_game():
+    """An iteration budget and a seed give the same decisions, byte for byte."""
+    assert _history_prefix(5, 150) == _history_prefix(5, 150)
+
+
+def _history_prefix(seed: int, n: int) -> list:
+    g = Game(seed)
+    agents = [MctsAgent(seed=p, iters=4, topk=2, horizon=1) for p in range(4)]
+    while len(g.history) < n:
+        seat = g.acting_seat
+        g.step(agents[seat].choose(g, seat))
+    return list(g.history)
+
+
+def _searched_position(seed: int = 2) -> Game:
+    """A game (heuristic play) stopped at a searched question with several options."""
+    g = Game(seed)
+    h = HeuristicAgent(seed=0)
+    while not (g.pending.kind == "actions" and g.s.round >= 2
+               and len(g.legal_decisions()) >= 3):
+        g.step(h.choose(g, g.acting_seat))
+    return g
+
+
+def test_never_reads_hidden_state():
+    """Same agent seed, two games that differ only in what the acting seat cannot see
+    (another seat's hand swapped with its faction's Battle deck, the Market and
+    Population deck orders): the same candidates, the same sampled evidence, the same
+    choice."""
+    g = _searched_position()
+    seat = g.acting_seat
+    other = next(p for p in range(4) if p != seat and g.s.hands[p])
+    fac = SEAT_FACTION[other]
+    h = g.clone()
+    hand, deck = h.s.hands[other], h.s.battle_deck[fac]
+    assert deck, "the test needs a Battle deck to swap with"
+    hand[0], deck[-1] = deck[-1], hand[0]
+    h.s.market_deck.reverse()
+    h.s.population_deck.reverse()
+    assert h.s.hands[other] != g.s.hands[other]
+
+    choices, searches = [], []
+    for game in (g, h):
+        agent = MctsAgent(seed=11, iters=9, topk=3)
+        choices.append(agent.choose(game, seat))
+        searches.append(agent.last_search)
+    assert choices[0] == choices[1]
+    assert searches[0] == searches[1] and searches[0]["worlds"] == 3
+    assert any(searches[0]["advantage"])  # the evidence is not trivially empty
+
+
+def test_a_real_difference_in_public_state_changes_the_evidence():
+    """The evidence compared above is sensitive: changing public wealth changes it."""
+    g = _searched_position()
+    seat = g.acting_seat
+    h = g.clone()
+    h.s.wealth[(seat + 1) % 4] += 7
+    searches = []
+    for game in (g, h):
+        agent = MctsAgent(seed=11, iters=9, topk=3)
+        agent.choose(game, seat)
+        searches.append(agent.last_search["advantage"])
+    assert searches[0] != searches[1]
+
+
+def test_prior_first_and_topk_candidates():
+    g = _searched_position()
+    seat = g.acting_seat
+    agent = MctsAgent(seed=1, iters=3, topk=3)
+    prior = HeuristicAgent(seed=1).choose(g, seat)
+    cands = agent.candidates(g, seat, prior)
+    assert cands[0] == prior and len(cands) == 3 and len(set(cands)) == 3
+    assert all(d in g.legal_decisions() for d in cands)
+
+
+def test_trivial_questions_are_answered_by_the_heuristic_without_search():
+    g = Game(4)
+    agent = MctsAgent(seed=0, iters=8)
+    h = HeuristicAgent(seed=0)
+    while g.pending.kind in SEARCHED or len(g.legal_decisions()) < 2:
+        g.step(h.choose(g, g.acting_seat))
+    seat = g.acting_seat
+    assert agent.choose(g, seat) == HeuristicAgent(seed=0).choose(g, seat)
+    assert agent.stats.searched == 0
+
+
+def test_value_counts_the_faction_win_and_margin():
+    agent = MctsAgent(iters=1, vp_weight=0.5)
+    # seat 1 (British) wins 60 to 50: a faction win for seat 0, margin +10 VP
+    assert agent.value([40, 60, 50, 30], 0) == pytest.approx(1 + 0.5 * 0.5)
+    assert agent.value([40, 60, 50, 30], 2) == pytest.approx(0 - 0.5 * 0.5)
+    seat_goal = MctsAgent(iters=1, vp_weight=0.0, goal="seat")
+    assert seat_goal.value([40, 60, 50, 30], 0) == 0.0
+    assert seat_goal.value([60, 60, 50, 30], 0) == 0.5
+
+
+# ---------------------------------------------------------------- specs
+def test_spec_parameters_reach_the_agent():
+    agent = make_agent("mcts:iters=400:topk=4:goal=seat:seconds=0.25", seed=3)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iters, agent.topk, agent.goal, agent.seconds) == (400, 4, "seat", 0.25)
+    assert agent.name == "mcts:iters=400:topk=4:goal=seat:seconds=0.25"
+    assert make_agent("mcts").name == "mcts"
+    assert parse_spec("mcts:iters=400") == ("mcts", {"iters": "400"})
+
+
+def test_seed_parameter_works_for_every_agent():
+    a, b = make_agent("heuristic:seed=3"), make_agent("heuristic", seed=3)
+    assert a.rng.integers(1 << 30) == b.rng.integers(1 << 30)
+    tuned = make_agent("heuristic:war_margin=0.5")
+    assert tuned.params["war_margin"] == 0.5
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: goal, horizon, iters, margin, "
+                     "seconds, seed, topk, vp_weight, z"),
+    ("mcts:iters=many", "parameter iters expects a int, got 'many'"),
+    ("mcts:iters", "parameters are written key=value"),
+    ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
+    ("mcts:iters=-1", "iters must be >= 0"),
+    ("mcts:goal=draw", "goal must be one of faction, seat"),
+    ("heuristic:speed=2", "allowed: action_cost"),
+    ("random:seed=x", "parameter seed expects a int"),
+    ("nobody:iters=3", "unknown agent 'nobody'"),
+])
+def test_bad_specs_raise_precise_errors(spec, message):
+    with pytest.raises(ValueError) as exc:
+        make_agent(spec)
+    assert message in str(exc.value)
