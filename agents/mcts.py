@@ -7,7 +7,9 @@ Conflict question it:
 
 1. asks :class:`~agents.heuristic.HeuristicAgent` for its choice (the *prior*) and its
    scores, and keeps the prior plus the ``topk - 1`` best-scored other legal
-   decisions as candidates (the heuristic prunes the search);
+   decisions that score within ``gap`` VP equivalents of it as candidates (the
+   heuristic prunes the search; a question where nothing comes close is answered at
+   once; ``gap=inf`` searches every question);
 2. repeats: sample a *world* with :func:`agents.determinize.determinize` (everything
    the seat cannot see -- other hands, deck orders, future dice, undecided War and
    Conflict commitments -- resampled from its own view), then play every candidate in
@@ -89,20 +91,20 @@ class MctsAgent(Agent):
 
     name = "mcts"
     #: Parameters (``mcts:key=value``) and their defaults.
-    PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "z": 1.5, "margin": 0.03,
+    PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
               "vp_weight": 0.5, "horizon": 0, "goal": "faction"}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
-                 topk: int = 3, z: float = 1.5, margin: float = 0.03, vp_weight: float = 0.5,
+                 topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03, vp_weight: float = 0.5,
                  horizon: int = 0, goal: str = "faction"):
         _check(iters >= 0, f"iters must be >= 0, got {iters}")
         _check(iters > 0 or seconds > 0, f"seconds must be > 0 when iters=0, got {seconds}")
         _check(topk >= 1, f"topk must be >= 1, got {topk}")
-        _check(z >= 0 and margin >= 0 and vp_weight >= 0,
-               "z, margin and vp_weight must be >= 0")
+        _check(gap >= 0 and z >= 0 and margin >= 0 and vp_weight >= 0,
+               "gap, z, margin and vp_weight must be >= 0")
         _check(horizon >= 0, f"horizon must be >= 0 rounds, got {horizon}")
         _check(goal in GOALS, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
-        self.iters, self.seconds, self.topk = iters, seconds, topk
+        self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
         self.prior = HeuristicAgent(seed)
@@ -133,13 +135,17 @@ class MctsAgent(Agent):
         return self._search(game, seat, candidates)
 
     def candidates(self, game: "Game", seat: int, prior: "Decision") -> list["Decision"]:
-        """The prior first, then the best-scored other legal decisions (legal order
-        for the questions the heuristic does not score), ``topk`` in all."""
+        """The prior first, then the best-scored other legal decisions that score within
+        ``gap`` of it (every other decision, in legal order, for the questions the
+        heuristic does not score), ``topk`` in all."""
         scored = self.prior.option_scores(game, seat)
-        if not scored:
-            scored = [(0.0, d) for d in game.legal_decisions()]
+        if scored:
+            floor = max(v for v, d in scored if d == prior) - self.gap
+        else:
+            scored, floor = [(0.0, d) for d in game.legal_decisions()], 0.0
         order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
-        others = [scored[i][1] for i in order if scored[i][1] != prior]
+        others = [scored[i][1] for i in order
+                  if scored[i][1] != prior and scored[i][0] >= floor]
         return [prior] + others[:self.topk - 1]
 
     # ------------------------------------------------------------ search

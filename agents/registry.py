@@ -72,6 +72,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), params
 
 
+_TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
+               float: "a number", str: "a string"}
+
+
 def _convert(spec: str, key: str, text: str, default):
     """``text`` as the type of ``default`` (bool, int, float or str)."""
     kind = type(default)
@@ -82,7 +86,7 @@ def _convert(spec: str, key: str, text: str, default):
             return text.lower() in ("1", "true", "yes")
         return kind(text)
     except ValueError:
-        raise ValueError(f"agent {spec!r}: parameter {key} expects a {kind.__name__}, "
+        raise ValueError(f"agent {spec!r}: parameter {key} expects {_TYPE_NAMES[kind]}, "
                          f"got {text!r}") from None
 
 
