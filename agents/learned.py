@@ -5,6 +5,8 @@ Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) a
 (:class:`agents.pointer_actor.PointerActor` an action-aware one), so frozen opponents
 and evaluation need no torch (and are several times faster than ``model.predict`` for
 one observation at a time). Loading a ``.zip`` imports torch.
+A learned agent limits numpy's BLAS and torch to one thread per process
+(:func:`agents.threads.limit_threads`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .base import Agent
+from .threads import limit_threads
 
 _ACTIVATIONS = {
     "tanh": np.tanh,
@@ -141,6 +144,7 @@ class LearnedAgent(Agent):
 
     def __init__(self, policy: NumpyPolicy, deterministic: bool = True, seed: int | None = None,
                  name: str | None = None):
+        limit_threads()
         self.policy = policy
         self._candidates = None
         self.deterministic = deterministic
