@@ -7,6 +7,7 @@
     singapore-1819 play --seat sultan --opponents heuristic
     singapore-1819 train --config training/configs/demo.toml --out runs/train
     singapore-1819 evaluate --british learned:runs/train/british.npz --malay heuristic
+    singapore-1819 ladder --agents random,heuristic,mcts:iters=24 --games 20 --plot l.png
     singapore-1819 demo --out runs/demo
 
 ``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
@@ -42,23 +43,25 @@ def main() -> None:
 
 # ---------------------------------------------------------------- simulate
 def _parse_players(ctx, param, value: str) -> list[str]:
-    from agents.registry import known_agents
-
     names = [x.strip() for x in value.split(",")]
     if len(names) != N_SEATS or any(not n for n in names):
         raise click.BadParameter(
             f"expected {N_SEATS} comma-separated agent names (one per seat: "
             f"{', '.join(SEAT_NAMES)}), got {value!r}")
-    known = known_agents()
-    unknown = sorted({n for n in names if n not in known and not _is_learned(n)})
-    if unknown:
-        raise click.BadParameter(
-            f"unknown agent {', '.join(map(repr, unknown))}; known agents: {', '.join(known)}")
+    _check_specs(names)
     return names
 
 
-def _is_learned(name: str) -> bool:
-    return name.split(":", 1)[0] in ("learned", "learned-sample") and ":" in name
+def _check_specs(specs: list[str]) -> None:
+    """Build each agent spec once (``name`` or ``name:key=value...``): an unknown agent
+    or parameter is a usage error (exit code 2) with the registry's message."""
+    from agents.registry import make_agent
+
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
 
 
 def _pct(x: float) -> str:
@@ -117,7 +120,8 @@ def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
 @main.command()
 @click.option("--players", default="random,random,random,random", show_default=True,
               callback=_parse_players,
-              help="Four comma-separated agent names, in seat order.")
+              help="Four comma-separated agent names, in seat order; parameters after a "
+                   "colon, e.g. mcts:iters=200:topk=3.")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Number of games.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
@@ -228,10 +232,6 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
         pending = board.pending
         click.echo(f"Not finished: round {board.s.round}, {len(board.history)} decisions, "
                    f"{SEAT_NAMES[pending.seat]} to decide ({pending.kind})")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
 
 
 # ---------------------------------------------------------------- play
@@ -377,3 +377,69 @@ def demo(out, config_path, games, ruleset, progress) -> None:
     report = run_demo(out, config_path, games, progress=progress, log=click.echo,
                       ruleset=ruleset)
     click.echo(f"report: {report}")
+
+
+# ---------------------------------------------------------------- ladder
+def _parse_agents(ctx, param, value: str) -> list[str]:
+    specs = [x.strip() for x in value.split(",")]
+    if any(not x for x in specs):
+        raise click.BadParameter(f"expected comma-separated agent names, got {value!r}")
+    _check_specs(specs)
+    return list(dict.fromkeys(specs))
+
+
+@main.command()
+@click.option("--agents", "specs", default="random,heuristic,mcts", show_default=True,
+              callback=_parse_agents,
+              help="Comma-separated agents (parameters after a colon: mcts:iters=24).")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Seeds per matchup (each played twice, seats swapped).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--ruleset", type=click.Choice(RULESETS), default="standard", show_default=True)
+@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the ladder chart (PNG).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress) -> None:
+    """Every agent against the heuristic faction and each other: win rates with 95%
+    intervals next to the mirror baseline, and OpenSkill ratings."""
+    from training.evaluate import write_json
+    from training.ladder import plot_ladder, run_ladder
+
+    cfg = RulesConfig.named(ruleset, slavery=not no_slavery)
+    summary = run_ladder(specs, games, seed, cfg, progress=progress)
+    click.echo(format_ladder(summary))
+    if json_path:
+        write_json(summary, json_path)
+        click.echo(f"written {json_path}")
+    if plot_path:
+        plot_ladder(summary, plot_path)
+        click.echo(f"written {plot_path}")
+
+
+def format_ladder(summary: dict) -> str:
+    """A readable table of a :func:`training.ladder.run_ladder` summary."""
+    lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
+             f"seed {summary['seed']}, ruleset {summary['ruleset']}", ""]
+    base = summary["mirror_baseline"]
+    lines.append(f"{'agent':<34}{'as british vs heuristic':<34}{'as malay vs heuristic':<34}")
+    lines.append(f"{'(mirror baseline)':<34}" + "".join(
+        f"{_pct(base[f]['rate'])} {_ci(base[f]['ci95']):<26}" for f in FACTIONS))
+    for spec, rates in summary["vs_heuristic"].items():
+        lines.append(f"{spec:<34}" + "".join(
+            f"{_pct(rates[f]['rate'])} {_ci(rates[f]['ci95']):<26}" for f in FACTIONS))
+    lines += ["", "matchups (british vs malay): british win rate"]
+    for m in summary["matchups"]:
+        row = m["win_rate_by_faction"][FACTIONS[0]]
+        lines.append(f"  {m['british'] + ' vs ' + m['malay']:<60}"
+                     f"{_pct(row['rate'])} {_ci(row['ci95'])}")
+    lines += ["", "OpenSkill ratings"]
+    for spec, r in summary["ratings"].items():
+        lines.append(f"  {spec:<34} mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "
+                     f"ordinal {r['ordinal']:6.2f}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

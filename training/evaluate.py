@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -69,8 +69,10 @@ class MatchupResult:
 
 def run_matchup(agents: Sequence[Agent], n_games: int, seed: int,
                 config: RulesConfig | None = None, swap: bool = True,
-                labels: Sequence[str] | None = None) -> MatchupResult:
-    """Play ``n_games`` seeded games (with ``swap``: twice as many, mirrored seats)."""
+                labels: Sequence[str] | None = None,
+                on_game: Callable[[], None] | None = None) -> MatchupResult:
+    """Play ``n_games`` seeded games (with ``swap``: twice as many, mirrored seats);
+    ``on_game()`` is called after each game (progress bars)."""
     labels = list(labels or [a.name for a in agents])
     result = MatchupResult(labels)
     for engine_seed, *agent_seeds in game_seeds(seed, n_games):
@@ -81,6 +83,8 @@ def run_matchup(agents: Sequence[Agent], n_games: int, seed: int,
             game = play_game(engine_seed, seats_agents, config,
                              agent_seeds=[agent_seeds[layout[p]] for p in range(4)])
             _record(result, seat_labels, game.winners, game.final_scores)
+            if on_game is not None:
+                on_game()
     return result
 
 

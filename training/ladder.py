@@ -1,0 +1,145 @@
+"""The ladder: every agent against the heuristic faction and against each other.
+
+    summary = run_ladder(["random", "heuristic", "mcts:iters=24"], n_games=20, seed=7)
+
+Matchups (each a seat-swapped :func:`training.evaluate.run_matchup` on the same seeds,
+so ``2 * n_games`` games each):
+
+* the **mirror baseline**: heuristic British against heuristic Malay -- what an agent
+  that plays exactly like the heuristic wins as each faction on these seeds;
+* every other agent as British against heuristic Malay, and as Malay against heuristic
+  British (its strength figure, read next to the mirror);
+* every pair of other agents, each as British and as Malay.
+
+The summary (JSON-serializable) holds the faction win rates of every matchup with 95 %
+Wilson intervals, the mirror baseline, each agent's rates against the heuristic with
+their difference to the mirror, and OpenSkill ratings over all games
+(:func:`training.evaluate.openskill_ratings`). :func:`plot_ladder` draws it.
+"""
+
+from __future__ import annotations
+
+import sys
+from itertools import combinations
+from pathlib import Path
+from typing import Sequence
+
+from agents.registry import make_agent
+from agents.threads import limit_threads
+from singapore_env.config import RulesConfig
+from singapore_env.content import FACTIONS
+
+from .evaluate import MatchupResult, openskill_ratings, run_matchup
+
+BASE = "heuristic"
+
+
+def ladder_matchups(specs: Sequence[str]) -> list[tuple[str, str]]:
+    """``(british, malay)`` agent specs of every matchup, the mirror first."""
+    others = list(dict.fromkeys(s for s in specs if s != BASE))
+    pairs = [(BASE, BASE)]
+    for spec in others:
+        pairs += [(spec, BASE), (BASE, spec)]
+    for a, b in combinations(others, 2):
+        pairs += [(a, b), (b, a)]
+    return pairs
+
+
+def _faction_rate(result: MatchupResult, faction: str) -> dict:
+    row = result.summary()["win_rate_by_faction"][faction]
+    return {"rate": row["rate"], "ci95": row["ci95"], "wins": row["wins"],
+            "games": result.games}
+
+
+def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
+               config: RulesConfig | None = None, progress: bool = False) -> dict:
+    """Play every ladder matchup on ``n_games`` seeds (seat-swapped) and summarize."""
+    if n_games < 1:
+        raise ValueError(f"n_games must be >= 1, got {n_games}")
+    for spec in specs:
+        make_agent(spec)  # an unknown agent or parameter fails before any game
+    limit_threads()
+    pairs = ladder_matchups(specs)
+    bar = None
+    if progress and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=2 * n_games * len(pairs), unit="game", desc="ladder")
+    results: list[tuple[str, str, MatchupResult]] = []
+    try:
+        for british, malay in pairs:
+            names = [british, british, malay, malay]
+            agents = [make_agent(n) for n in names]
+            result = run_matchup(agents, n_games, seed, config, swap=True, labels=names,
+                                 on_game=bar.update if bar is not None else None)
+            results.append((british, malay, result))
+    finally:
+        if bar is not None:
+            bar.close()
+    return _summary(specs, n_games, seed, config, results)
+
+
+def _summary(specs, n_games, seed, config, results) -> dict:
+    by_pair = {(b, m): r for b, m, r in results}
+    mirror = by_pair[(BASE, BASE)]
+    baseline = {f: _faction_rate(mirror, f) for f in FACTIONS}
+    vs_heuristic = {}
+    for spec in dict.fromkeys(specs):
+        rates = {FACTIONS[0]: _faction_rate(by_pair[(spec, BASE)], FACTIONS[0]),
+                 FACTIONS[1]: _faction_rate(by_pair[(BASE, spec)], FACTIONS[1])}
+        for faction, row in rates.items():
+            row["minus_mirror"] = row["rate"] - baseline[faction]["rate"]
+        vs_heuristic[spec] = rates
+    cfg = config if config is not None else RulesConfig.standard()
+    return {
+        "agents": list(dict.fromkeys(specs)),
+        "seeds": n_games, "games_per_matchup": 2 * n_games, "seed": seed,
+        "ruleset": cfg.ruleset, "slavery": cfg.slavery,
+        "mirror_baseline": baseline,
+        "vs_heuristic": vs_heuristic,
+        "matchups": [{"british": b, "malay": m, "games": r.games,
+                      "win_rate_by_faction": {f: _faction_rate(r, f) for f in FACTIONS},
+                      "mean_vp_by_seat": r.summary()["mean_vp_by_seat"]}
+                     for b, m, r in results],
+        "ratings": openskill_ratings([r for _, _, r in results]),
+    }
+
+
+def plot_ladder(summary: dict, out_png: str | Path) -> Path:
+    """Win rate of each agent against the heuristic faction, as British and as Malay,
+    with 95 % intervals and the mirror baseline; and the OpenSkill ratings."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    fig, axes = plt.subplots(1, 3, figsize=(5 + 2.2 * len(agents), 4.5))
+    for ax, faction in zip(axes, FACTIONS):
+        rows = [summary["vs_heuristic"][a][faction] for a in agents]
+        rates = [r["rate"] for r in rows]
+        err = [[r["rate"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["rate"] for r in rows]]
+        ax.bar(range(len(agents)), rates, yerr=err, capsize=4, color="tab:blue")
+        base = summary["mirror_baseline"][faction]
+        ax.axhline(base["rate"], color="black", ls="--", lw=1, label="mirror (heuristic)")
+        ax.axhspan(*base["ci95"], color="grey", alpha=0.2)
+        ax.set_title(f"as {faction} vs heuristic")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("faction win rate (95% CI)")
+        _agent_ticks(ax, agents)
+        ax.legend(loc="upper left", fontsize=8)
+    ratings = summary["ratings"]
+    named = [a for a in agents if a in ratings]
+    axes[2].bar(range(len(named)), [ratings[a]["mu"] for a in named],
+                yerr=[ratings[a]["sigma"] for a in named], capsize=4, color="tab:green")
+    axes[2].set_title("OpenSkill rating (mu ± sigma)")
+    _agent_ticks(axes[2], named)
+    fig.suptitle(f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
+                 f"seed {summary['seed']}")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+    return Path(out_png)
+
+
+def _agent_ticks(ax, agents) -> None:
+    ax.set_xticks(range(len(agents)))
+    ax.set_xticklabels(agents, rotation=20, ha="right", fontsize=8)
