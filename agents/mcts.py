@@ -15,8 +15,9 @@ Conflict question it:
    Conflict commitments -- resampled from its own view), then play every candidate in
    that same world with the same rollout seed (common random numbers), the rest of the
    game played by four heuristic players, and score the end (``horizon=0``) or the
-   position ``horizon`` rounds later by the projected final VP (VP track + Legacies +
-   End Game bonuses as if the game ended there);
+   position ``horizon`` rounds later by the projected final VP
+   (:func:`singapore_env.rules.scoring.projected_final_vp`: VP track + Legacies + End
+   Game bonuses as if the game ended there);
 3. overrules the prior only on significant evidence: a candidate replaces it when its
    mean paired advantage (its score minus the prior's in the same world) is above
    ``margin`` and above ``z`` standard errors.
@@ -53,7 +54,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from singapore_env.content import SEAT_FACTION
-from singapore_env.rules.scoring import final_scores as projected_scores
+from singapore_env.rules.scoring import projected_final_vp
 
 from .base import Agent
 from .determinize import determinize
@@ -95,8 +96,8 @@ class MctsAgent(Agent):
               "vp_weight": 0.5, "horizon": 0, "goal": "faction"}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
-                 topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03, vp_weight: float = 0.5,
-                 horizon: int = 0, goal: str = "faction"):
+                 topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
+                 vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction"):
         _check(iters >= 0, f"iters must be >= 0, got {iters}")
         _check(iters > 0 or seconds > 0, f"seconds must be > 0 when iters=0, got {seconds}")
         _check(topk >= 1, f"topk must be >= 1, got {topk}")
@@ -198,7 +199,7 @@ class MctsAgent(Agent):
         while not g.is_over and (stop is None or g.s.round < stop):
             acting = g.acting_seat
             g.step(self.players[acting].choose(g, acting))
-        scores = g.final_scores if g.is_over else projected_scores(g)
+        scores = g.final_scores if g.is_over else [projected_final_vp(g, p) for p in range(4)]
         return self.value(scores, seat)
 
     def value(self, scores: list[int], seat: int) -> float:

@@ -395,20 +395,18 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Seeds per matchup (each played twice, seats swapped).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--ruleset", type=click.Choice(RULESETS), default="standard", show_default=True)
-@click.option("--no-slavery", is_flag=True, help="Play without the slavery-related content.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the ladder chart (PNG).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@rules_options
 def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress) -> None:
     """Every agent against the heuristic faction and each other: win rates with 95%
     intervals next to the mirror baseline, and OpenSkill ratings."""
     from training.evaluate import write_json
     from training.ladder import plot_ladder, run_ladder
 
-    cfg = RulesConfig.named(ruleset, slavery=not no_slavery)
-    summary = run_ladder(specs, games, seed, cfg, progress=progress)
+    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress)
     click.echo(format_ladder(summary))
     if json_path:
         write_json(summary, json_path)
