@@ -40,22 +40,24 @@ def _history_prefix(seed: int, n: int) -> list:
     return list(g.history)
 
 
-def _searched_position(seed: int = 2) -> Game:
+def _searched_position(seed: int = 2, ruleset: str = "standard") -> Game:
     """A game (heuristic play) stopped at a searched question with several options."""
-    g = Game(seed)
+    g = Game(seed, RulesConfig.named(ruleset))
     h = HeuristicAgent(seed=0)
     while not (g.pending.kind == "actions" and g.s.round >= 2
-               and len(g.legal_decisions()) >= 3):
+               and len(g.legal_decisions()) >= 3
+               and any(g.s.hands[p] for p in range(4) if p != g.acting_seat)):
         g.step(h.choose(g, g.acting_seat))
     return g
 
 
-def test_never_reads_hidden_state():
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_never_reads_hidden_state(ruleset):
     """Same agent seed, two games that differ only in what the acting seat cannot see
     (another seat's hand swapped with its faction's Battle deck, the Market and
     Population deck orders): the same candidates, the same sampled evidence, the same
     choice."""
-    g = _searched_position()
+    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
     seat = g.acting_seat
     other = next(p for p in range(4) if p != seat and g.s.hands[p])
     fac = SEAT_FACTION[other]
