@@ -13,13 +13,14 @@ import sys
 
 from threadpoolctl import threadpool_limits
 
-_LIMITS: list = []  # keeps the threadpoolctl limiter alive for the process
+_LIMITS: list = []  # (threads, limiter): keeps the threadpoolctl limiter alive
 
 
-def limit_threads() -> None:
-    """Use one thread for numpy's BLAS and for torch (if imported) from now on."""
-    if not _LIMITS:
-        _LIMITS.append(threadpool_limits(1))
+def limit_threads(threads: int = 1) -> None:
+    """Use ``threads`` threads (default one) for numpy's BLAS and for torch (if
+    imported) from now on."""
+    if not _LIMITS or _LIMITS[0][0] != threads:
+        _LIMITS[:] = [(threads, threadpool_limits(threads))]
     torch = sys.modules.get("torch")
     if torch is not None:
-        torch.set_num_threads(1)
+        torch.set_num_threads(threads)

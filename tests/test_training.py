@@ -168,9 +168,9 @@ def test_training_runs_on_one_thread():
     from threadpoolctl import threadpool_info
     import torch
 
-    from training.selfplay import one_thread_per_process
+    from agents.threads import limit_threads
 
-    one_thread_per_process(1)
+    limit_threads(1)
     assert torch.get_num_threads() == 1
     assert all(lib["num_threads"] == 1 for lib in threadpool_info())
 

@@ -7,7 +7,8 @@ policy of the other faction (the ``pool_size`` latest checkpoints), or random pl
 in the configured mix, so that training faces what evaluation faces. The learner plays
 both seats of its faction by default (``partner = "self"``). With ``bc_games`` the first
 phase of each faction starts with the imitation stage (:mod:`training.imitation`).
-Every process runs numpy and torch on one thread (:func:`one_thread_per_process`).
+Every process runs numpy and torch on ``torch_threads`` (one) thread
+(:func:`agents.threads.limit_threads`).
 
 Outputs in ``out_dir``:
 - ``config.json`` — the resolved :class:`~training.config.TrainConfig`;
@@ -35,6 +36,7 @@ from agents.base import Agent
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, NumpyPolicy, actor_from_sb3
 from agents.random_agent import RandomAgent
+from agents.threads import limit_threads
 from singapore_env.content import FACTIONS
 
 from .config import TrainConfig
@@ -118,7 +120,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
     def _init():
         from singapore_env.wrappers import FactionEnv
 
-        one_thread_per_process(cfg.torch_threads)
+        limit_threads(cfg.torch_threads)
         partner = partner_of(cfg, own)
         return FactionEnv(faction=faction, seats="both" if partner is None else "one",
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
@@ -177,23 +179,13 @@ def _progress_callback(bar):
     return _Bar()
 
 
-def one_thread_per_process(torch_threads: int = 1) -> None:
-    """Limit numpy's BLAS and torch to ``torch_threads`` threads in this process: with
-    one thread per core already busy, default threading made inference ~30x slower."""
-    import torch
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(torch_threads)
-    torch.set_num_threads(torch_threads)
-
-
 def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
           log: Callable[[str], None] = print) -> Path:
     """Run (or resume) the self-play loop; return the output folder."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from tqdm import tqdm
 
-    one_thread_per_process(cfg.torch_threads)
+    limit_threads(cfg.torch_threads)
     out = Path(out_dir)
     ckpt_dir = out / "checkpoints"
     ckpt_dir.mkdir(parents=True, exist_ok=True)
