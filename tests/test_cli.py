@@ -106,3 +106,13 @@ def test_bad_players_is_a_usage_error():
         assert "Invalid value for '--players'" in result.output
         assert message in result.output
         assert "known agents:" in result.output or "expected" in message
+
+
+def test_python_dash_m_runs_every_command():
+    import subprocess
+    import sys
+
+    for module in ("singapore_env", "singapore_env.cli"):
+        out = subprocess.run([sys.executable, "-m", module, "ladder", "--help"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and "ladder" in out.stdout, out.stderr
