@@ -11,6 +11,7 @@ the ones the agent was registered with. An unknown parameter or a value of the w
 type raises ValueError naming the allowed parameters. A trained policy is named by its
 file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal action; or
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
+``learned:default`` is the shipped reference pair (:mod:`agents.reference`).
 
 Add an agent with ``register("name", factory, params={"key": default})`` where
 ``factory(seed=None, **params)`` returns an :class:`~agents.base.Agent`; each value
@@ -101,7 +102,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     except KeyError:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents())}, "
-            "learned:PATH, learned-sample:PATH") from None
+            "learned:PATH, learned-sample:PATH, learned:default") from None
     unknown = sorted(set(given) - set(allowed) - {"seed"})
     if unknown:
         raise ValueError(f"agent {spec!r}: unknown parameter(s) {', '.join(unknown)}; "
@@ -117,10 +118,14 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
 def _make_learned(spec: str, seed: int | None) -> Agent:
     from .learned import LearnedAgent
+    from .reference import reference_agent
 
     kind, path = spec.split(":", 1)
     try:
-        agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
+        if path == "default":
+            agent = reference_agent(deterministic=kind == "learned", seed=seed)
+        else:
+            agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot load agent {spec!r}: {exc}") from None
     agent.name = f"{kind}:{path}"
