@@ -22,7 +22,7 @@ from singapore_env.rules.market import market_price
 from singapore_env.rules.base import find_frame
 from singapore_env.rules.roles import ALLY, LEADER, RULER
 from singapore_env.rules.war import declare_war, war_options
-from singapore_env.scenario import card_id, give_folk, give_tableau, run_frame, script_dice
+from singapore_env.scenario import card_id, give_folk, run_frame, script_dice
 from singapore_env.state import Frame
 
 SIM = RulesConfig.named("simulation")
