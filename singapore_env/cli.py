@@ -262,7 +262,7 @@ def play(seat: str, opponents: str, seed: int, ruleset: str, no_slavery: bool) -
     from agents.registry import make_agent
 
     from .engine import Game
-    from .render import describe, render_text
+    from .render import describe, describe_seen_by, render_text
 
     try:
         others = [make_agent(opponents, seed + p) for p in range(4)]
@@ -275,7 +275,7 @@ def play(seat: str, opponents: str, seed: int, ruleset: str, no_slavery: bool) -
         acting = game.acting_seat
         if acting != me:
             decision = others[acting].choose(game, acting)
-            click.echo(f"  {SEAT_NAMES[acting]}: {describe(game, decision)}")
+            click.echo(f"  {SEAT_NAMES[acting]}: {describe_seen_by(game, decision, me)}")
             game.step(decision)
             continue
         if game.s.round != shown_round or game.pending.kind == "place_leader":

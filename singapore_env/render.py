@@ -33,6 +33,26 @@ def _card(g, cid: int) -> str:
     return g.c.defs[cid].name if cid >= 0 else "-"
 
 
+#: Questions whose answer the other players do not see (until a reveal), and how a
+#: player at the table would see another seat answer them.
+HIDDEN_ANSWERS = {
+    "keep_battle": "keeps one of the two Battle cards drawn",
+    "contribute": "decides on its Conflict contribution (hidden until the reveal)",
+    "war_commit": "decides on its face-down War commitment",
+    "fe_commit": "decides on its face-down commitment",
+    "declare_role": "declares a Role (hidden until both Rajas have chosen)",
+}
+
+
+def describe_seen_by(g, d: Decision, viewer: int) -> str:
+    """The decision the acting seat is about to take, as ``viewer`` sees it: in words
+    when it is public (or ``viewer``'s own), else only that a hidden choice is made."""
+    f = g.s.stack[-1] if g.s.stack else None
+    if f is not None and f.seat != viewer and f.kind in HIDDEN_ANSWERS:
+        return HIDDEN_ANSWERS[f.kind]
+    return describe(g, d)
+
+
 def describe(g, d: Decision) -> str:
     """One decision in words, in the context of the pending question."""
     try:

@@ -19,3 +19,36 @@ def test_play_quit_and_bad_opponent():
     assert result.exit_code == 1 and "abandoned" in result.output
     result = CliRunner().invoke(main, ["play", "--opponents", "nobody"])
     assert result.exit_code == 2 and "unknown agent" in result.output
+
+
+def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
+    """Kept cards, face-down War commits and Conflict contributions of the other seats
+    are not printed: only that such a choice is made."""
+    from agents.heuristic import HeuristicAgent
+    from singapore_env.content import SEAT_NAMES
+    from singapore_env.engine import Game
+    from singapore_env.render import HIDDEN_ANSWERS, describe, describe_seen_by
+
+    hidden_seen = 0
+    for seed in range(6):
+        game, agents = Game(seed), [HeuristicAgent(p) for p in range(4)]
+        while not game.is_over:
+            seat = game.acting_seat
+            d = agents[seat].choose(game, seat)
+            if game.pending.kind in HIDDEN_ANSWERS:
+                hidden_seen += 1
+                shown = describe_seen_by(game, d, (seat + 1) % 4)
+                assert shown == HIDDEN_ANSWERS[game.pending.kind]
+                assert describe_seen_by(game, d, seat) == describe(game, d)
+                for cid in game.s.hands[seat] + game.pending.d.get("cards", []):
+                    if isinstance(cid, int):
+                        assert game.c.defs[cid].name not in shown
+            game.step(d)
+    assert hidden_seen > 10
+    result = CliRunner().invoke(main, ["play", "--seat", "sultan", "--opponents", "heuristic",
+                                       "--seed", "2"], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    opponents = [line for line in result.output.splitlines()
+                 if line.startswith(tuple(f"  {n}: " for n in SEAT_NAMES if n != "sultan"))]
+    assert any(line.split(": ", 1)[1] in HIDDEN_ANSWERS.values() for line in opponents)
+    assert not any(line.split(": ", 1)[1].startswith("keep ") for line in opponents)
