@@ -17,6 +17,7 @@ when they run, so the engine and the environment never import torch.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from importlib import metadata
 
@@ -101,6 +102,24 @@ def format_summary(summary: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+class OutputFile(click.Path):
+    """A file the command will write: its folder must exist and be writable, checked
+    before any game is played (so a long run never ends in a write error)."""
+
+    def __init__(self):
+        super().__init__(dir_okay=False, writable=True)
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            self.fail(f"cannot write {path!r}: {folder!r} is not a writable folder", param, ctx)
+        return path
+
+
+OUTPUT_FILE = OutputFile()
+
+
 def rules_options(fn):
     """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
     fn = click.option("--no-slavery", is_flag=True,
@@ -127,9 +146,9 @@ def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Base seed; per-game seeds derive from it.")
 @rules_options
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--json", "json_path", type=OUTPUT_FILE,
               help="Write the summary as JSON to this file.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Save the first game (snapshot + log) as JSON for `replay`.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show a progress bar (only on a terminal).")
@@ -326,8 +345,8 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every seed again with each faction's two seats exchanged.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write a faction win-rate chart (PNG).")
 @rules_options
 def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, ruleset,
@@ -395,8 +414,8 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Seeds per matchup (each played twice, seats swapped).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True))
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write the ladder chart (PNG).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @rules_options

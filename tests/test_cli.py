@@ -116,3 +116,17 @@ def test_python_dash_m_runs_every_command():
         out = subprocess.run([sys.executable, "-m", module, "ladder", "--help"],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0 and "ladder" in out.stdout, out.stderr
+
+
+def test_an_unwritable_output_is_refused_before_any_game(tmp_path):
+    for command in (["simulate", "--games", "1"], ["evaluate", "--games", "1"],
+                    ["ladder", "--agents", "random", "--games", "1"]):
+        for option in ("--json", "--save", "--plot"):
+            if option == "--save" and command[0] != "simulate":
+                continue
+            if option == "--plot" and command[0] == "simulate":
+                continue
+            result = CliRunner().invoke(main, command + [option, "/nonexistent/dir/out.x"])
+            assert result.exit_code == 2, (command, option, result.output)
+            assert "is not a writable folder" in result.output
+            assert "games per second" not in result.output  # nothing was played
