@@ -36,7 +36,20 @@ def _version() -> str:
         return "unknown"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group: a missing optional dependency is a clear usage error."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ModuleNotFoundError as exc:
+            raise click.UsageError(
+                f"this command needs the optional package {exc.name!r}, which is not "
+                f"installed: pip install 'singapore-1819[train]' (or [env] for the "
+                f"environment alone)") from None
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", prog_name="singapore-1819")
 def main() -> None:
     """1819 Singapore: rules engine, simulations and replays."""

@@ -130,3 +130,14 @@ def test_an_unwritable_output_is_refused_before_any_game(tmp_path):
             assert result.exit_code == 2, (command, option, result.output)
             assert "is not a writable folder" in result.output
             assert "games per second" not in result.output  # nothing was played
+
+
+def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openskill", None)  # its import raises ModuleNotFoundError
+    result = CliRunner().invoke(main, ["evaluate", "--games", "1", "--no-swap"])
+    assert result.exit_code == 2
+    assert "needs the optional package 'openskill'" in result.output
+    assert "[train]" in result.output
+    assert "Traceback" not in result.output
