@@ -43,8 +43,9 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
+            package = (exc.name or "?").split(".")[0]
             raise click.UsageError(
-                f"this command needs the optional package {exc.name!r}, which is not "
+                f"this command needs the optional package {package!r}, which is not "
                 f"installed: pip install 'singapore-1819[train]' (or [env] for the "
                 f"environment alone)") from None
 
