@@ -278,7 +278,9 @@ def _ask(prompt: str, options: int, read=input) -> int:
         text = text.strip().lower()
         if text in ("q", "quit", "exit"):
             raise click.ClickException("game abandoned")
-        if text.isdigit() and 1 <= int(text) <= options:
+        # ASCII digits only ("²".isdigit() is true) and few of them (int() refuses
+        # thousands of digits).
+        if text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= options:
             return int(text) - 1
         click.echo(f"  please type a number from 1 to {options} (or q to quit)")
 

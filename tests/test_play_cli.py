@@ -6,7 +6,7 @@ from singapore_env.cli import main
 
 
 def test_play_reprompts_on_bad_input_and_finishes():
-    lines = ["hello", "0", "99999"] + ["1"] * 3000
+    lines = ["hello", "0", "99999", "²", "9" * 5000, "１"] + ["1"] * 3000
     result = CliRunner().invoke(main, ["play", "--seat", "resident", "--opponents", "random",
                                        "--seed", "3"], input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output[-2000:]
