@@ -185,8 +185,7 @@ class LearnedAgent(Agent):
 
         encoder = _encoder_for(game)
         if self._candidates is None or self._candidates.table is not encoder.table:
-            self._candidates = CandidateEncoder(encoder.table, len(game.c.defs),
-                                                game.cfg.max_tableau)
+            self._candidates = CandidateEncoder.for_observations(encoder)
         mask = encoder.legal_mask(game, seat)
         card, features = self._candidates.encode(game, seat)
         observation = {"observation": encoder.encode(game, seat), "action_mask": mask,

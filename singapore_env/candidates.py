@@ -57,6 +57,12 @@ class CandidateEncoder:
         self.T = max_tableau
         self.index = {d: i for i, d in enumerate(table.decisions)}
 
+    @classmethod
+    def for_observations(cls, encoder) -> "CandidateEncoder":
+        """The candidate encoder matching an :class:`~singapore_env.encoding.ObservationEncoder`
+        (same action table, content and engine limits)."""
+        return cls(encoder.table, len(encoder.c.defs), encoder.cfg.max_tableau)
+
     def encode(self, game, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``(card, features)`` for ``seat`` (all zero when it is not asked now)."""
         card = np.zeros(self.n_actions, np.float32)

@@ -167,8 +167,8 @@ class raw_env(AECEnv, EzPickle):
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }
-        self.candidates = CandidateEncoder(self.table, len(self.content.defs),
-                                           self.cfg.max_tableau) if candidates else None
+        self.candidates = (CandidateEncoder.for_observations(self.encoder) if candidates
+                           else None)
         if self.candidates is not None:
             obs_spaces.update(candidate_spaces(self.candidates))
         self._observation_space = spaces.Dict(obs_spaces)

@@ -94,8 +94,7 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             learner.reset(agent_seeds[0])
         game = Game(engine_seed, config, keep_text_log=False)
         encoder = _encoder_for(game)
-        cand = (CandidateEncoder(encoder.table, len(game.c.defs), game.cfg.max_tableau)
-                if candidates else None)
+        cand = CandidateEncoder.for_observations(encoder) if candidates else None
         seats_of_step = []
         while not game.is_over:
             seat = game.acting_seat
