@@ -38,8 +38,11 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 :data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
 ``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
 and ``max_steps`` override it),
-``candidates`` (``True`` adds ``candidate_card`` and ``candidate_features``, the
-per-action features of :mod:`singapore_env.candidates`, to every observation),
+``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
+``projected_vp``, the per-action features and the seats' projected final VP of
+:mod:`singapore_env.candidates`, to every observation), ``candidate_prior`` (with
+``candidates``: ``"heuristic"`` fills the prior columns of the candidate features with
+the heuristic's scores of the turn questions),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -134,12 +137,13 @@ class raw_env(AECEnv, EzPickle):
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
                  keep_text_log: bool = False, ruleset: str | None = None,
-                 candidates: bool = False):
+                 candidates: bool = False, candidate_prior: str | None = None):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
                           illegal_reward=illegal_reward, keep_text_log=keep_text_log,
-                          ruleset=ruleset, candidates=candidates)
+                          ruleset=ruleset, candidates=candidates,
+                          candidate_prior=candidate_prior)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -167,8 +171,8 @@ class raw_env(AECEnv, EzPickle):
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }
-        self.candidates = (CandidateEncoder.for_observations(self.encoder) if candidates
-                           else None)
+        self.candidates = (CandidateEncoder.for_observations(self.encoder, candidate_prior)
+                           if candidates else None)
         if self.candidates is not None:
             obs_spaces.update(candidate_spaces(self.candidates))
         self._observation_space = spaces.Dict(obs_spaces)
@@ -289,8 +293,7 @@ class raw_env(AECEnv, EzPickle):
             ob = {"observation": self.encoder.encode(self.game, seat),
                   "action_mask": self.encoder.legal_mask(self.game, seat)}
             if self.candidates is not None:
-                ob["candidate_card"], ob["candidate_features"] = self.candidates.encode(
-                    self.game, seat)
+                ob.update(self.candidates.encode(self.game, seat))
             self._obs_cache[agent] = ob
         return ob
 

@@ -40,10 +40,12 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     ``shaping_gamma`` equal to the learner's discount it leaves the optimal policy
     unchanged (Ng et al., 1999).
 
-``candidates``
-    ``True``: the observation is a dict of ``observation`` and the per-action
-    ``candidate_card`` / ``candidate_features`` of :mod:`singapore_env.candidates` (for
-    action-aware policies such as :mod:`training.pointer_policy`).
+``candidates``, ``candidate_prior``
+    ``True``: the observation is a dict of ``observation`` and the candidate keys of
+    :mod:`singapore_env.candidates` (per-action ``candidate_card`` /
+    ``candidate_features``, the seats' ``projected_vp``), for action-aware policies such
+    as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` adds the
+    heuristic's scores of the turn questions to the candidate features.
 
 Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
 :mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
@@ -131,13 +133,15 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  config: RulesConfig | None = None, slavery: bool | None = None,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  ruleset: str | None = None, candidates: bool = False,
+                 candidate_prior: str | None = None,
                  shaping: float = 0.0, shaping_gamma: float = 1.0):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
                           illegal_reward=illegal_reward, ruleset=ruleset,
-                          candidates=candidates, shaping=shaping, shaping_gamma=shaping_gamma)
+                          candidates=candidates, candidate_prior=candidate_prior,
+                          shaping=shaping, shaping_gamma=shaping_gamma)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -156,7 +160,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self.raw = raw_env(slavery=slavery, reward_mode=reward_mode,
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
                            render_mode=render_mode, illegal_reward=illegal_reward,
-                           ruleset=ruleset, candidates=candidates)
+                           ruleset=ruleset, candidates=candidates,
+                           candidate_prior=candidate_prior)
         self.render_mode = render_mode
         self.shaping, self.shaping_gamma = float(shaping), float(shaping_gamma)
         self._potential = 0.0

@@ -285,7 +285,7 @@ def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     assert describe(g, Decision(Kind.DISCARD_CARD, 1)) == \
         "take Gutta Percha Plantation from temenggong"
     enc = CandidateEncoder(action_table(FE), len(g.c.defs), FE.max_tableau)
-    cards, _ = enc.encode(g, 0)
+    cards = enc.encode(g, 0)["candidate_card"]
     assert cards[enc.index[Decision(Kind.DISCARD_CARD, 1)]] == gutta.card + 1
     g.step(Decision(Kind.DISCARD_CARD, 1))
     assert g.s.tableau[0][-1] is gutta and not gutta.pops

@@ -62,6 +62,9 @@ class TrainConfig:
     # training/pointer_policy.py (reads the per-action candidate features).
     policy: str = "mlp"
     embed_dim: int = 32
+    # pointer policy: "heuristic" adds the heuristic's scores of the turn questions to the
+    # candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
+    candidate_prior: str = ""
     net_arch: list = field(default_factory=lambda: [256, 256])
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1
@@ -93,6 +96,12 @@ class TrainConfig:
             raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
         if self.policy not in ("mlp", "pointer"):
             raise TrainConfigError(f"policy must be 'mlp' or 'pointer', got {self.policy!r}")
+        from singapore_env.candidates import PRIORS
+
+        if self.candidate_prior and (self.policy != "pointer"
+                                     or self.candidate_prior not in PRIORS):
+            raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)} "
+                                   f"(pointer policy only), got {self.candidate_prior!r}")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
