@@ -23,8 +23,8 @@ from importlib import metadata
 
 import click
 
-from .config import RULESETS, ConfigError, RulesConfig
-from .content import FACTIONS, SEAT_NAMES
+from .config import RULESETS, ConfigError, RulesConfig, parse_setting
+from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
 N_SEATS = 4
 
@@ -88,31 +88,43 @@ def _ci(ci: list[float]) -> str:
 
 
 def format_summary(summary: dict) -> str:
-    """A readable table of a :func:`run_tournament` summary."""
-    players = summary["players"]
+    """A readable table of a summary (:func:`singapore_env.summary.summarize`)."""
+    players = summary["players"] or ["(mixed)"] * N_SEATS
+    changes = ", ".join(f"{k}={v}" for k, v in summary.get("changes", {}).items())
     lines = [
-        f"1819 Singapore: {summary['games']} games, ruleset {summary['ruleset']} "
-        f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}",
+        f"1819 Singapore: {summary['games']} games"
+        f"{' (seats swapped)' if summary.get('swap') else ''}, ruleset {summary['ruleset']} "
+        f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}"
+        + (f"; changed: {changes}" if changes else "")
+        + (f"; data: {summary['data']}" if summary.get("data") else ""),
         "",
         f"{'seat':<21}{'agent':<12}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}{'mean VP':>8}",
     ]
-    for p in range(N_SEATS):
-        rate = summary["win_rate_by_seat"][p]
+    for p, seat in enumerate(SEAT_NAMES):
+        rate = summary["win_rate_by_seat"][seat]
         lines.append(
-            f"{SEAT_NAMES[p]:<21}{players[p]:<12}{summary['wins_by_seat'][p]:>8.1f}  "
+            f"{seat:<21}{players[p]:<12}{rate['wins']:>8.1f}  "
             f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}"
-            f"{summary['mean_vp_by_seat'][p]:>8.2f}")
+            f"{summary['mean_vp_by_seat'][seat]:>8.2f}")
     lines += ["", f"{'faction':<33}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}"]
     for fac in FACTIONS:
         rate = summary["win_rate_by_faction"][fac]
-        lines.append(f"{fac:<33}{summary['wins_by_faction'][fac]:>8.1f}  "
+        lines.append(f"{fac:<33}{rate['wins']:>8.1f}  "
                      f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}")
+    if len(summary["win_rate_by_agent"]) > 1:
+        lines += ["", f"{'agent':<33}{'games':>8}  {'win rate':>8}  {'95% CI':<18}"]
+        for label, rate in summary["win_rate_by_agent"].items():
+            lines.append(f"{label:<33}{rate['games']:>8}  {_pct(rate['rate']):>8}  "
+                         f"{_ci(rate['ci95']):<18}")
+    lines += ["", "mean VP per seat by source: " + "; ".join(
+        f"{fac} " + ", ".join(f"{src} {v:.1f}" for src, v in row.items() if v)
+        for fac, row in summary["mean_vp_by_source"].items())]
     lines += [
-        "",
         f"shared wins (ties split): {summary.get('shared_wins', 0)}",
         f"mean decisions per game: {summary['mean_decisions_per_game']:.1f}",
-        f"games per second: {summary['games_per_second']:.1f}",
     ]
+    if "games_per_second" in summary:
+        lines.append(f"games per second: {summary['games_per_second']:.1f}")
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -142,6 +154,49 @@ def rules_options(fn):
                         show_default=True, help="Which rules to play.")(fn)
 
 
+def _parse_settings(ctx, param, values) -> dict:
+    settings = {}
+    for text in values:
+        try:
+            key, value = parse_setting(text)
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc)) from None
+        settings[key] = value
+    return settings
+
+
+def variant_options(fn):
+    """``--set KEY=VALUE`` (any rules setting, repeatable) and ``--data DIR`` (an edited
+    copy of the card and board files), with the run options ``--workers`` and ``--ray``."""
+    fn = click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
+                      help="Play the games on a Ray cluster (pip install "
+                           "'singapore-1819[ray]').")(fn)
+    fn = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                      help="Processes playing games (the records do not depend on it).")(fn)
+    fn = click.option("--data", "data_dir", type=click.Path(file_okay=False),
+                      help="Folder with an edited copy of singapore_env/data (board.toml, "
+                           "cards.toml, folk_heroes.toml).")(fn)
+    return click.option("--set", "settings", multiple=True, callback=_parse_settings,
+                        metavar="KEY=VALUE",
+                        help="Change a rules setting (repeatable), e.g. --set war_cost=6 "
+                             "--set conflict_vp_full_strength=false.")(fn)
+
+
+def variant_config(ruleset: str, no_slavery: bool, settings: dict, data_dir: str | None):
+    """``(RulesConfig, content folder or None)`` of :func:`rules_options` and
+    :func:`variant_options`; a bad setting or data folder is a usage error."""
+    try:
+        cfg = RulesConfig.named(ruleset, **{"slavery": not no_slavery, **settings})
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--set'") from None
+    if data_dir is not None:
+        try:
+            resolve_content(data_dir, cfg.slavery)
+        except ContentError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--data'") from None
+    return cfg, data_dir
+
+
 def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
     """The engine configuration chosen by :func:`rules_options`."""
     try:
@@ -150,49 +205,174 @@ def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
         raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
 
 
+RECORDS_HELP = "Write one row per game (VP by source, facts) to this .parquet or .csv file."
+
+
+def _write_json(data: dict, path: str) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2)
+        fh.write("\n")
+    click.echo(f"summary written to {path}")
+
+
+def _write_records(records: list[dict], path: str) -> None:
+    from .records import write_records
+
+    write_records(records, path)
+    click.echo(f"{len(records)} game records written to {path}")
+
+
 @main.command()
 @click.option("--players", default="random,random,random,random", show_default=True,
               callback=_parse_players,
-              help="Four comma-separated agent names, in seat order; parameters after a "
-                   "colon, e.g. mcts:iters=200:topk=3.")
+              help="Four comma-separated agents, in seat order: a name with parameters "
+                   "after colons (mcts:iters=200:topk=3), learned:PATH, path/to/bot.py:Class "
+                   "or package.module:Class.")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Number of games.")
+              help="Number of games (seeds).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Base seed; per-game seeds derive from it.")
+@click.option("--swap/--no-swap", default=False, show_default=True,
+              help="Play every seed again with each faction's two seats exchanged.")
 @rules_options
+@variant_options
 @click.option("--json", "json_path", type=OUTPUT_FILE,
               help="Write the summary as JSON to this file.")
+@click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Save the first game (snapshot + log) as JSON for `replay`.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show a progress bar (only on a terminal).")
-def simulate(players: list[str], games: int, seed: int, ruleset: str, no_slavery: bool,
-             json_path: str | None, save_path: str | None, progress: bool) -> None:
+def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str,
+             no_slavery: bool, settings: dict, data_dir: str | None, workers: int,
+             ray_address: str | None, json_path: str | None, records_path: str | None,
+             save_path: str | None, progress: bool) -> None:
     """Play GAMES games between agents and print win rates with 95% intervals."""
-    from .simulate import run_tournament
+    import time
 
-    cfg = rules_config(ruleset, no_slavery)
-    first: list = []
+    from .runner import Table, play_tables
+    from .simulate import config_changes
+    from .summary import summarize
 
-    def keep(i, result):
-        if i == 0 and result.game is not None:
-            first.append(result.game)
-
-    summary = run_tournament(games, players, seed, cfg, progress, on_game=keep,
-                             keep_first_game=save_path is not None)
+    cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    start = time.perf_counter()
+    records = play_tables([Table(tuple(players), cfg, data)], games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="simulating")
+    summary = summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=games,
+                        swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
+                        changes=config_changes(cfg), data=data)
     click.echo(format_summary(summary))
     try:
         if json_path:
-            with open(json_path, "w", encoding="utf-8") as fh:
-                json.dump(summary, fh, indent=2)
-                fh.write("\n")
-            click.echo(f"summary written to {json_path}")
+            _write_json(summary, json_path)
+        if records_path:
+            _write_records(records, records_path)
         if save_path:
+            game = _first_game(players, cfg, data, seed, games)
             with open(save_path, "w", encoding="utf-8") as fh:
-                fh.write(first[0].to_json())
-            click.echo(f"first game (seed {first[0].seed}) saved to {save_path}")
+                fh.write(game.to_json())
+            click.echo(f"first game (seed {game.seed}) saved to {save_path}")
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
+
+
+def _first_game(players: list[str], cfg: RulesConfig, data, seed: int, games: int):
+    """Game 0 of a run again, with its text log, to save it."""
+    from agents.registry import make_agent
+
+    from .simulate import game_seeds, play_game
+
+    engine_seed, *agent_seeds = game_seeds(seed, games)[0]
+    return play_game(engine_seed, [make_agent(p) for p in players], cfg, content=data,
+                     agent_seeds=agent_seeds, keep_text_log=True, keep_game=True).game
+
+
+# ---------------------------------------------------------------- balance
+def _parse_mixes(ctx, param, values) -> dict:
+    mixes = {}
+    for value in values:
+        name, sep, specs = value.rpartition("=") if "=" in value.split(",")[0] and \
+            ":" not in value.split("=", 1)[0] else ("", "", value)
+        players = _parse_players(ctx, param, specs)
+        mixes[name if sep else ",".join(players)] = tuple(players)
+    return mixes
+
+
+@main.command()
+@click.argument("study_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--players", "mixes", multiple=True, callback=_parse_mixes,
+              metavar="[NAME=]A,B,C,D",
+              help="An agent mix (four agents in seat order, optionally named); repeatable. "
+                   "Default: four heuristic players.")
+@click.option("--games", type=click.IntRange(min=1),
+              help="Seeds per cell (each played twice unless --no-swap)  [default: 100]")
+@click.option("--seed", type=click.IntRange(min=0), help="Base seed  [default: 1]")
+@click.option("--swap/--no-swap", default=None,
+              help="Play every seed again with each faction's two seats exchanged "
+                   "[default: swap].")
+@rules_options
+@variant_options
+@click.option("--out", default="runs/balance", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Folder for summary.json, the records, report.md and its figures.")
+@click.option("--format", "records_format", type=click.Choice(["parquet", "csv"]),
+              default="parquet", show_default=True, help="Format of the per-game records.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings, data_dir,
+            workers, ray_address, out, records_format, progress) -> None:
+    """A balance study: agent mixes x rule variants x card data, seat-swapped games,
+    win rates with 95% intervals, VP by source, ratings and a report.
+
+    Without STUDY_FILE the study compares the ruleset (the baseline) with the same
+    ruleset changed by --set and --data, if given. STUDY_FILE (TOML, see
+    docs/balance.md) describes mixes and variants itself; --games, --seed and --swap
+    override its values."""
+    import time
+
+    from .balance_report import write_report
+    from .study import Study, StudyError, Variant, summarize_study
+
+    if study_file:
+        if mixes or settings or data_dir or ruleset != "standard" or no_slavery:
+            raise click.UsageError("give either a study file or --players/--ruleset/--set/"
+                                   "--data, not both")
+        try:
+            study = Study.from_toml(study_file)
+        except StudyError as exc:
+            raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
+    else:
+        variant_config(ruleset, no_slavery, settings, data_dir)  # a usage error if bad
+        base = {"slavery": not no_slavery}
+        variants = [Variant(ruleset, ruleset, base)]
+        if settings or data_dir:
+            name = ", ".join([f"{k}={v}" for k, v in settings.items()]
+                             + ([f"data={data_dir}"] if data_dir else []))
+            variants.append(Variant(name, ruleset, {**base, **settings}, data_dir))
+        study = Study(mixes or {"heuristic": ("heuristic",) * N_SEATS}, variants)
+    for key, value in (("games", games), ("seed", seed), ("swap", swap)):
+        if value is not None:
+            setattr(study, key, value)
+    try:
+        study.check()
+    except StudyError as exc:
+        raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
+    os.makedirs(out, exist_ok=True)
+    start = time.perf_counter()
+    records = study.run(workers=workers, ray_address=ray_address, progress=progress)
+    result = summarize_study(study, records, seconds=time.perf_counter() - start)
+    _write_json(result, os.path.join(out, "summary.json"))
+    _write_records(records, os.path.join(out, f"records.{records_format}"))
+    report = write_report(result, out, command="singapore-1819 " + " ".join(sys.argv[1:]))
+    for cell in result["cells"]:
+        rates = cell["summary"]["win_rate_by_faction"]
+        click.echo(f"  {cell['variant']} / {cell['mix']}: " + ", ".join(
+            f"{f} {_pct(rates[f]['rate'])} {_ci(rates[f]['ci95'])}" for f in FACTIONS))
+    for diff in result["differences"]:
+        row = diff["win_rate_by_faction"][FACTIONS[0]]
+        click.echo(f"  {diff['variant']} / {diff['mix']} minus baseline: british "
+                   f"{100 * row['difference']:+.1f} pts {_ci(row['ci95'])}")
+    click.echo(f"report: {report}")
 
 
 # ---------------------------------------------------------------- replay
@@ -352,9 +532,9 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
 
 @main.command()
 @click.option("--british", default="heuristic", show_default=True,
-              help="Agent on both British seats (a name or learned:PATH).")
+              help="Agent on both British seats (any agent spec, as in simulate).")
 @click.option("--malay", default="random", show_default=True,
-              help="Agent on both Malay seats (a name or learned:PATH).")
+              help="Agent on both Malay seats (any agent spec, as in simulate).")
 @click.option("--players", help="Four comma-separated agents in seat order (instead).")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
               help="Seeds to play (each twice with --swap).")
@@ -362,26 +542,32 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every seed again with each faction's two seats exchanged.")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write a faction win-rate chart (PNG).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @rules_options
-def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, ruleset,
-             no_slavery) -> None:
+@variant_options
+def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
+             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
-    from agents.registry import make_agent
-    from training.evaluate import openskill_ratings, plot_faction_win_rates, run_matchup, write_json
+    from training.evaluate import openskill_ratings, plot_faction_win_rates, write_json
+
+    from .runner import Table, play_tables
+    from .simulate import config_changes
+    from .summary import summarize
 
     names = (_parse_players(None, None, players) if players
              else [british, british, malay, malay])
-    try:
-        agents = [make_agent(n, seed + p) for p, n in enumerate(names)]
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    result = run_matchup(agents, games, seed, rules_config(ruleset, no_slavery), swap=swap,
-                         labels=names)
-    summary = result.summary()
-    summary["ratings"] = openskill_ratings([result])
-    click.echo(f"{result.games} games ({'seat-swapped' if swap else 'fixed seats'}), "
+    _check_specs(names)
+    cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="evaluating")
+    summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
+                        slavery=cfg.slavery, changes=config_changes(cfg), data=data)
+    summary["ratings"] = openskill_ratings(records)
+    click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {_pct(row['rate'])} {_ci(row['ci95'])}")
@@ -392,6 +578,8 @@ def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, r
     if json_path:
         write_json(summary, json_path)
         click.echo(f"written {json_path}")
+    if records_path:
+        _write_records(records, records_path)
     if plot_path:
         plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
         click.echo(f"written {plot_path}")

@@ -126,7 +126,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
                           seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
                           candidates=cfg.policy == "pointer", shaping=cfg.shaping,
-                          shaping_gamma=cfg.gamma)
+                          shaping_gamma=cfg.gamma, content=cfg.content())
 
     return _init
 
@@ -211,7 +211,8 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
             from .imitation import pretrain
 
             stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
-                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
+                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log,
+                             content=cfg.content())
             (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=None if progress else True, unit="step")
@@ -230,9 +231,9 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         learner = LearnedAgent(policy)
         seed = cfg.seed * 7919 + phase
         vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed,
-                                    cfg.rules())
+                                     cfg.rules(), cfg.content())
         vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed,
-                                  cfg.rules())
+                                   cfg.rules(), cfg.content())
         row = {"phase": phase, "faction": faction, "faction_timesteps": totals[faction],
                "total_timesteps": sum(totals.values()),
                "seconds": round(time.time() - start, 1),
