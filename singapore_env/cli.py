@@ -36,18 +36,28 @@ def _version() -> str:
         return "unknown"
 
 
+#: The extra that installs an optional package (the rest come with [train]).
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab"}
+
+
 class _Commands(click.Group):
-    """The command group: a missing optional dependency is a clear usage error."""
+    """The command group: a missing optional dependency or an unreachable Ray cluster is
+    a clear usage error."""
 
     def invoke(self, ctx):
+        from .runner import RayUnavailable
+
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
             package = (exc.name or "?").split(".")[0]
+            extra = EXTRA_OF.get(package, "train")
             raise click.UsageError(
                 f"this command needs the optional package {package!r}, which is not "
-                f"installed: pip install 'singapore-1819[train]' (or [env] for the "
+                f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
                 f"environment alone)") from None
+        except RayUnavailable as exc:
+            raise click.BadParameter(str(exc), param_hint="'--ray'") from None
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -331,7 +341,7 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
     import time
 
     from .balance_report import write_report
-    from .study import Study, StudyError, Variant, summarize_study
+    from .study import DEFAULT_MIXES, Study, StudyError, Variant, summarize_study
 
     if study_file:
         if mixes or settings or data_dir or ruleset != "standard" or no_slavery:
@@ -349,7 +359,7 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
             name = ", ".join([f"{k}={v}" for k, v in settings.items()]
                              + ([f"data={data_dir}"] if data_dir else []))
             variants.append(Variant(name, ruleset, {**base, **settings}, data_dir))
-        study = Study(mixes or {"heuristic": ("heuristic",) * N_SEATS}, variants)
+        study = Study(mixes or dict(DEFAULT_MIXES), variants)
     for key, value in (("games", games), ("seed", seed), ("swap", swap)):
         if value is not None:
             setattr(study, key, value)

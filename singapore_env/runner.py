@@ -26,6 +26,10 @@ from .config import RulesConfig
 from .records import game_record
 from .simulate import game_seeds, play_game
 
+class RayUnavailable(RuntimeError):
+    """``--ray ADDRESS`` names no reachable Ray cluster."""
+
+
 MIRROR = (1, 0, 3, 2)  # each faction's two seats exchanged
 IDENTITY = (0, 1, 2, 3)
 
@@ -120,8 +124,12 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[
     import ray
 
     if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address,
-                 include_dashboard=False, log_to_driver=False)
+        try:
+            ray.init(address=None if address == "local" else address,
+                     include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise RayUnavailable(f"cannot start or reach a Ray cluster at {address!r}: "
+                                 f"{exc}") from None
 
     @ray.remote
     def chunk(tables_ref, jobs_chunk):

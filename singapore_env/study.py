@@ -17,11 +17,11 @@ A study can be one TOML file (paths relative to the file)::
     games = 200
     seed = 1
     swap = true                       # default
-    [mixes]
+    [mixes]                           # default: four heuristic players
     heuristic = ["heuristic", "heuristic", "heuristic", "heuristic"]
     mine = "bots/my_bot.py:MyBot,heuristic,heuristic,heuristic"
-    [[variant]]
-    name = "standard"                 # the baseline
+    [[variant]]                       # default: one variant, "standard"
+    name = "standard"                 # the first is the baseline
     [[variant]]
     name = "capped conflict VP"
     ruleset = "standard"              # default
@@ -41,6 +41,8 @@ from .runner import Table, play_tables
 from .summary import difference_interval, openskill_ratings, summarize
 
 STUDY_SCHEMA = "singapore-1819-study/1"
+#: The mix of a study that names none.
+DEFAULT_MIXES = {"heuristic": ("heuristic",) * 4}
 
 
 class StudyError(ValueError):
@@ -136,7 +138,7 @@ class Study:
         if unknown:
             raise StudyError(f"{where}: unknown key(s) {unknown}; keys: games, seed, swap, "
                              f"mixes, variant")
-        mixes = {name: _players(p) for name, p in raw.get("mixes", {}).items()}
+        mixes = {name: _players(p) for name, p in raw.get("mixes", DEFAULT_MIXES).items()}
         variants = [_variant(v, base, where) for v in raw.get("variant", [{"name": "standard"}])]
         study = cls(mixes, variants, **{k: raw[k] for k in ("games", "seed", "swap") if k in raw})
         if not isinstance(study.games, int) or not isinstance(study.seed, int) or study.seed < 0:
