@@ -391,6 +391,23 @@ def _fail(path: str, message: str) -> None:
     sys.exit(2)
 
 
+def _saved_content(text: str, data_dir: str | None):
+    """The content of ``--data`` (or the shipped one) for the saved game's slavery
+    setting; ContentError if the game was saved with other cards."""
+    try:
+        saved = json.loads(text)
+        slavery, digest = bool(saved["config"]["slavery"]), saved["content"]
+    except (ValueError, KeyError, TypeError):
+        return None  # a malformed save fails to load next, with its own message
+    content = resolve_content(data_dir, slavery)
+    if digest != content.digest:
+        raise ContentError(f"the game was played with other cards (content {digest!r}, "
+                           f"{'--data' if data_dir else 'the shipped data'} is "
+                           f"{content.digest!r}); give --data with the folder it was "
+                           f"played with")
+    return content
+
+
 def _comparable(game) -> dict:
     """A game's saved form without the text log (not part of the game's identity)."""
     d = game.to_dict()
@@ -405,7 +422,9 @@ def _comparable(game) -> dict:
                    "--snapshot also loads the stored state and checks the log leads to it.")
 @click.option("--events/--no-events", default=True, show_default=True,
               help="Also print what the engine did between decisions (text log).")
-def replay(path: str, snapshot: bool, events: bool) -> None:
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="The edited data folder the game was played with (simulate --data).")
+def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> None:
     """Replay a saved game decision by decision, then show the final board."""
     from .engine import Game, IllegalDecision, SaveFormatError
     from .render import describe, render_text
@@ -413,9 +432,10 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        stored = Game.from_json(text) if snapshot else None
-        final = Game.load_replay(text)
-    except (SaveFormatError, IllegalDecision) as exc:
+        content = _saved_content(text, data_dir)
+        stored = Game.from_json(text, content) if snapshot else None
+        final = Game.load_replay(text, content)
+    except (SaveFormatError, IllegalDecision, ContentError) as exc:
         _fail(path, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         _fail(path, f"{type(exc).__name__}: {exc}")
@@ -424,7 +444,7 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
     if stored is not None and _comparable(stored) != _comparable(final):
         _fail(path, "the stored snapshot does not match the state its decision log leads to")
 
-    game = Game(final.seed, final.cfg)
+    game = Game(final.seed, final.cfg, final.c)
     shown = 0
 
     def show_events() -> None:

@@ -135,3 +135,13 @@ def test_study_checks_its_parts():
         Study({"r": ("random",) * 4}, [Variant("a"), Variant("a")]).check()
     with pytest.raises(StudyError, match="unknown agent 'chess'"):
         Study({"r": ("chess",) * 4}, [Variant("a")]).check()
+
+
+def test_a_game_on_edited_cards_replays_with_its_data_folder(outside):
+    saved = outside / "game.json"
+    result = _run("simulate", "--games", 1, "--data", outside / "cards", "--save", saved)
+    assert result.exit_code == 0, result.output
+    result = _run("replay", saved, "--data", outside / "cards", "--snapshot")
+    assert result.exit_code == 0 and "Winners:" in result.output, result.output
+    result = _run("replay", saved)
+    assert result.exit_code == 2 and "played with other cards" in result.output

@@ -136,6 +136,7 @@ def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "openskill", None)  # its import raises ModuleNotFoundError
+    monkeypatch.setitem(sys.modules, "openskill.models", None)  # even if imported before
     result = CliRunner().invoke(main, ["evaluate", "--games", "1", "--no-swap"])
     assert result.exit_code == 2
     assert "needs the optional package 'openskill'" in result.output
