@@ -3,6 +3,7 @@
     singapore-1819 simulate --players random,random,random,random --games 1000 --seed 1
     singapore-1819 simulate --games 1 --save game.json
     singapore-1819 replay game.json
+    singapore-1819 balance --games 200 --set conflict_vp_full_strength=false --workers 2
 
     singapore-1819 play --seat sultan --opponents heuristic
     singapore-1819 train --config training/configs/demo.toml --out runs/train
@@ -11,7 +12,8 @@
     singapore-1819 demo --out runs/demo
 
 ``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
-when they run, so the engine and the environment never import torch.
+when they run, so the engine and the environment never import torch. The options
+shared by the commands that play games live in :mod:`singapore_env.cli_options`.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from importlib import metadata
 
 import click
 
-from .config import RULESETS, ConfigError, RulesConfig, parse_setting
+from .cli_options import (OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text, format_summary,
+                          parse_players, pct, rules_config, rules_options, variant_config,
+                          variant_options, write_records_file, write_summary_json)
+from .config import RULESETS, RulesConfig
 from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
-
-N_SEATS = 4
 
 
 def _version() -> str:
@@ -67,174 +70,9 @@ def main() -> None:
 
 
 # ---------------------------------------------------------------- simulate
-def _parse_players(ctx, param, value: str) -> list[str]:
-    names = [x.strip() for x in value.split(",")]
-    if len(names) != N_SEATS or any(not n for n in names):
-        raise click.BadParameter(
-            f"expected {N_SEATS} comma-separated agent names (one per seat: "
-            f"{', '.join(SEAT_NAMES)}), got {value!r}")
-    _check_specs(names)
-    return names
-
-
-def _check_specs(specs: list[str]) -> None:
-    """Build each agent spec once (``name`` or ``name:key=value...``): an unknown agent
-    or parameter is a usage error (exit code 2) with the registry's message."""
-    from agents.registry import make_agent
-
-    for spec in dict.fromkeys(specs):
-        try:
-            make_agent(spec)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
-
-
-def _ci(ci: list[float]) -> str:
-    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
-
-
-def format_summary(summary: dict) -> str:
-    """A readable table of a summary (:func:`singapore_env.summary.summarize`)."""
-    players = summary["players"] or ["(mixed)"] * N_SEATS
-    changes = ", ".join(f"{k}={v}" for k, v in summary.get("changes", {}).items())
-    lines = [
-        f"1819 Singapore: {summary['games']} games"
-        f"{' (seats swapped)' if summary.get('swap') else ''}, ruleset {summary['ruleset']} "
-        f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}"
-        + (f"; changed: {changes}" if changes else "")
-        + (f"; data: {summary['data']}" if summary.get("data") else ""),
-        "",
-        f"{'seat':<21}{'agent':<12}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}{'mean VP':>8}",
-    ]
-    for p, seat in enumerate(SEAT_NAMES):
-        rate = summary["win_rate_by_seat"][seat]
-        lines.append(
-            f"{seat:<21}{players[p]:<12}{rate['wins']:>8.1f}  "
-            f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}"
-            f"{summary['mean_vp_by_seat'][seat]:>8.2f}")
-    lines += ["", f"{'faction':<33}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}"]
-    for fac in FACTIONS:
-        rate = summary["win_rate_by_faction"][fac]
-        lines.append(f"{fac:<33}{rate['wins']:>8.1f}  "
-                     f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}")
-    if len(summary["win_rate_by_agent"]) > 1:
-        lines += ["", f"{'agent':<33}{'games':>8}  {'win rate':>8}  {'95% CI':<18}"]
-        for label, rate in summary["win_rate_by_agent"].items():
-            lines.append(f"{label:<33}{rate['games']:>8}  {_pct(rate['rate']):>8}  "
-                         f"{_ci(rate['ci95']):<18}")
-    lines += ["", "mean VP per seat by source: " + "; ".join(
-        f"{fac} " + ", ".join(f"{src} {v:.1f}" for src, v in row.items() if v)
-        for fac, row in summary["mean_vp_by_source"].items())]
-    lines += [
-        f"shared wins (ties split): {summary.get('shared_wins', 0)}",
-        f"mean decisions per game: {summary['mean_decisions_per_game']:.1f}",
-    ]
-    if "games_per_second" in summary:
-        lines.append(f"games per second: {summary['games_per_second']:.1f}")
-    return "\n".join(line.rstrip() for line in lines)
-
-
-class OutputFile(click.Path):
-    """A file the command will write: its folder must exist and be writable, checked
-    before any game is played (so a long run never ends in a write error)."""
-
-    def __init__(self):
-        super().__init__(dir_okay=False, writable=True)
-
-    def convert(self, value, param, ctx):
-        path = super().convert(value, param, ctx)
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            self.fail(f"cannot write {path!r}: {folder!r} is not a writable folder", param, ctx)
-        return path
-
-
-OUTPUT_FILE = OutputFile()
-
-
-def rules_options(fn):
-    """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
-    fn = click.option("--no-slavery", is_flag=True,
-                      help="Play without the slavery-related content.")(fn)
-    return click.option("--ruleset", type=click.Choice(RULESETS), default="standard",
-                        show_default=True, help="Which rules to play.")(fn)
-
-
-def _parse_settings(ctx, param, values) -> dict:
-    settings = {}
-    for text in values:
-        try:
-            key, value = parse_setting(text)
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc)) from None
-        settings[key] = value
-    return settings
-
-
-def variant_options(fn):
-    """``--set KEY=VALUE`` (any rules setting, repeatable) and ``--data DIR`` (an edited
-    copy of the card and board files), with the run options ``--workers`` and ``--ray``."""
-    fn = click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
-                      help="Play the games on a Ray cluster (pip install "
-                           "'singapore-1819[ray]').")(fn)
-    fn = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-                      help="Processes playing games (the records do not depend on it).")(fn)
-    fn = click.option("--data", "data_dir", type=click.Path(file_okay=False),
-                      help="Folder with an edited copy of singapore_env/data (board.toml, "
-                           "cards.toml, folk_heroes.toml).")(fn)
-    return click.option("--set", "settings", multiple=True, callback=_parse_settings,
-                        metavar="KEY=VALUE",
-                        help="Change a rules setting (repeatable), e.g. --set war_cost=6 "
-                             "--set conflict_vp_full_strength=false.")(fn)
-
-
-def variant_config(ruleset: str, no_slavery: bool, settings: dict, data_dir: str | None):
-    """``(RulesConfig, content folder or None)`` of :func:`rules_options` and
-    :func:`variant_options`; a bad setting or data folder is a usage error."""
-    try:
-        cfg = RulesConfig.named(ruleset, **{"slavery": not no_slavery, **settings})
-    except ConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--set'") from None
-    if data_dir is not None:
-        try:
-            resolve_content(data_dir, cfg.slavery)
-        except ContentError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--data'") from None
-    return cfg, data_dir
-
-
-def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
-    """The engine configuration chosen by :func:`rules_options`."""
-    try:
-        return RulesConfig.named(ruleset, slavery=not no_slavery)
-    except ConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
-
-
-RECORDS_HELP = "Write one row per game (VP by source, facts) to this .parquet or .csv file."
-
-
-def _write_json(data: dict, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2)
-        fh.write("\n")
-    click.echo(f"summary written to {path}")
-
-
-def _write_records(records: list[dict], path: str) -> None:
-    from .records import write_records
-
-    write_records(records, path)
-    click.echo(f"{len(records)} game records written to {path}")
-
-
 @main.command()
 @click.option("--players", default="random,random,random,random", show_default=True,
-              callback=_parse_players,
+              callback=parse_players,
               help="Four comma-separated agents, in seat order: a name with parameters "
                    "after colons (mcts:iters=200:topk=3), learned:PATH, path/to/bot.py:Class "
                    "or package.module:Class.")
@@ -275,9 +113,9 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     click.echo(format_summary(summary))
     try:
         if json_path:
-            _write_json(summary, json_path)
+            write_summary_json(summary, json_path)
         if records_path:
-            _write_records(records, records_path)
+            write_records_file(records, records_path)
         if save_path:
             game = _first_game(players, cfg, data, seed, games)
             with open(save_path, "w", encoding="utf-8") as fh:
@@ -304,7 +142,7 @@ def _parse_mixes(ctx, param, values) -> dict:
     for value in values:
         name, sep, specs = value.rpartition("=") if "=" in value.split(",")[0] and \
             ":" not in value.split("=", 1)[0] else ("", "", value)
-        players = _parse_players(ctx, param, specs)
+        players = parse_players(ctx, param, specs)
         mixes[name if sep else ",".join(players)] = tuple(players)
     return mixes
 
@@ -371,17 +209,17 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
     start = time.perf_counter()
     records = study.run(workers=workers, ray_address=ray_address, progress=progress)
     result = summarize_study(study, records, seconds=time.perf_counter() - start)
-    _write_json(result, os.path.join(out, "summary.json"))
-    _write_records(records, os.path.join(out, f"records.{records_format}"))
+    write_summary_json(result, os.path.join(out, "summary.json"))
+    write_records_file(records, os.path.join(out, f"records.{records_format}"))
     report = write_report(result, out, command="singapore-1819 " + " ".join(sys.argv[1:]))
     for cell in result["cells"]:
         rates = cell["summary"]["win_rate_by_faction"]
         click.echo(f"  {cell['variant']} / {cell['mix']}: " + ", ".join(
-            f"{f} {_pct(rates[f]['rate'])} {_ci(rates[f]['ci95'])}" for f in FACTIONS))
+            f"{f} {pct(rates[f]['rate'])} {ci_text(rates[f]['ci95'])}" for f in FACTIONS))
     for diff in result["differences"]:
         row = diff["win_rate_by_faction"][FACTIONS[0]]
         click.echo(f"  {diff['variant']} / {diff['mix']} minus baseline: british "
-                   f"{100 * row['difference']:+.1f} pts {_ci(row['ci95'])}")
+                   f"{100 * row['difference']:+.1f} pts {ci_text(row['ci95'])}")
     click.echo(f"report: {report}")
 
 
@@ -587,9 +425,9 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     from .simulate import config_changes
     from .summary import summarize
 
-    names = (_parse_players(None, None, players) if players
+    names = (parse_players(None, None, players) if players
              else [british, british, malay, malay])
-    _check_specs(names)
+    check_specs(names)
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
     records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
@@ -600,16 +438,16 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
-        click.echo(f"  {faction:8s} {_pct(row['rate'])} {_ci(row['ci95'])}")
+        click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
     for label, row in summary["win_rate_by_agent"].items():
-        click.echo(f"  {label:40s} won {_pct(row['rate'])} {_ci(row['ci95'])} of its games")
+        click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
     for label, r in summary["ratings"].items():
         click.echo(f"  rating {label:33s} mu {r['mu']:6.2f} sigma {r['sigma']:5.2f}")
     if json_path:
         write_json(summary, json_path)
         click.echo(f"written {json_path}")
     if records_path:
-        _write_records(records, records_path)
+        write_records_file(records, records_path)
     if plot_path:
         plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
         click.echo(f"written {plot_path}")
@@ -637,7 +475,7 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
     specs = [x.strip() for x in value.split(",")]
     if any(not x for x in specs):
         raise click.BadParameter(f"expected comma-separated agent names, got {value!r}")
-    _check_specs(specs)
+    check_specs(specs)
     return list(dict.fromkeys(specs))
 
 
@@ -676,15 +514,15 @@ def format_ladder(summary: dict) -> str:
     base = summary["mirror_baseline"]
     lines.append(f"{'agent':<34}{'as british vs heuristic':<34}{'as malay vs heuristic':<34}")
     lines.append(f"{'(mirror baseline)':<34}" + "".join(
-        f"{_pct(base[f]['rate'])} {_ci(base[f]['ci95']):<26}" for f in FACTIONS))
+        f"{pct(base[f]['rate'])} {ci_text(base[f]['ci95']):<26}" for f in FACTIONS))
     for spec, rates in summary["vs_heuristic"].items():
         lines.append(f"{spec:<34}" + "".join(
-            f"{_pct(rates[f]['rate'])} {_ci(rates[f]['ci95']):<26}" for f in FACTIONS))
+            f"{pct(rates[f]['rate'])} {ci_text(rates[f]['ci95']):<26}" for f in FACTIONS))
     lines += ["", "matchups (british vs malay): british win rate"]
     for m in summary["matchups"]:
         row = m["win_rate_by_faction"][FACTIONS[0]]
         lines.append(f"  {m['british'] + ' vs ' + m['malay']:<60}"
-                     f"{_pct(row['rate'])} {_ci(row['ci95'])}")
+                     f"{pct(row['rate'])} {ci_text(row['ci95'])}")
     lines += ["", "OpenSkill ratings"]
     for spec, r in summary["ratings"].items():
         lines.append(f"  {spec:<34} mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "

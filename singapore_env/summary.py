@@ -141,7 +141,9 @@ def openskill_ratings(records: Sequence[dict]) -> dict:
 
     model = PlackettLuce()
     ratings: dict = {}
-    for record in records:
+    # Online ratings depend on the order of the games: interleave the tables (by game
+    # index) so that no matchup comes last and dominates.
+    for record in sorted(records, key=lambda r: (r.get("game", 0), r.get("layout", 0))):
         labels = [record[f"agent_{seat}"] for seat in SEAT_NAMES]
         teams = [sorted({labels[p] for p in FACTION_SEATS[f]}) for f in FACTIONS]
         if set(teams[0]) & set(teams[1]):
