@@ -123,16 +123,23 @@ def write_report(result: dict, out: str | Path, command: str = "") -> Path:
                      + " | ".join(f"{_pct(r['rate'])} {_ci(r['ci95'])}" for r in rates)
                      + f" | {s['shared_wins']} |")
     if result["differences"]:
-        lines += ["", "## Differences from the baseline (95 % intervals, Newcombe)", "",
-                  "| variant | mix | british win rate change | largest VP source changes |",
-                  "|---|---|---|---|"]
+        lines += ["", "## Differences from the baseline (95 % intervals)", "",
+                  "Win rates: Newcombe's interval for two independent proportions, and the "
+                  "paired interval from the per-game differences (same seed and seating in "
+                  "both cells); VP: the mean paired difference per seat and game.", "",
+                  "| variant | mix | british win rate change | paired interval "
+                  "| largest VP source changes |",
+                  "|---|---|---|---|---|"]
         for d in result["differences"]:
             r = d["win_rate_by_faction"][FACTIONS[0]]
             moves = sorted(((f, src, v) for f, row in d["mean_vp_by_source"].items()
-                            for src, v in row.items()), key=lambda x: -abs(x[2]))[:3]
+                            for src, v in row.items()),
+                           key=lambda x: -abs(x[2]["difference"]))[:3]
             lines.append(f"| {d['variant']} | {d['mix']} | {100 * r['difference']:+.1f} pts "
-                         f"{_ci(r['ci95'])} | "
-                         + ", ".join(f"{f} {src} {v:+.2f}" for f, src, v in moves) + " |")
+                         f"{_ci(r['ci95'])} | {_ci(r['paired_ci95'])} | " + ", ".join(
+                             f"{f} {src} {v['difference']:+.2f} "
+                             f"[{v['ci95'][0]:+.2f}, {v['ci95'][1]:+.2f}]"
+                             for f, src, v in moves) + " |")
     lines += ["", "## Seat win rates (seat effects)", "",
               "| variant | mix | " + " | ".join(SEAT_NAMES) + " |", "|---|---|" + "---|" * 4]
     for c in result["cells"]:
@@ -140,14 +147,15 @@ def write_report(result: dict, out: str | Path, command: str = "") -> Path:
         lines.append(f"| {c['variant']} | {c['mix']} | "
                      + " | ".join(f"{_pct(rates[s]['rate'])} {_ci(rates[s]['ci95'])}"
                                   for s in SEAT_NAMES) + " |")
-    lines += ["", "## VP by source (mean per seat and game)", "",
+    lines += ["", "## VP by source (mean per seat and game, 95 % interval half-width)", "",
               "| variant | mix | faction | " + " | ".join(VP_SOURCES[:-1]) + " |",
               "|---|---|---|" + "---|" * (len(VP_SOURCES) - 1)]
     for c in result["cells"]:
         for f in FACTIONS:
             row = c["summary"]["mean_vp_by_source"][f]
-            lines.append(f"| {c['variant']} | {c['mix']} | {f} | "
-                         + " | ".join(f"{row[s]:.2f}" for s in VP_SOURCES[:-1]) + " |")
+            ci = c["summary"]["mean_vp_by_source_ci95"][f]
+            lines.append(f"| {c['variant']} | {c['mix']} | {f} | " + " | ".join(
+                f"{row[s]:.2f} ±{(ci[s][1] - ci[s][0]) / 2:.2f}" for s in VP_SOURCES[:-1]) + " |")
     lines += ["", "## Game facts (mean per game)", "",
               "| variant | mix | Anglo-Dutch (share, round) | wars | raids | decrees | conflicts |",
               "|---|---|---|---|---|---|---|"]

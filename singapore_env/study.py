@@ -38,7 +38,9 @@ from pathlib import Path
 from .config import ConfigError, RulesConfig, check_keys
 from .content import FACTIONS, ContentError, resolve_content
 from .runner import Table, play_tables
-from .summary import difference_interval, openskill_ratings, summarize
+from .state import VP_SOURCES
+from .summary import (difference_interval, faction_source_vp, faction_wins, mean_interval,
+                      openskill_ratings, summarize)
 
 STUDY_SCHEMA = "singapore-1819-study/1"
 #: The mix of a study that names none.
@@ -173,7 +175,7 @@ def summarize_study(study: Study, records: list[dict], seconds: float | None = N
                           "summary": summarize(rows, ruleset=variant.ruleset,
                                                changes=variant.settings, data=variant.data)})
     out = {"schema": STUDY_SCHEMA, "study": study.to_dict(), "games": len(records),
-           "cells": cells, "differences": _differences(study, cells)}
+           "cells": cells, "differences": _differences(study, cells, records)}
     if seconds is not None:
         out["seconds"] = seconds
         out["games_per_second"] = len(records) / max(seconds, 1e-9)
@@ -184,22 +186,37 @@ def summarize_study(study: Study, records: list[dict], seconds: float | None = N
     return out
 
 
-def _differences(study: Study, cells: list[dict]) -> list[dict]:
+def _differences(study: Study, cells: list[dict], records: list[dict]) -> list[dict]:
+    """Each non-baseline cell minus the baseline cell of its mix: faction win rates
+    (``ci95``: Newcombe's interval, as if the samples were independent;
+    ``paired_ci95``: from the per-game differences, the same seed and seating in both
+    cells, usually much narrower) and VP by source (mean paired difference)."""
     base_name = study.variants[0].name
     base = {c["mix"]: c["summary"] for c in cells if c["variant"] == base_name}
+    index = {(r["variant"], r["mix"], r["game"], r["layout"]): r for r in records}
     out = []
     for cell in cells:
         if cell["variant"] == base_name:
             continue
         ref, now = base[cell["mix"]], cell["summary"]
+        pairs = [(r, index[(base_name, *key[1:])]) for key, r in index.items()
+                 if key[0] == cell["variant"] and key[1] == cell["mix"]]
         rates = {}
         for faction in FACTIONS:
             a, b = now["win_rate_by_faction"][faction], ref["win_rate_by_faction"][faction]
+            paired = [faction_wins(r, faction) - faction_wins(base, faction)
+                      for r, base in pairs]
             rates[faction] = {"difference": a["rate"] - b["rate"],
                               "ci95": difference_interval(a["wins"], a["games"],
-                                                          b["wins"], b["games"])}
-        vp = {f: {src: now["mean_vp_by_source"][f][src] - ref["mean_vp_by_source"][f][src]
-                  for src in now["mean_vp_by_source"][f]} for f in FACTIONS}
+                                                          b["wins"], b["games"]),
+                              "paired_ci95": mean_interval(paired)}
+        vp = {f: {src: _paired(pairs, f, src) for src in VP_SOURCES} for f in FACTIONS}
         out.append({"variant": cell["variant"], "baseline": base_name, "mix": cell["mix"],
                     "win_rate_by_faction": rates, "mean_vp_by_source": vp})
     return out
+
+
+def _paired(pairs: list[tuple[dict, dict]], faction: str, source: str) -> dict:
+    diffs = [faction_source_vp(r, faction, source) - faction_source_vp(b, faction, source)
+             for r, b in pairs]
+    return {"difference": sum(diffs) / len(diffs), "ci95": mean_interval(diffs)}

@@ -10,6 +10,7 @@ JSON-serializable dict (schema :data:`SCHEMA`)::
      "win_rate_by_agent":   {agent:   {...same, over the games it played...}},
      "mean_vp_by_seat":     {seat: mean final VP},
      "mean_vp_by_source":   {faction: {source: mean VP per seat and game}},
+     "mean_vp_by_source_ci95": {faction: {source: [low, high]}} (normal approximation),
      "facts":               {fact: mean per game} (see records.FACT_COLUMNS; the
                             Treaty's round is averaged over the games where it came,
                             ``anglo_dutch_share`` is the share of those games),
@@ -82,17 +83,18 @@ def summarize(records: Sequence[dict], *, seconds: float | None = None, **meta) 
     if n == 0:
         raise ValueError("no games to summarize")
     seat_wins = [sum(r[f"win_{s}"] for r in records) for s in SEAT_NAMES]
-    faction_wins = {f: sum(seat_wins[p] for p in range(4) if FACTIONS[SEAT_FACTION[p]] == f)
-                    for f in FACTIONS}
+    by_faction = {f: sum(faction_wins(r, f) for r in records) for f in FACTIONS}
     seatings = {tuple(r[f"agent_{s}"] for s in SEAT_NAMES) for r in records}
+    vp_means, vp_intervals = _vp_by_source(records)
     summary = {"schema": SCHEMA, "games": n, **meta,
                "players": list(next(iter(seatings))) if len(seatings) == 1 else None,
                "win_rate_by_seat": {s: rate(seat_wins[p], n) for p, s in enumerate(SEAT_NAMES)},
-               "win_rate_by_faction": {f: rate(w, n) for f, w in faction_wins.items()},
+               "win_rate_by_faction": {f: rate(w, n) for f, w in by_faction.items()},
                "win_rate_by_agent": _agent_rates(records),
                "mean_vp_by_seat": {s: sum(r[f"vp_{s}"] for r in records) / n
                                    for s in SEAT_NAMES},
-               "mean_vp_by_source": _vp_by_source(records),
+               "mean_vp_by_source": vp_means,
+               "mean_vp_by_source_ci95": vp_intervals,
                "facts": _facts(records),
                "shared_wins": sum(max(r[f"win_{s}"] for s in SEAT_NAMES) < 1 for r in records),
                "mean_decisions_per_game": sum(r["decisions"] for r in records) / n}
@@ -123,13 +125,37 @@ def _agent_rates(records: Sequence[dict]) -> dict:
     return {label: rate(wins[label], games[label]) for label in games}
 
 
-def _vp_by_source(records: Sequence[dict]) -> dict:
-    out = {}
-    for fac, name in enumerate(FACTIONS):
-        seats = [s for p, s in enumerate(SEAT_NAMES) if SEAT_FACTION[p] == fac]
-        out[name] = {src: sum(r[f"vp_{s}_{src}"] for r in records for s in seats)
-                     / (len(records) * len(seats)) for src in VP_SOURCES}
-    return out
+def faction_wins(record: dict, faction: str) -> float:
+    """The share of a game's win that went to ``faction``."""
+    return sum(record[f"win_{s}"] for p, s in enumerate(SEAT_NAMES)
+               if FACTIONS[SEAT_FACTION[p]] == faction)
+
+
+def faction_source_vp(record: dict, faction: str, source: str) -> float:
+    """A game's VP from ``source`` per seat of ``faction`` (the mean of its two seats)."""
+    seats = [s for p, s in enumerate(SEAT_NAMES) if FACTIONS[SEAT_FACTION[p]] == faction]
+    return sum(record[f"vp_{s}_{source}"] for s in seats) / len(seats)
+
+
+def mean_interval(values: Sequence[float]) -> list[float]:
+    """Normal-approximation 95 % interval of a mean (``[mean, mean]`` for one value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return [mean, mean]
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)]
+
+
+def _vp_by_source(records: Sequence[dict]) -> tuple[dict, dict]:
+    """Mean VP per seat and game by source and faction, and their 95 % intervals."""
+    means, intervals = {}, {}
+    for faction in FACTIONS:
+        per_game = {src: [faction_source_vp(r, faction, src) for r in records]
+                    for src in VP_SOURCES}
+        means[faction] = {src: sum(v) / len(v) for src, v in per_game.items()}
+        intervals[faction] = {src: mean_interval(v) for src, v in per_game.items()}
+    return means, intervals
 
 
 def openskill_ratings(records: Sequence[dict]) -> dict:

@@ -76,6 +76,9 @@ def test_a_study_file_gives_the_same_records_on_one_and_two_workers(outside):
     assert summary["schema"] == "singapore-1819-study/1" and len(summary["cells"]) == 2
     diff = summary["differences"][0]["win_rate_by_faction"]["british"]
     assert diff["ci95"][0] <= diff["difference"] <= diff["ci95"][1]
+    assert diff["paired_ci95"][0] <= diff["difference"] <= diff["paired_ci95"][1]
+    excess = summary["differences"][0]["mean_vp_by_source"]["malay"]["conflict_excess"]
+    assert excess["difference"] <= 0 and excess["ci95"][0] <= excess["difference"]
 
 
 def test_the_command_line_study_compares_a_setting_with_the_baseline(tmp_path):
