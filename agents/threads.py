@@ -19,8 +19,9 @@ _LIMITS: list = []  # (threads, limiter): keeps the threadpoolctl limiter alive
 def limit_threads(threads: int = 1) -> None:
     """Use ``threads`` threads (default one) for numpy's BLAS and for torch (if
     imported) from now on."""
-    if not _LIMITS or _LIMITS[0][0] != threads:
-        _LIMITS[:] = [(threads, threadpool_limits(threads))]
+    # Applied again on every call: a library loaded since (scipy's OpenBLAS, torch's
+    # OpenMP) brings a new pool with its own default.
+    _LIMITS[:] = [(threads, threadpool_limits(threads))]
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)

@@ -491,14 +491,18 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write the ladder chart (PNG).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes playing games (the results do not depend on it).")
 @rules_options
-def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress) -> None:
+def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress,
+           workers) -> None:
     """Every agent against the heuristic faction and each other: win rates with 95%
     intervals next to the mirror baseline, and OpenSkill ratings."""
     from training.evaluate import write_json
     from training.ladder import plot_ladder, run_ladder
 
-    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress)
+    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress,
+                         workers=workers)
     click.echo(format_ladder(summary))
     if json_path:
         write_json(summary, json_path)
