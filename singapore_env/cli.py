@@ -138,12 +138,16 @@ def _first_game(players: list[str], cfg: RulesConfig, data, seed: int, games: in
 
 # ---------------------------------------------------------------- balance
 def _parse_mixes(ctx, param, values) -> dict:
+    """``NAME=A,B,C,D`` or ``A,B,C,D`` (named by its agents). A name is the text before
+    the first ``=`` when that text holds no ``:`` nor ``,`` (so ``heuristic:seed=3,...``
+    is not a name)."""
     mixes = {}
     for value in values:
-        name, sep, specs = value.rpartition("=") if "=" in value.split(",")[0] and \
-            ":" not in value.split("=", 1)[0] else ("", "", value)
+        name, sep, specs = value.partition("=")
+        if not sep or ":" in name or "," in name:
+            name, specs = "", value
         players = parse_players(ctx, param, specs)
-        mixes[name if sep else ",".join(players)] = tuple(players)
+        mixes[name or ",".join(players)] = tuple(players)
     return mixes
 
 

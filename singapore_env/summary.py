@@ -4,7 +4,7 @@
 JSON-serializable dict (schema :data:`SCHEMA`)::
 
     {"schema": "singapore-1819-summary/1", "games": 200, ...meta (seed, ruleset, ...),
-     "players": [agent by seat] (or null if the games mixed seatings),
+     "players": [agent by seat, as given] (null if the games had several seatings),
      "win_rate_by_seat":    {seat:    {"wins", "games", "rate", "ci95": [low, high]}},
      "win_rate_by_faction": {faction: {...same...}},
      "win_rate_by_agent":   {agent:   {...same, over the games it played...}},
@@ -84,7 +84,9 @@ def summarize(records: Sequence[dict], *, seconds: float | None = None, **meta) 
         raise ValueError("no games to summarize")
     seat_wins = [sum(r[f"win_{s}"] for r in records) for s in SEAT_NAMES]
     by_faction = {f: sum(faction_wins(r, f) for r in records) for f in FACTIONS}
-    seatings = {tuple(r[f"agent_{s}"] for s in SEAT_NAMES) for r in records}
+    # The players as given (layout 0; swapped games exchange each faction's seats).
+    seatings = {tuple(r[f"agent_{s}"] for s in SEAT_NAMES) for r in records
+                if not r.get("layout")}
     vp_means, vp_intervals = _vp_by_source(records)
     summary = {"schema": SCHEMA, "games": n, **meta,
                "players": list(next(iter(seatings))) if len(seatings) == 1 else None,

@@ -81,6 +81,17 @@ def test_a_study_file_gives_the_same_records_on_one_and_two_workers(outside):
     assert excess["difference"] <= 0 and excess["ci95"][0] <= excess["difference"]
 
 
+def test_mixes_on_the_command_line_may_be_named(outside):
+    bot = f"{outside / 'bot.py'}:FirstBot:pick=1"
+    result = _run("balance", "--players", f"mine={bot},random,random,random",
+                  "--players", "heuristic:seed=3,random,random,random", "--games", 1,
+                  "--out", outside / "o", "--no-progress")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((outside / "o" / "summary.json").read_text())
+    assert [c["mix"] for c in summary["cells"]] == ["mine", "heuristic:seed=3,random,random,random"]
+    assert summary["cells"][0]["summary"]["players"][0] == bot
+
+
 def test_the_command_line_study_compares_a_setting_with_the_baseline(tmp_path):
     result = _run("balance", "--players", "r=random,random,random,random", "--games", 2,
                   "--set", "outlaw_vp=5", "--out", tmp_path, "--no-progress")
