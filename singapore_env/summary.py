@@ -62,13 +62,13 @@ def _wilson_closed_form(p: float, n: int) -> tuple[float, float]:
 
 
 def difference_interval(wins: float, n: int, base_wins: float, base_n: int) -> list[float]:
-    """95 % interval of ``wins/n - base_wins/base_n`` (Newcombe's hybrid score method,
-    from the two Wilson intervals)."""
-    p, q = wins / n, base_wins / base_n
-    (l1, u1), (l2, u2) = wilson_interval(wins, n), wilson_interval(base_wins, base_n)
-    diff = p - q
-    return [diff - math.sqrt((p - l1) ** 2 + (u2 - q) ** 2),
-            diff + math.sqrt((u1 - p) ** 2 + (q - l2) ** 2)]
+    """95 % interval of ``wins/n - base_wins/base_n`` for independent samples
+    (Newcombe's hybrid score method, statsmodels' ``confint_proportions_2indep``)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    low, high = confint_proportions_2indep(wins, n, base_wins, base_n, method="newcomb",
+                                           compare="diff")
+    return [float(low), float(high)]
 
 
 def rate(wins: float, games: int) -> dict:
