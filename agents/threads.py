@@ -23,8 +23,9 @@ def limit_threads(threads: int = 1) -> None:
     imported, or imported later) from now on."""
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(threads)
-    if not _LIMITS or _LIMITS[0][0] != threads:
-        _LIMITS[:] = [(threads, threadpool_limits(threads))]
+    # Applied again on every call: a library loaded since (scipy's OpenBLAS, torch's
+    # OpenMP) brings a new pool with its own default.
+    _LIMITS[:] = [(threads, threadpool_limits(threads))]
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)

@@ -37,7 +37,9 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``reset()`` without a seed), ``ruleset`` (``"standard"`` by default; every name in
 :data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
 ``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
-and ``max_steps`` override it),
+and ``max_steps`` override it), ``content`` (the cards and board: a
+:class:`~singapore_env.content.Content`, or the folder of an edited copy of
+``singapore_env/data``; the shipped data by default),
 ``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
 ``projected_vp``, the per-action features and the seats' projected final VP of
 :mod:`singapore_env.candidates`, to every observation), ``candidate_prior`` (with
@@ -73,7 +75,7 @@ from pettingzoo.utils import wrappers
 
 from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
-from .content import SEAT_NAMES, default_content
+from .content import SEAT_NAMES, Content, resolve_content
 from .decisions import is_int
 from .engine import Game, IllegalDecision
 from .encoding import ObservationEncoder
@@ -137,13 +139,14 @@ class raw_env(AECEnv, EzPickle):
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
                  keep_text_log: bool = False, ruleset: str | None = None,
-                 candidates: bool = False, candidate_prior: str | None = None):
+                 candidates: bool = False, candidate_prior: str | None = None,
+                 content: Content | str | None = None):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
                           illegal_reward=illegal_reward, keep_text_log=keep_text_log,
                           ruleset=ruleset, candidates=candidates,
-                          candidate_prior=candidate_prior)
+                          candidate_prior=candidate_prior, content=content)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -152,7 +155,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.cfg = make_config(config, slavery, reward_mode, max_steps, ruleset)
-        self.content = default_content(self.cfg.slavery)
+        self.content = resolve_content(content, self.cfg.slavery)
         self.encoder = ObservationEncoder(self.content, self.cfg)
         self.table = self.encoder.table
         self.illegal_action = illegal_action

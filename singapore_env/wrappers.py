@@ -30,8 +30,9 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     the env's generator at every reset, so a seeded reset is reproducible.
     Use :class:`PolicyAgent` to play a frozen SB3 model.
 
-``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps``
-    The rules played, as for :func:`singapore_env.env` (``ruleset="standard"`` by default).
+``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps`` / ``content``
+    The rules and cards played, as for :func:`singapore_env.env` (``ruleset="standard"``
+    and the shipped cards by default).
 
 ``shaping`` / ``shaping_gamma``
     Optional potential-based reward shaping (off by default): each learner step also
@@ -134,14 +135,15 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  ruleset: str | None = None, candidates: bool = False,
                  candidate_prior: str | None = None,
-                 shaping: float = 0.0, shaping_gamma: float = 1.0):
+                 shaping: float = 0.0, shaping_gamma: float = 1.0,
+                 content: Any = None):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
                           illegal_reward=illegal_reward, ruleset=ruleset,
                           candidates=candidates, candidate_prior=candidate_prior,
-                          shaping=shaping, shaping_gamma=shaping_gamma)
+                          shaping=shaping, shaping_gamma=shaping_gamma, content=content)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -161,7 +163,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
                            render_mode=render_mode, illegal_reward=illegal_reward,
                            ruleset=ruleset, candidates=candidates,
-                           candidate_prior=candidate_prior)
+                           candidate_prior=candidate_prior, content=content)
         self.render_mode = render_mode
         self.shaping, self.shaping_gamma = float(shaping), float(shaping_gamma)
         self._potential = 0.0

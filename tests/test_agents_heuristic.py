@@ -7,6 +7,7 @@ from agents.heuristic import Ctx, HeuristicAgent, influence_plan
 from agents.random_agent import RandomAgent
 from agents.registry import known_agents, make_agent
 from singapore_env.config import RulesConfig
+from singapore_env.content import SEAT_NAMES
 from singapore_env.decisions import Kind
 from singapore_env.engine import Game
 from singapore_env.simulate import play_game, run_tournament
@@ -64,7 +65,7 @@ def test_beats_random():
         names = ["random"] * 4
         names[seat] = "heuristic"
         r = run_tournament(10, names, seed=100 + seat)
-        wins += r["wins_by_seat"][seat]
+        wins += r["win_rate_by_seat"][SEAT_NAMES[seat]]["wins"]
     assert wins / 40 > 0.35
 
 

@@ -92,7 +92,7 @@ def test_evaluate_json_has_rates_intervals_and_ratings(run_dir, tmp_path):
 def test_ratings_rank_the_stronger_agent_higher():
     result = run_matchup([HeuristicAgent(), HeuristicAgent(), RandomAgent(), RandomAgent()],
                          6, seed=2)
-    ratings = openskill_ratings([result])
+    ratings = openskill_ratings(result.records)
     assert ratings["heuristic"]["mu"] > ratings["random"]["mu"]
 
 

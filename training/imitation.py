@@ -28,7 +28,7 @@ from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, actor_from_sb3
 from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS, SEAT_FACTION
+from singapore_env.content import FACTIONS, SEAT_FACTION, resolve_content
 from singapore_env.candidates import CANDIDATE_KEYS, CandidateEncoder
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
@@ -84,21 +84,22 @@ class Demonstrations:
 
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             config: RulesConfig | None = None, learner: Agent | None = None,
-            candidates: bool = False, candidate_prior=None) -> Demonstrations:
+            candidates: bool = False, candidate_prior=None, content=None) -> Demonstrations:
     """``n_games`` (≥ 1) games labelled by the heuristic. Without ``learner`` the heuristic plays every
     seat; with one, ``learner`` plays the faction's seats (DAgger) and the heuristic only
     names the action it would have taken. With ``candidates`` the per-action features
     of :mod:`singapore_env.candidates` are recorded too (with ``candidate_prior``'s
-    scores)."""
+    scores); ``content`` as for :class:`~singapore_env.engine.Game` (or a data folder)."""
     fac = FACTIONS.index(faction)
     rows: dict[str, list] = defaultdict(list)
     agents = [HeuristicAgent() for _ in range(4)]
+    cards = resolve_content(content, (config or RulesConfig.standard()).slavery)
     for game_index, (engine_seed, *agent_seeds) in enumerate(game_seeds(seed, n_games)):
         for agent, s in zip(agents, agent_seeds):
             agent.reset(s)
         if learner is not None:
             learner.reset(agent_seeds[0])
-        game = Game(engine_seed, config, keep_text_log=False)
+        game = Game(engine_seed, config, cards, keep_text_log=False)
         encoder = _encoder_for(game)
         cand = (CandidateEncoder.for_observations(encoder, candidate_prior) if candidates
                 else None)
@@ -207,7 +208,7 @@ class ImitationSettings:
 
 def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
              reward_mode: str = "faction", config: RulesConfig | None = None,
-             log: Callable[[str], None] = print) -> list[dict]:
+             log: Callable[[str], None] = print, content=None) -> list[dict]:
     """Fit ``model.policy`` (MaskablePPO) to the heuristic, then run the DAgger rounds;
     return one stats row per round (held-out agreement overall and per question)."""
     policy = model.policy
@@ -215,14 +216,14 @@ def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
     candidates = uses_candidates(policy)
     prior = getattr(policy, "candidate_prior", None)
     data = collect(faction, settings.games, seed * 7_919, reward_mode, config,
-                   candidates=candidates, candidate_prior=prior)
+                   candidates=candidates, candidate_prior=prior, content=content)
     history = []
     for round_ in range(settings.dagger_rounds + 1):
         if round_:
             learner = LearnedAgent(actor_from_sb3(policy), deterministic=True)
             data = data + collect(faction, settings.dagger_games, seed * 7_919 + round_ * 104_729,
                                   reward_mode, config, learner=learner, candidates=candidates,
-                                  candidate_prior=prior)
+                                  candidate_prior=prior, content=content)
         train, held_out = split_by_game(data, settings.holdout, rng)
         nll = fit(policy, train, settings.epochs, settings.lr, settings.batch_size, rng)
         stats = {"round": round_, "train_samples": len(train), "nll": nll,

@@ -112,14 +112,13 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
     malay = LearnedAgent.load(out / "train" / "malay.npz", name="learned Malay")
     results, summaries = [], {}
     for name, agents in matchups(british, malay).items():  # the same seeds for all
-        labels = [a.name for a in agents]
         result = run_matchup(agents, games, cfg.seed * 100, cfg.rules(), swap=True,
-                             labels=labels)
+                             content=cfg.content())
         results.append(result)
         summaries[name] = result.summary()
         b = summaries[name]["win_rate_by_faction"]["british"]["rate"]
         log(f"  {name}: British {_pct(b)}, Malay {_pct(1 - b)}")
-    ratings = openskill_ratings(results)
+    ratings = openskill_ratings([x for r in results for x in r.records])
     eval_seconds = time.time() - t1
     write_json({"matchups": summaries, "ratings": ratings,
                 "train_seconds": train_seconds, "eval_seconds": eval_seconds},

@@ -128,7 +128,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
                           seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
                           candidates=cfg.policy == "pointer",
                           candidate_prior=cfg.candidate_prior or None, shaping=cfg.shaping,
-                          shaping_gamma=cfg.gamma)
+                          shaping_gamma=cfg.gamma, content=cfg.content())
 
     return _init
 
@@ -214,7 +214,8 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
             from .imitation import pretrain
 
             stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
-                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
+                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log,
+                             content=cfg.content())
             (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
             actor_from_sb3(model.policy, meta={"faction": faction, "phase": "imitation"}).save(
                 ckpt_dir / f"{faction}_imitation.npz")
@@ -235,9 +236,9 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         learner = LearnedAgent(policy)
         seed = cfg.seed * 7919 + phase
         vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed,
-                                    cfg.rules())
+                                     cfg.rules(), cfg.content())
         vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed,
-                                  cfg.rules())
+                                   cfg.rules(), cfg.content())
         row = {"phase": phase, "faction": faction, "faction_timesteps": totals[faction],
                "total_timesteps": sum(totals.values()),
                "seconds": round(time.time() - start, 1),
