@@ -41,8 +41,6 @@ _VP_SCALE = 50.0
 _TABLEAU_KINDS = {Kind.ACTIVATE, Kind.ATTACH_POP, Kind.REBUILD, Kind.CLOSE, Kind.SEARCH,
                   Kind.DISCARD_POP, Kind.DISCARD_CARD}
 _SEAT_KINDS = {Kind.WAR, Kind.MOVE_SEAT}
-
-
 CANDIDATE_KEYS = ("candidate_card", "candidate_features", "projected_vp")
 
 
@@ -78,7 +76,6 @@ class CandidateEncoder:
         self.n_cards = n_cards
         self.T = max_tableau
         self.index = {d: i for i, d in enumerate(table.decisions)}
-        self.prior_name = prior if isinstance(prior, str) else None
         self.prior = resolve_prior(prior)
 
     @classmethod

@@ -128,3 +128,29 @@ def test_the_heuristic_prior_scores_the_turn_questions_and_its_best_has_gap_zero
 def test_an_unknown_prior_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="heuristic"):
         make_env(candidates=True, candidate_prior="oracle")
+
+
+def test_candidate_keys_read_nothing_hidden():
+    """Worlds resampled from one seat's view (other hands, decks, future dice) give that
+    seat the same candidate keys, prior included."""
+    from agents.determinize import determinize
+    from singapore_env.candidates import CandidateEncoder
+    from singapore_env.encoding import action_table
+    from singapore_env.engine import Game
+
+    rng = np.random.default_rng(5)
+    g = Game(9, keep_text_log=False)
+    enc = CandidateEncoder(action_table(g.cfg), len(g.c.defs), g.cfg.max_tableau, "heuristic")
+    checked = 0
+    while not g.is_over:
+        seat = g.acting_seat
+        if g.s.decisions % 7 == 0:
+            mine = enc.encode(g, seat)
+            for _ in range(2):
+                other = enc.encode(determinize(g, seat, rng), seat)
+                for key in mine:
+                    assert np.array_equal(mine[key], other[key]), key
+            checked += 1
+        legal = g.legal_decisions()
+        g.step(legal[int(rng.integers(len(legal)))])
+    assert checked > 20
