@@ -21,8 +21,18 @@ def _play_until(e, kind, rng, limit=3000):
     pytest.fail(f"no {kind!r} decision came up")
 
 
-def test_env_with_candidates_passes_the_api_test():
-    api_test(make_env(candidates=True), num_cycles=200)
+@pytest.mark.parametrize("prior", [None, "heuristic"])
+def test_env_with_candidates_passes_the_api_test(prior):
+    api_test(make_env(candidates=True, candidate_prior=prior), num_cycles=200)
+
+
+def test_faction_env_with_candidates_passes_gymnasiums_check():
+    from gymnasium.utils.env_checker import check_env
+    from agents.heuristic import HeuristicAgent
+    from singapore_env.wrappers import FactionEnv
+
+    check_env(FactionEnv("malay", candidates=True, candidate_prior="heuristic",
+                         opponents=HeuristicAgent()), skip_render_check=True)
 
 
 def test_buy_market_candidates_name_the_card_and_its_price():
