@@ -72,7 +72,7 @@ from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
 from .content import SEAT_NAMES, default_content
 from .decisions import is_int
-from .engine import Game, IllegalDecision
+from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
 from .render import describe, render_text
 from .rewards import rewards as compute_rewards
@@ -345,8 +345,14 @@ class raw_env(AECEnv, EzPickle):
         return self.game.to_json()
 
     def load(self, text: str) -> None:
-        """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``)."""
-        self.set_game(Game.from_json(text, self.content))
+        """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``); a
+        bad snapshot, or one whose configuration does not fit this env, raises
+        ``SaveFormatError`` and leaves the env unchanged."""
+        game = Game.from_json(text, self.content)
+        try:
+            self.set_game(game)
+        except ValueError as exc:
+            raise SaveFormatError(str(exc)) from None
 
     def set_game(self, game: Game) -> None:
         """Play on from an engine game (its configuration must fit this env's spaces)."""

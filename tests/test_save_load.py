@@ -131,7 +131,7 @@ def test_duplicated_card(saved):
 def test_negative_wealth(saved):
     def change(d):
         d["state"]["wealth"][2] = -3
-    with pytest.raises(SaveFormatError, match=r"inconsistent state: wealth \[.*-3"):
+    with pytest.raises(SaveFormatError, match=r"malformed state: wealth \[2\] .*-3"):
         Game.from_json(_tamper(saved, change))
 
 
