@@ -217,7 +217,7 @@ def _comparable(game) -> dict:
               help="Also print what the engine did between decisions (text log).")
 def replay(path: str, snapshot: bool, events: bool) -> None:
     """Replay a saved game decision by decision, then show the final board."""
-    from .engine import Game, IllegalDecision, SaveFormatError
+    from .engine import Game, SaveFormatError
     from .render import describe, render_text
 
     try:
@@ -225,7 +225,7 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
             text = fh.read()
         stored = Game.from_json(text) if snapshot else None
         final = Game.load_replay(text)
-    except (SaveFormatError, IllegalDecision) as exc:
+    except SaveFormatError as exc:
         _fail(path, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         _fail(path, f"{type(exc).__name__}: {exc}")

@@ -254,7 +254,8 @@ class Game:
 
     @classmethod
     def load_replay(cls, text: str, content: Content | None = None) -> "Game":
-        """Rebuild a saved game by replaying its seed and log (ignores the snapshot)."""
+        """Rebuild a saved game by replaying its seed and log (ignores the snapshot);
+        a bad file or a logged decision that is not legal raises SaveFormatError."""
         data = parse_json(text)
         cfg, seed, history = check_header(data)
         try:
@@ -262,6 +263,8 @@ class Game:
                               keep_text_log=data.get("keep_text_log", True))
         except ConfigError as exc:
             raise SaveFormatError(f"cannot build the game: {exc}") from None
+        except IllegalDecision as exc:
+            raise SaveFormatError(str(exc)) from None
 
 
 def _rng_state_to_json(state: dict) -> dict:

@@ -149,3 +149,36 @@ def test_a_question_frame_without_its_war_is_refused():
     data["state"]["stack"] = [f for f in data["state"]["stack"] if f["kind"] != "war"]
     with pytest.raises(SaveFormatError, match="no war frame below"):
         Game.from_json(json.dumps(data))
+
+
+HEADER_PATHS = [[p for p in paths if p and p[0] in ("seed", "config", "history",
+                                                    "keep_text_log", "format")]
+                for paths in PATHS]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(SAVES) - 1), where=st.integers(0, 10**6),
+       how=st.sampled_from(["set", "set", "drop", "duplicate", "nest", "shift"]),
+       value=st.sampled_from(WRONG))
+def test_a_mutated_log_replays_or_is_refused(which, where, how, value):
+    data = json.loads(json.dumps(SAVES[which]))
+    paths = HEADER_PATHS[which]
+    text = _mutate(data, paths[where % len(paths)], how, value)
+    try:
+        g = Game.load_replay(text)
+    except SaveFormatError:
+        return
+    _plays_to_the_end(g, where)
+
+
+def test_env_load_refuses_a_save_that_does_not_fit_its_spaces():
+    data = json.loads(json.dumps(SAVES[0]))
+    data["config"]["market_slots"] = 6
+    data["state"]["market"].append(-1)
+    env = make_env()
+    env.reset(seed=1)
+    before = env.save()
+    with pytest.raises(SaveFormatError, match="market_slots"):
+        env.load(json.dumps(data))
+    assert env.save() == before
