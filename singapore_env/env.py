@@ -25,7 +25,8 @@ Terminations / truncations    all agents terminate at the end of the game; trunc
                               after ``max_steps`` agent steps (engine decisions)
 Infos                         ``{}`` during play; at the end ``final_vp`` (own),
                               ``final_scores`` (every agent) and ``winners``
-Render                        ``render_mode="ansi"``: the engine's text board (all hands)
+Render                        ``render_mode="ansi"``: the engine's text board (all hands);
+                              ``"human"`` prints it
 Parallelizable                no (turn-based, with out-of-turn questions)
 ============================  ================================================================
 
@@ -127,7 +128,7 @@ class raw_env(AECEnv, EzPickle):
     Pickling (``EzPickle``) rebuilds the env from its constructor arguments (a fresh,
     unreset env); use :meth:`save`/:meth:`load` to carry a game along."""
 
-    metadata = {"name": ENV_NAME, "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": ENV_NAME, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, seed: int | None = None, slavery: bool | None = None,
                  reward_mode: str | None = None, illegal_action: str = "raise",
@@ -313,9 +314,13 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------ render / close
     def render(self) -> str | None:
+        """The text board: returned (``"ansi"``) or printed (``"human"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use "
-                                  "render_mode='ansi'")
+                                  "render_mode='ansi' or 'human'")
+            return None
+        if self.render_mode == "human":
+            print(render_text(self.game))
             return None
         return render_text(self.game)
 

@@ -45,6 +45,10 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     ``candidate_card`` / ``candidate_features`` of :mod:`singapore_env.candidates` (for
     action-aware policies such as :mod:`training.pointer_policy`).
 
+Registered with Gymnasium as ``Singapore1819Faction-v0`` (:data:`GYM_ID`), so
+``gymnasium.make`` and ``gymnasium.make_vec`` build it; ``render_mode="human"`` prints
+the text board.
+
 Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
 :mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
 ``Discrete(N)``; :meth:`FactionEnv.action_masks` returns the bool mask of the current
@@ -123,7 +127,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
 
     Pickling (``EzPickle``) rebuilds it from its constructor arguments."""
 
-    metadata = {"name": "singapore_1819_faction_v0", "render_modes": ["ansi"]}
+    metadata = {"name": "singapore_1819_faction_v0", "render_modes": ["ansi", "human"]}
 
     def __init__(self, faction: str = "british", seats: str = "one", opponents: Any = None,
                  partner: Any = None, seed: int | None = None, reward_mode: str | None = None,
@@ -374,3 +378,11 @@ class FactionEnv(gymnasium.Env, EzPickle):
                         f"{name} (played by {agent!r}) chose action {action!r}, which is "
                         f"masked out; legal actions: {enc.legal_indices(game)}")
             raw.step(action)
+
+
+#: The Gymnasium id of :class:`FactionEnv`, registered when this module is imported:
+#: ``gymnasium.make(GYM_ID, faction="malay")`` after ``import singapore_env.wrappers``,
+#: or ``gymnasium.make("singapore_env.wrappers:Singapore1819Faction-v0")`` with no import.
+GYM_ID = "Singapore1819Faction-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point=f"{__name__}:FactionEnv")
