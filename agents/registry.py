@@ -13,6 +13,10 @@ file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal actio
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
 ``learned:default`` is the shipped reference pair (:mod:`agents.reference`).
 
+:func:`as_agent` turns whatever a caller may give (a spec, an Agent, a plain function
+``(observation, mask) -> action index``) into an Agent; ``play_game`` and ``FactionEnv``
+both use it.
+
 Add an agent with ``register("name", factory, params={"key": default})`` where
 ``factory(seed=None, **params)`` returns an :class:`~agents.base.Agent`; each value
 given as text is converted to the type of its default.
@@ -139,3 +143,45 @@ def _heuristic(seed: int | None = None, **params) -> HeuristicAgent:
 register("random", RandomAgent)
 register("heuristic", _heuristic, params=DEFAULT_PARAMS)
 register("mcts", MctsAgent, params=MctsAgent.PARAMS)
+
+
+class FunctionAgent(Agent):
+    """An Agent around a plain function ``(observation, mask) -> action index``, or
+    around an object with ``act``/``choose`` (and maybe ``reset``) that is not an Agent."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = str(getattr(inner, "name", None) or getattr(inner, "__name__", None)
+                        or type(inner).__name__)
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.inner, "reset", None)
+        if callable(reset):
+            reset(seed=seed)
+
+    def act(self, observation, mask) -> int:
+        act = getattr(self.inner, "act", None)
+        if callable(act):
+            return act(observation, mask)
+        if callable(self.inner):
+            return self.inner(observation, mask)
+        raise NotImplementedError(f"{self.name} plays at engine level only (choose)")
+
+    def choose(self, game, seat: int):
+        choose = getattr(self.inner, "choose", None)
+        return choose(game, seat) if callable(choose) else super().choose(game, seat)
+
+
+def as_agent(agent, seed: int | None = None) -> Agent:
+    """An Agent from a spec (``"heuristic"``, ``"mcts:iters=8"``, ``"learned:PATH"``), an
+    Agent, an object with ``act``/``choose``, or a function ``(observation, mask) ->
+    action index``; anything else raises ValueError saying what is accepted."""
+    if isinstance(agent, str):
+        return make_agent(agent, seed)
+    if isinstance(agent, Agent):
+        return agent
+    if any(callable(getattr(agent, m, None)) for m in ("act", "choose")) or callable(agent):
+        return FunctionAgent(agent)
+    raise ValueError(f"an agent is a name such as 'heuristic' or 'mcts:iters=8' (known: "
+                     f"{', '.join(known_agents())}, learned:PATH), an Agent, or a function "
+                     f"(observation, mask) -> action index; got {agent!r}")

@@ -20,8 +20,10 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     A seat name (e.g. ``"resident"``): always that seat.
 
 ``opponents`` / ``partner``
-    An agent is anything with ``act(observation: dict, mask) -> int`` (see
-    :class:`agents.base.Agent`) or a callable ``(observation: dict, mask) -> int``;
+    An agent is an agent spec (``"heuristic"``, ``"heuristic:seed=3"``,
+    ``"mcts:iters=8"``, ``"learned:PATH"``), an :class:`agents.base.Agent` (``act`` or
+    ``choose``) or a callable ``(observation: dict, mask) -> int``
+    (:func:`agents.registry.as_agent`; anything else is a ValueError);
     ``observation`` is the PettingZoo observation dict (``{"observation", "action_mask"}``)
     of that seat. ``opponents`` is one agent for both opponent seats, a pair (opponent seats
     in seat order) or a dict ``{seat name: agent}``. ``None`` means uniformly random legal
@@ -64,7 +66,7 @@ always raises.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import gymnasium
 import numpy as np
@@ -112,14 +114,6 @@ class PolicyAgent:
         action, _ = self.model.predict(observation["observation"],
                                        deterministic=self.deterministic, **kwargs)
         return int(action)
-
-
-def _as_callable(agent) -> Callable[[dict, np.ndarray], int]:
-    if hasattr(agent, "act") and callable(agent.act):
-        return agent.act
-    if callable(agent):
-        return agent
-    raise TypeError(f"an agent needs act(observation, mask) or to be callable; got {agent!r}")
 
 
 class FactionEnv(gymnasium.Env, EzPickle):
@@ -185,28 +179,27 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
         """Replace the opponents and the partner (from the next ``reset``); ``None`` means
         random play. Training code can call this between episodes (``env_method``)."""
-        controllers = {seat: agent if agent is not None else self._random
+        from agents.registry import as_agent  # the engine package does not import agents
+
+        controllers = {seat: as_agent(agent) if agent is not None else self._random
                        for seat, agent in self._opponent_map(opponents).items()}
-        partner = partner if partner is not None else self._random
-        for agent in list(controllers.values()) + [partner]:
-            if agent is not self._random:
-                _as_callable(agent)  # fail early on a bad agent
-        self._controllers, self._partner = controllers, partner
+        self._controllers = controllers
+        self._partner = as_agent(partner) if partner is not None else self._random
 
     def _opponent_map(self, opponents) -> dict[int, Any]:
         seats = self._opponent_seats
-        if opponents is None or hasattr(opponents, "act") or callable(opponents):
-            return {p: opponents for p in seats}
         if isinstance(opponents, Mapping):
             unknown = set(opponents) - {AGENTS[p] for p in seats}
             if unknown:
                 raise ValueError(f"opponents names seats {sorted(unknown)}; the opponent "
                                  f"seats are {[AGENTS[p] for p in seats]}")
             return {p: opponents.get(AGENTS[p]) for p in seats}
-        opponents = list(opponents)
-        if len(opponents) != 2:
-            raise ValueError("opponents must be one agent, two agents or a dict by seat name")
-        return dict(zip(seats, opponents))
+        if isinstance(opponents, (list, tuple)):
+            if len(opponents) != 2:
+                raise ValueError(f"opponents must be one agent, two agents or a dict by seat "
+                                 f"name; got a list of {len(opponents)}")
+            return dict(zip(seats, opponents))
+        return {p: opponents for p in seats}  # one agent (a spec builds one per seat)
 
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -363,7 +356,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                 name = AGENTS[seat]
                 obs = raw.observe(name)
                 try:
-                    action = _as_callable(agent)(obs, obs["action_mask"])
+                    action = agent.act(obs, obs["action_mask"])
                 except NotImplementedError:
                     if not callable(getattr(agent, "choose", None)):
                         raise

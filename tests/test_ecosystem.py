@@ -1,10 +1,13 @@
-"""Ecosystem conventions: human rendering and the Gymnasium registration."""
+"""Ecosystem conventions: human rendering, the Gymnasium registration, and one set of
+agent forms accepted by play_game and FactionEnv."""
 
 import gymnasium
 import pytest
 from pettingzoo.test import render_test
 
 import singapore_env
+from agents import make_agent
+from singapore_env.simulate import play_game
 from singapore_env.wrappers import GYM_ID, FactionEnv
 
 
@@ -44,3 +47,53 @@ def test_faction_env_renders(mode, capsys):
     printed = capsys.readouterr().out
     assert (out is None and printed.strip()) if mode == "human" else (isinstance(out, str)
                                                                         and out.strip())
+
+
+# ------------------------------------------------------------ one way to name an agent
+def _first_legal(observation, mask):
+    return int(mask.nonzero()[0][0])
+
+
+class _EngineOnly:
+    """Not an Agent: an object with choose() only."""
+
+    def choose(self, game, seat):
+        return game.legal_decisions()[-1]
+
+
+AGENT_FORMS = ["heuristic", "heuristic:seed=3", "random", _first_legal, _EngineOnly(),
+               make_agent("random", seed=1)]
+
+
+def _form(agent) -> str:
+    return agent if isinstance(agent, str) else type(agent).__name__
+
+
+@pytest.mark.parametrize("agent", AGENT_FORMS, ids=_form)
+def test_play_game_and_faction_env_take_the_same_agent_forms(agent):
+    result = play_game(7, [agent, "random", agent, "heuristic:seed=2"], keep_game=False)
+    assert len(result.final_scores) == 4
+    env = FactionEnv(faction="british", opponents=agent, partner=agent)
+    obs, info = env.reset(seed=8)
+    done = False
+    while not done:
+        action = int(env.action_masks().nonzero()[0][0])
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert terminated
+
+
+@pytest.mark.parametrize("bad", [42, {1, 2}, 3.5, "no_such_agent", "mcts:bogus=1"],
+                         ids=["int", "set", "float", "unknown-name", "unknown-param"])
+def test_a_bad_agent_is_one_clear_value_error_in_both(bad):
+    with pytest.raises(ValueError, match="agent"):
+        FactionEnv(faction="malay", opponents=[bad, "random"])
+    with pytest.raises(ValueError, match="agent"):
+        FactionEnv(faction="malay", opponents=bad, partner="random")
+    with pytest.raises(ValueError, match="agent"):
+        play_game(1, [bad, "random", "random", "random"])
+
+
+def test_play_game_needs_a_list_of_four():
+    with pytest.raises(ValueError, match="list of 4 agents"):
+        play_game(1, "heuristic")

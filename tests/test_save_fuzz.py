@@ -85,22 +85,6 @@ def _plays_to_the_end(g: Game, seed: int) -> None:
     pytest.fail("the game did not end within 20000 decisions")
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.integers(0, len(SAVES) - 1), where=st.integers(0, 10**6),
-       how=st.sampled_from(["set", "set", "set", "drop", "duplicate", "nest", "shift"]),
-       value=st.sampled_from(WRONG))
-def test_a_mutated_save_is_refused_or_plays_on(which, where, how, value):
-    data = json.loads(json.dumps(SAVES[which]))
-    paths = PATHS[which]
-    text = _mutate(data, paths[where % len(paths)], how, value)
-    try:
-        g = Game.from_json(text)
-    except SaveFormatError:
-        return
-    _plays_to_the_end(g, where)
-
-
 @pytest.mark.parametrize("load", [Game.from_json, Game.load_replay,
                                   lambda text: make_env().load(text)])
 def test_deep_nesting_and_huge_numbers_are_save_format_errors(load):
@@ -156,17 +140,19 @@ HEADER_PATHS = [[p for p in paths if p and p[0] in ("seed", "config", "history",
                 for paths in PATHS]
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("load, paths", [(Game.from_json, PATHS),
+                                         (Game.load_replay, HEADER_PATHS)],
+                         ids=["snapshot", "replay"])
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(which=st.integers(0, len(SAVES) - 1), where=st.integers(0, 10**6),
-       how=st.sampled_from(["set", "set", "drop", "duplicate", "nest", "shift"]),
+       how=st.sampled_from(["set", "set", "set", "drop", "duplicate", "nest", "shift"]),
        value=st.sampled_from(WRONG))
-def test_a_mutated_log_replays_or_is_refused(which, where, how, value):
+def test_a_mutated_save_is_refused_or_plays_on(load, paths, which, where, how, value):
     data = json.loads(json.dumps(SAVES[which]))
-    paths = HEADER_PATHS[which]
-    text = _mutate(data, paths[where % len(paths)], how, value)
+    text = _mutate(data, paths[which][where % len(paths[which])], how, value)
     try:
-        g = Game.load_replay(text)
+        g = load(text)
     except SaveFormatError:
         return
     _plays_to_the_end(g, where)
