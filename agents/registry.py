@@ -24,6 +24,7 @@ given as text is converted to the type of its default.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from .base import Agent
@@ -78,7 +79,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
-               float: "a number", str: "a string"}
+               float: "a finite number", str: "a string"}
 
 
 def _convert(spec: str, key: str, text: str, default):
@@ -89,7 +90,10 @@ def _convert(spec: str, key: str, text: str, default):
             if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
                 raise ValueError
             return text.lower() in ("1", "true", "yes")
-        return kind(text)
+        value = kind(text)
+        if kind is float and not math.isfinite(value):
+            raise ValueError
+        return value
     except ValueError:
         raise ValueError(f"agent {spec!r}: parameter {key} expects {_TYPE_NAMES[kind]}, "
                          f"got {text!r}") from None

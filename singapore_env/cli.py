@@ -134,6 +134,27 @@ class OutputFile(click.Path):
 OUTPUT_FILE = OutputFile()
 
 
+class OutputDir(click.Path):
+    """A folder the command will create or fill: its nearest existing ancestor must be a
+    writable folder, checked before any work starts."""
+
+    def __init__(self):
+        super().__init__(file_okay=False, writable=True)
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        folder = os.path.abspath(path)
+        while not os.path.exists(folder):
+            folder = os.path.dirname(folder)
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            self.fail(f"cannot write into {path!r}: {folder!r} is not a writable folder",
+                      param, ctx)
+        return path
+
+
+OUTPUT_DIR = OutputDir()
+
+
 def rules_options(fn):
     """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
     fn = click.option("--no-slavery", is_flag=True,
@@ -329,7 +350,7 @@ def play(seat: str, opponents: str, seed: int, ruleset: str, no_slavery: bool) -
 @main.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key.")
-@click.option("--out", default="runs/train", show_default=True, type=click.Path(file_okay=False),
+@click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
 @click.option("--phases", type=click.IntRange(min=1), help="Override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1), help="Override timesteps per phase.")
@@ -398,7 +419,7 @@ def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, r
 
 
 @main.command()
-@click.option("--out", default="runs/demo", show_default=True, type=click.Path(file_okay=False))
+@click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (default: training/configs/demo.toml).")
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
@@ -407,10 +428,14 @@ def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, r
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def demo(out, config_path, games, ruleset, progress) -> None:
     """Short self-play training, then an evaluation report (markdown + PNGs) in OUT."""
+    from training.config import TrainConfigError
     from training.report import run_demo
 
-    report = run_demo(out, config_path, games, progress=progress, log=click.echo,
-                      ruleset=ruleset)
+    try:
+        report = run_demo(out, config_path, games, progress=progress, log=click.echo,
+                          ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
     click.echo(f"report: {report}")
 
 
