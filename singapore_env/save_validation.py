@@ -365,7 +365,7 @@ def _cards(*categories, length=None, most=20):
 
 
 _SEATS2 = _v(_list(SEAT_OR_NONE, 2))
-_INTS4 = _v(_list(_int(-_BIG, _BIG), 4))
+_COUNTS4 = _v(_list(COUNT, 4))
 _ROLL = _v(_int(0, 200))
 _COMMITS4 = lambda self, x: _list(_list(self.card("battle"), most=20), 4)(x)  # noqa: E731
 _FE = ("first-edition",)
@@ -378,10 +378,14 @@ def _reroll_fits(f, parent) -> bool:
 
 
 def _war_fits(f, _) -> bool:
+    """A War (either edition) is declared on another seat; once it has a victor it has
+    a loser too, and a standard War settling its spoils (phase 6) has both."""
     d = f.d
-    if d["phase"] == 6:  # spoils being settled: a victor and a loser are known
-        return 0 <= d["victor"] < 4 and 0 <= d["loser"] < 4 and "totals" in d
-    return d["defender"] != f.seat
+    if (d["victor"] >= 0) != (d["loser"] >= 0) or d["defender"] == f.seat:
+        return False
+    if f.kind == "war" and d["phase"] == 6:
+        return d["victor"] >= 0 and "totals" in d
+    return True
 
 
 FRAMES: dict[str, _Spec] = {
@@ -390,7 +394,7 @@ FRAMES: dict[str, _Spec] = {
     "upkeep": _Spec(False), "cleanup": _Spec(False), "end_game": _Spec(False),
     "refill_market": _Spec(False),
     "turn": _Spec(), "place_leader": _Spec(),
-    "actions": _Spec(need={"left": _v(_int(0, 20))}),
+    "actions": _Spec(need={"left": lambda self, x: _int(0, self.cfg.actions_per_turn)(x)}),
     "leader_action": _Spec(need={"space": _v(_int(0, 3))}),
     # cards
     "place_card": _Spec(need={"card": _card("market")}),
@@ -434,11 +438,11 @@ FRAMES: dict[str, _Spec] = {
         "defender": _v(SEAT), "phase": _v(_int(0, 7)), "joined": _v(_list(FLAG, 2)),
         "allies": _SEATS2, "commits": lambda self, x: _list(self.card("battle", none=True),
                                                             4)(x),
-        "bonus": _INTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
-        "share": _v(_int(-1, 10)), "cap": _v(COUNT), "victor": _v(SEAT_OR_NONE),
+        "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
+        "share": lambda self, x: _int(-1, len(self.cfg.spoils_shares) - 1)(x), "cap": _v(COUNT), "victor": _v(SEAT_OR_NONE),
         "loser": _v(SEAT_OR_NONE)},
         may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
-             "totals": _v(_list(_int(-_BIG, _BIG), 2))}, check=_war_fits, ruleset=_NOT_FE),
+             "totals": _v(_list(COUNT, 2))}, check=_war_fits, ruleset=_NOT_FE),
     "war_join": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
     "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
     "war_commit": _Spec(parent="war", ruleset=_NOT_FE),
@@ -459,11 +463,12 @@ FRAMES: dict[str, _Spec] = {
                      may={"roll_dice": _v(DICE)}, ruleset=_FE),
     "war_fe": _Spec(need={
         "defender": _v(SEAT), "phase": _v(_int(0, 6)), "commits": _COMMITS4,
-        "bonus": _INTS4, "tokens": _v(_list(COUNT, 2)), "die": _v(_str("d4")),
-        "roll0": _ROLL, "roll1": _ROLL, "totals": _v(_list(_int(-_BIG, _BIG), 2)),
+        "bonus": _COUNTS4, "tokens": _v(_list(COUNT, 2)), "die": _v(_str("d4")),
+        "roll0": _ROLL, "roll1": _ROLL, "totals": _v(_list(COUNT, 2)),
         "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),
         "shown": _v(FLAG)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, ruleset=_FE),
+        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits,
+        ruleset=_FE),
     "fe_intervene": _Spec(parent="raid_fe", ruleset=_FE),
     "fe_hinder": _Spec(parent="raid_fe", ruleset=_FE),
     "fe_commit": _Spec(need={"parent": _v(_str("raid_fe", "war_fe")), "must": _v(FLAG)},

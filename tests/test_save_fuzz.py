@@ -1,11 +1,12 @@
 """Mutated saved games (hypothesis): a load either raises SaveFormatError or gives a
-state that plays on to the end with random decisions. Nothing else, ever."""
+state whose observations lie in the env's spaces and that plays on to the end with
+random decisions. Nothing else, ever."""
 
 import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from singapore_env import env as make_env
@@ -71,6 +72,19 @@ def _mutate(data, path, how, value):
     elif how == "shift" and isinstance(parent[last], int):
         parent[last] += value if isinstance(value, int) else 1
     return json.dumps(data)
+
+
+_ENVS: dict = {}
+
+
+def _observations_in_bounds(g: Game) -> None:
+    """Every seat's observation of the loaded state lies in the env's declared space."""
+    ruleset = g.cfg.ruleset
+    env = _ENVS.get(ruleset) or _ENVS.setdefault(ruleset, make_env(ruleset=ruleset).unwrapped)
+    env.load(g.to_json())
+    for agent in env.possible_agents:
+        assert env.observation_space(agent)["observation"].contains(
+            env.observe(agent)["observation"]), agent
 
 
 def _plays_to_the_end(g: Game, seed: int) -> None:
@@ -143,18 +157,22 @@ HEADER_PATHS = [[p for p in paths if p and p[0] in ("seed", "config", "history",
 @pytest.mark.parametrize("load, paths", [(Game.from_json, PATHS),
                                          (Game.load_replay, HEADER_PATHS)],
                          ids=["snapshot", "replay"])
-@settings(max_examples=100, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(which=st.integers(0, len(SAVES) - 1), where=st.integers(0, 10**6),
        how=st.sampled_from(["set", "set", "set", "drop", "duplicate", "nest", "shift"]),
-       value=st.sampled_from(WRONG))
+       value=st.one_of(st.sampled_from(WRONG), st.integers(-2, 12)))
 def test_a_mutated_save_is_refused_or_plays_on(load, paths, which, where, how, value):
     data = json.loads(json.dumps(SAVES[which]))
     text = _mutate(data, paths[which][where % len(paths[which])], how, value)
     try:
         g = load(text)
     except SaveFormatError:
+        event("refused")
         return
+    event("accepted")
+    if g.cfg == RulesConfig.named(g.cfg.ruleset):  # a config the env's spaces fit
+        _observations_in_bounds(g)
     _plays_to_the_end(g, where)
 
 
