@@ -68,6 +68,9 @@ YES = Decision(Kind.YES, 0)
 N_LOOP = 8
 LAST_ROUND = 8
 
+#: The questions :meth:`HeuristicAgent.option_scores` scores.
+SCORED_QUESTIONS = ("place_leader", "leader_action", "actions", "influence")
+
 #: The tunable numbers (VP equivalents); ``HeuristicAgent(params={...})`` overrides them.
 DEFAULT_PARAMS = {
     "action_cost": 1.0,      # value of an Action spent on something else
@@ -231,7 +234,7 @@ def _district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
 
 
 def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
-                   detail: bool = False):
+                   detail: bool = False, options: bool = False):
     """Best placement of ``n`` tokens: ``(value, decision)``.
 
     ``pos = -1``: choose the start (decision INFLUENCE_START). ``asking``: the walk is
@@ -248,6 +251,8 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
 
     With ``detail``, a third item gives the predicted outcome of the chosen plan:
     ``{"districts": [...], "storehouse": [...]}`` (the board after the scoring).
+    With ``options``, the value of every answer instead: ``[(value, decision), ...]``
+    (every start; asking: dropping here, and walking on with every token).
     """
     g, s, b = ctx.g, ctx.s, ctx.c.board
     me = ctx.seat
@@ -329,12 +334,17 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
     if n <= 0:
         return (base_total, PASS, outcome(-1, (0, 0, 0), [], -1)) if detail \
             else (base_total, PASS)
+    if asking and options:
+        mine = b.loop_faction[pos] == ctx.store_fac
+        drop = (own_drop if mine else opp_drop) + evaluate(-1, pos, n - 1, -1)[0]
+        return [(evaluate(-1, pos, n, -1)[0], PASS), (drop, YES)]
     if asking:
         value, plan, dists = evaluate(-1, pos, n, pos)
         mine = b.loop_faction[pos] == ctx.store_fac
         d = YES if (plan[1] if mine else plan[2]) > 0 else PASS
         return (value, d, outcome(-1, plan, dists, -1)) if detail else (value, d)
     best, best_d, best_args = -1e9, None, None
+    scored = []
     for sp in range(N_LOOP):
         if b.loop_kind[sp] == "storehouse":
             if not may_access(g, me, b.loop_faction[sp]):
@@ -348,11 +358,32 @@ def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
             args = (sp, plan, dists, -1)
         else:
             continue
+        scored.append((v, Decision(Kind.INFLUENCE_START, sp)))
         if v > best + 1e-9:
             best, best_d, best_args = v, Decision(Kind.INFLUENCE_START, sp), args
+    if options:
+        return scored
     if detail:
         return best, best_d, outcome(*best_args)
     return best, best_d
+
+
+def _store_scores(ctx: Ctx, n: int, legal) -> list[tuple[float, Decision]]:
+    """Storing ``k`` of ``n`` Influence tokens: the placement of the rest plus the
+    stored tokens' value (a little less than placed ones)."""
+    return [(influence_plan(ctx, n - d.arg)[0] + d.arg * ctx.iv * 0.9 - 0.01 * d.arg, d)
+            for d in legal]
+
+
+def influence_scores(ctx: Ctx, f, legal) -> list[tuple[float, Decision]]:
+    """The value of every answer to an Influence placement question."""
+    n = f.d["n"]
+    kinds = {d.kind for d in legal}
+    if Kind.STORE in kinds:
+        return _store_scores(ctx, n, legal)
+    if Kind.INFLUENCE_START in kinds:
+        return influence_plan(ctx, n, options=True)
+    return influence_plan(ctx, n, pos=f.d["pos"], asking=True, options=True)
 
 
 def influence_value(ctx: Ctx, n: int) -> float:
@@ -896,14 +927,17 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ turn questions
     def option_scores(self, game: "Game", seat: int) -> list[tuple[float, Decision]]:
-        """``(score, decision)`` for every legal decision of the scored turn questions
-        (Leader space, Leader Action, Actions) in VP equivalents; ``[]`` for the other
-        questions. Reads only what ``seat`` may see and uses no RNG (a search agent's
-        prior; the agent's own choice may differ on ties and free Actions)."""
+        """``(score, decision)`` for every legal decision of the scored questions (Leader
+        space, Leader Action, Actions, Influence placement) in VP equivalents; ``[]``
+        for the other questions. Reads only what ``seat`` may see and uses no RNG (a
+        search agent's prior, a learned policy's features; the agent's own choice may
+        differ on ties and free Actions)."""
         f, legal = game.pending, game.legal_decisions()
-        if f is None or f.kind not in ("place_leader", "leader_action", "actions"):
+        if f is None or f.kind not in SCORED_QUESTIONS:
             return []
         ctx = Ctx(game, seat, self.params)
+        if f.kind == "influence":
+            return influence_scores(ctx, f, legal)
         if f.kind == "place_leader":
             return self._leader_space_scores(ctx, legal)
         return [(self._score(ctx, d, leader=f.kind == "leader_action"), d) for d in legal]
@@ -1014,12 +1048,7 @@ class HeuristicAgent(Agent):
         n = f.d["n"]
         kinds = {d.kind for d in legal}
         if Kind.STORE in kinds:
-            scored = []
-            for d in legal:
-                k = d.arg
-                v = influence_plan(ctx, n - k)[0] + k * ctx.iv * 0.9
-                scored.append((v - 0.01 * k, d))
-            return max(scored, key=lambda x: x[0])[1]
+            return max(_store_scores(ctx, n, legal), key=lambda x: x[0])[1]
         if Kind.INFLUENCE_START in kinds:
             _, d = influence_plan(ctx, n)
             return d

@@ -185,9 +185,9 @@ class LearnedAgent(Agent):
 
         encoder = _encoder_for(game)
         if self._candidates is None or self._candidates.table is not encoder.table:
-            self._candidates = CandidateEncoder.for_observations(encoder)
+            self._candidates = CandidateEncoder.for_observations(
+                encoder, self.policy.meta.get("candidate_prior"))
         mask = encoder.legal_mask(game, seat)
-        card, features = self._candidates.encode(game, seat)
         observation = {"observation": encoder.encode(game, seat), "action_mask": mask,
-                       "candidate_card": card, "candidate_features": features}
+                       **self._candidates.encode(game, seat)}
         return encoder.table.decision(self.act(observation, mask))

@@ -38,7 +38,8 @@ class PointerActor:
 
     def logits(self, obs: dict) -> np.ndarray:
         a = self.arrays
-        x = np.asarray(obs["observation"], np.float32)
+        x = np.concatenate([np.asarray(obs["observation"], np.float32),
+                            np.asarray(obs["projected_vp"], np.float32)])
         for w, b in self.layers:
             x = self._act(x @ w + b)
         query = x @ a["query_w"] + a["query_b"]
@@ -67,6 +68,9 @@ class PointerActor:
         if any(isinstance(m, nn.ReLU) for m in policy.mlp_extractor.policy_net):
             activation = "relu"
         head = policy.action_net
+        meta = dict(meta or {})
+        if getattr(policy, "candidate_prior", None):
+            meta["candidate_prior"] = policy.candidate_prior
         arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
                       action_embedding=np_(head.action_embedding),
                       card_embedding=np_(head.card_embedding.weight),

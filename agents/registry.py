@@ -17,6 +17,12 @@ file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal actio
 ``(observation, mask) -> action index``) into an Agent; ``play_game`` and ``FactionEnv``
 both use it.
 
+Agents from outside the project (:mod:`agents.plugins`) take parameters the same way::
+
+    make_agent("path/to/bot.py:MyBot:depth=3")     # a class in a file
+    make_agent("my_package.bots:MyBot")             # a class in an importable module
+    make_agent("mybot:depth=3")                     # plugin of group singapore_1819.agents
+
 Add an agent with ``register("name", factory, params={"key": default})`` where
 ``factory(seed=None, **params)`` returns an :class:`~agents.base.Agent`; each value
 given as text is converted to the type of its default.
@@ -30,6 +36,8 @@ from typing import Callable
 from .base import Agent
 from .heuristic import DEFAULT_PARAMS, HeuristicAgent
 from .mcts import MctsAgent
+from .plugins import (check_agent, entry_point_factory, entry_point_names, factory_params,
+                      is_file_target, target_factory)
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
@@ -62,9 +70,26 @@ def is_learned(spec: str) -> bool:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:iters=400:topk=3"`` -> ``("mcts", {"iters": "400", "topk": "3"})``."""
+    name, target, params = split_spec(spec)
+    return (name if target is None else f"{name}:{target}"), params
+
+
+def split_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
+    """``"bot.py:MyBot:depth=3"`` -> ``("bot.py", "MyBot", {"depth": "3"})``; the middle
+    part (a class in a file or module) is None for a registered agent or a plugin."""
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec must be a string, got {spec!r}")
     name, *parts = spec.strip().split(":")
+    name = name.strip()
+    target = None
+    if parts and "=" not in parts[0] and (is_file_target(name) or name not in _REGISTRY):
+        target = parts.pop(0).strip()
+        if not name or not target:
+            raise ValueError(f"agent {spec!r}: write a class in a file or module as "
+                             f"path/to/bot.py:MyBot or package.module:MyBot")
+    elif is_file_target(name):
+        raise ValueError(f"agent {spec!r}: name the agent class in the file after a colon, "
+                         f"e.g. {name}:MyBot")
     params: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
@@ -75,7 +100,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         if key in params:
             raise ValueError(f"agent {spec!r}: parameter {key!r} is given twice")
         params[key] = value
-    return name.strip(), params
+    return name, target, params
 
 
 _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
@@ -83,8 +108,11 @@ _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer"
 
 
 def _convert(spec: str, key: str, text: str, default):
-    """``text`` as the type of ``default`` (bool, int, float or str)."""
+    """``text`` as the type of ``default`` (bool, int, float or str); with no usable
+    default (None or another type), an int, a float, a boolean or else the text."""
     kind = type(default)
+    if kind not in _TYPE_NAMES:
+        return _literal(text)
     try:
         if kind is bool:
             if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
@@ -99,28 +127,64 @@ def _convert(spec: str, key: str, text: str, default):
                          f"got {text!r}") from None
 
 
+def _literal(text: str):
+    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"`` -> True, anything else the text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build an agent from its spec (name and ``:key=value`` parameters); an unknown
     name or parameter raises ValueError listing the known ones."""
     if is_learned(spec):
         return _make_learned(spec, seed)
-    name, given = parse_spec(spec)
-    try:
-        factory, allowed = _REGISTRY[name]
-    except KeyError:
+    name, target, given = split_spec(spec)
+    if target is not None:
+        return _make_external(spec, target_factory(name, target), given, seed)
+    if name not in _REGISTRY:
+        plugin = entry_point_factory(name)
+        if plugin is not None:
+            return _make_external(spec, plugin, given, seed)
+        plugins = entry_point_names()
         raise ValueError(
-            f"unknown agent {name!r}; known agents: {', '.join(known_agents())}, "
-            "learned:PATH, learned-sample:PATH, learned:default") from None
-    unknown = sorted(set(given) - set(allowed) - {"seed"})
-    if unknown:
-        raise ValueError(f"agent {spec!r}: unknown parameter(s) {', '.join(unknown)}; "
-                         f"allowed: {', '.join(sorted({'seed', *allowed}))}")
-    if "seed" in given:
-        seed = _convert(spec, "seed", given.pop("seed"), 0)
-    params = {k: _convert(spec, k, v, allowed[k]) for k, v in given.items()}
+            f"unknown agent {name!r}; known agents: {', '.join(known_agents() + plugins)}, "
+            "learned:PATH, learned-sample:PATH, learned:default, path/to/bot.py:Class, "
+            "package.module:Class")
+    factory, allowed = _REGISTRY[name]
+    seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
     agent = factory(seed=seed, **params)
     if params:
         agent.name = spec
+    return agent
+
+
+def _resolve_params(spec: str, given: dict, allowed: dict, seed, closed: bool):
+    """``(seed, converted params)``; with ``closed`` an unknown parameter is an error."""
+    unknown = sorted(set(given) - set(allowed) - {"seed"})
+    if unknown and closed:
+        raise ValueError(f"agent {spec!r}: unknown parameter(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted({'seed', *allowed}))}")
+    given = dict(given)
+    if "seed" in given:
+        seed = _convert(spec, "seed", given.pop("seed"), 0)
+    return seed, {k: _convert(spec, k, v, allowed.get(k)) for k, v in given.items()}
+
+
+def _make_external(spec: str, factory, given: dict, seed) -> Agent:
+    """An agent from a file, a module or a plugin: ``factory(seed=..., **params)``."""
+    allowed, open_params, takes_seed = factory_params(factory)
+    seed, params = _resolve_params(spec, given, allowed, seed, closed=not open_params)
+    try:
+        agent = factory(**params, **({"seed": seed} if takes_seed else {}))
+    except Exception as exc:  # noqa: BLE001 -- the user's constructor may raise anything
+        raise ValueError(f"agent {spec!r} cannot be built: {type(exc).__name__}: {exc}") \
+            from None
+    check_agent(agent, f"agent {spec!r}")
+    agent.name = spec
     return agent
 
 

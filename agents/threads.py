@@ -2,13 +2,15 @@
 
 Under load a numpy forward pass of a small policy measured 15 ms with the default BLAS
 thread pool against 0.5 ms with one thread, and evaluation runs one game per process
-anyway; :func:`limit_threads` is called when a learned agent is built and by the
-ladder. It limits the BLAS / OpenMP pools through threadpoolctl and, if torch is
-loaded, torch's intra-op pool.
+anyway; :func:`limit_threads` is called when a learned agent is built, by training and
+by the ladder. It limits the BLAS / OpenMP pools through threadpoolctl, torch's
+intra-op pool if torch is loaded, and sets ``OMP_NUM_THREADS`` / ``MKL_NUM_THREADS``
+so that a library loaded later (torch imported after the call) starts with as many.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from threadpoolctl import threadpool_limits
@@ -18,9 +20,12 @@ _LIMITS: list = []  # (threads, limiter): keeps the threadpoolctl limiter alive
 
 def limit_threads(threads: int = 1) -> None:
     """Use ``threads`` threads (default one) for numpy's BLAS and for torch (if
-    imported) from now on."""
-    if not _LIMITS or _LIMITS[0][0] != threads:
-        _LIMITS[:] = [(threads, threadpool_limits(threads))]
+    imported, or imported later) from now on."""
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(threads)
+    # Applied again on every call: a library loaded since (scipy's OpenBLAS, torch's
+    # OpenMP) brings a new pool with its own default.
+    _LIMITS[:] = [(threads, threadpool_limits(threads))]
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)

@@ -47,22 +47,24 @@ def main(argv: list[str] | None = None) -> int:
              "malay")):
         r = run_tournament(n, names, seed=args.seed)
         print(f"  {label:36s} {_fmt(r['win_rate_by_faction'][fac])}   "
-              f"mean VP {[round(v, 1) for v in r['mean_vp_by_seat']]}")
+              f"mean VP {[round(v, 1) for v in r['mean_vp_by_seat'].values()]}")
 
     print("\nOne heuristic vs three random (seat win rate, base 25%):")
     for seat in range(4):
         names = ["random"] * 4
         names[seat] = "heuristic"
         r = run_tournament(n, names, seed=args.seed + 1 + seat)
-        print(f"  heuristic as {SEAT_NAMES[seat]:20s} {_fmt(r['win_rate_by_seat'][seat])}   "
-              f"mean VP heuristic {r['mean_vp_by_seat'][seat]:.1f}, random "
-              f"{sum(v for p, v in enumerate(r['mean_vp_by_seat']) if p != seat) / 3:.1f}")
+        vp = list(r["mean_vp_by_seat"].values())
+        print(f"  heuristic as {SEAT_NAMES[seat]:20s} "
+              f"{_fmt(r['win_rate_by_seat'][SEAT_NAMES[seat]])}   "
+              f"mean VP heuristic {vp[seat]:.1f}, random "
+              f"{sum(v for p, v in enumerate(vp) if p != seat) / 3:.1f}")
 
     r = run_tournament(n, ["heuristic"] * 4, seed=args.seed + 10)
     print(f"\nFour heuristic seats: {r['games_per_second']:.1f} games/s "
           f"({r['mean_decisions_per_game']:.0f} decisions per game)")
-    for seat in range(4):
-        print(f"  {SEAT_NAMES[seat]:20s} {_fmt(r['win_rate_by_seat'][seat])}   "
+    for seat in SEAT_NAMES:
+        print(f"  {seat:20s} {_fmt(r['win_rate_by_seat'][seat])}   "
               f"mean VP {r['mean_vp_by_seat'][seat]:.1f}")
     return 0
 

@@ -26,45 +26,72 @@ import numpy as np
 
 from .content import SEAT_FACTION
 from .decisions import Kind
-from .rules.base import find_frame
+from .rules.base import CLOCKWISE, find_frame
 from .rules.market import price_function
+from .rules.scoring import projected_final_vp
 from .rules.war import committed_card
 
 FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
-            "names_mate", "names_opponent")
+            "names_mate", "names_opponent", "prior_score", "prior_gap")
+PRIORS = ("heuristic",)
+_PRIOR_SCALE = 5.0
+_PRIOR_GAP_FLOOR = -10.0
+_VP_SCALE = 50.0
 
 _TABLEAU_KINDS = {Kind.ACTIVATE, Kind.ATTACH_POP, Kind.REBUILD, Kind.CLOSE, Kind.SEARCH,
                   Kind.DISCARD_POP, Kind.DISCARD_CARD}
 _SEAT_KINDS = {Kind.WAR, Kind.MOVE_SEAT}
+CANDIDATE_KEYS = ("candidate_card", "candidate_features", "projected_vp")
 
 
 def candidate_spaces(encoder: "CandidateEncoder") -> dict:
-    """The Gymnasium spaces of the two candidate keys of an observation dict."""
+    """The Gymnasium spaces of the candidate keys of an observation dict."""
     from gymnasium import spaces
 
     n, k = encoder.n_actions, len(FEATURES)
     return {"candidate_card": spaces.Box(0, encoder.n_cards, (n,), np.float32),
-            "candidate_features": spaces.Box(0, np.inf, (n, k), np.float32)}
+            "candidate_features": spaces.Box(-np.inf, np.inf, (n, k), np.float32),
+            "projected_vp": spaces.Box(-np.inf, np.inf, (4,), np.float32)}
+
+
+def resolve_prior(prior):
+    """A prior from its name (:data:`PRIORS`), a callable, or ``None``."""
+    if prior is None or callable(prior):
+        return prior
+    if prior == "heuristic":
+        from agents.heuristic import HeuristicAgent  # the engine package needs no agent
+
+        return HeuristicAgent().option_scores
+    raise ValueError(f"unknown candidate prior {prior!r}; known: {list(PRIORS)} "
+                     f"or a callable (game, seat) -> [(score, decision), ...]")
 
 
 class CandidateEncoder:
-    """Per-action card ids and features (shape ``(N,)`` and ``(N, len(FEATURES))``)."""
+    """Per-action card ids and features (shape ``(N,)`` and ``(N, len(FEATURES))``)
+    and the seats' projected final VP, optionally with a prior's scores."""
 
-    def __init__(self, table, n_cards: int, max_tableau: int):
+    def __init__(self, table, n_cards: int, max_tableau: int, prior=None):
         self.table = table
         self.n_actions = len(table)
         self.n_cards = n_cards
         self.T = max_tableau
         self.index = {d: i for i, d in enumerate(table.decisions)}
+        self.prior = resolve_prior(prior)
 
     @classmethod
-    def for_observations(cls, encoder) -> "CandidateEncoder":
+    def for_observations(cls, encoder, prior=None) -> "CandidateEncoder":
         """The candidate encoder matching an :class:`~singapore_env.encoding.ObservationEncoder`
         (same action table, content and engine limits)."""
-        return cls(encoder.table, len(encoder.c.defs), encoder.cfg.max_tableau)
+        return cls(encoder.table, len(encoder.c.defs), encoder.cfg.max_tableau, prior)
 
-    def encode(self, game, seat: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(card, features)`` for ``seat`` (all zero when it is not asked now)."""
+    def encode(self, game, seat: int) -> dict[str, np.ndarray]:
+        """The candidate keys (:data:`CANDIDATE_KEYS`) for ``seat``; the per-action
+        rows are all zero when it is not asked now."""
+        card, feats = self._actions(game, seat)
+        return {"candidate_card": card, "candidate_features": feats,
+                "projected_vp": projected_vp(game, seat)}
+
+    def _actions(self, game, seat: int) -> tuple[np.ndarray, np.ndarray]:
         card = np.zeros(self.n_actions, np.float32)
         feats = np.zeros((self.n_actions, len(FEATURES)), np.float32)
         if seat != game.acting_seat:
@@ -115,4 +142,23 @@ class CandidateEncoder:
                 f[2], f[3] = cost / 10.0, float(cost <= s.wealth[seat])
             if slot is not None:
                 f[4], f[5], f[6] = float(slot.up), len(slot.pops) / 4.0, float(slot.activated)
+        if self.prior is not None:
+            self._prior_columns(game, seat, feats)
         return card, feats
+
+    def _prior_columns(self, game, seat: int, feats: np.ndarray) -> None:
+        scored = self.prior(game, seat)
+        if not scored:
+            return
+        best = max(v for v, _ in scored)
+        for v, d in scored:
+            f = feats[self.index[d]]
+            f[9] = v / _PRIOR_SCALE
+            f[10] = max(_PRIOR_GAP_FLOOR, (v - best) / _PRIOR_SCALE)
+
+
+def projected_vp(game, seat: int) -> np.ndarray:
+    """Every seat's projected final VP / 50, the observer first, then clockwise."""
+    i = CLOCKWISE.index(seat)
+    return np.array([projected_final_vp(game, CLOCKWISE[(i + r) % 4]) / _VP_SCALE
+                     for r in range(4)], np.float32)

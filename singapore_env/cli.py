@@ -3,6 +3,7 @@
     singapore-1819 simulate --players random,random,random,random --games 1000 --seed 1
     singapore-1819 simulate --games 1 --save game.json
     singapore-1819 replay game.json
+    singapore-1819 balance --games 200 --set conflict_vp_full_strength=false --workers 2
 
     singapore-1819 play --seat sultan --opponents heuristic
     singapore-1819 train --config training/configs/demo.toml --out runs/train
@@ -11,7 +12,8 @@
     singapore-1819 demo --out runs/demo
 
 ``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
-when they run, so the engine and the environment never import torch.
+when they run, so the engine and the environment never import torch. The options
+shared by the commands that play games live in :mod:`singapore_env.cli_options`.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from importlib import metadata
 
 import click
 
-from .config import RULESETS, ConfigError, RulesConfig
-from .content import FACTIONS, SEAT_NAMES
-
-N_SEATS = 4
+from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
+                          format_summary, parse_players, pct, rules_config, rules_options,
+                          variant_config, variant_options, write_records_file,
+                          write_summary_json)
+from .config import RULESETS, RulesConfig
+from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
 
 def _version() -> str:
@@ -36,18 +40,28 @@ def _version() -> str:
         return "unknown"
 
 
+#: The extra that installs an optional package (the rest come with [train]).
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab"}
+
+
 class _Commands(click.Group):
-    """The command group: a missing optional dependency is a clear usage error."""
+    """The command group: a missing optional dependency or an unreachable Ray cluster is
+    a clear usage error."""
 
     def invoke(self, ctx):
+        from .runner import RayUnavailable
+
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
             package = (exc.name or "?").split(".")[0]
+            extra = EXTRA_OF.get(package, "train")
             raise click.UsageError(
                 f"this command needs the optional package {package!r}, which is not "
-                f"installed: pip install 'singapore-1819[train]' (or [env] for the "
+                f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
                 f"environment alone)") from None
+        except RayUnavailable as exc:
+            raise click.BadParameter(str(exc), param_hint="'--ray'") from None
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,169 +71,185 @@ def main() -> None:
 
 
 # ---------------------------------------------------------------- simulate
-def _parse_players(ctx, param, value: str) -> list[str]:
-    names = [x.strip() for x in value.split(",")]
-    if len(names) != N_SEATS or any(not n for n in names):
-        raise click.BadParameter(
-            f"expected {N_SEATS} comma-separated agent names (one per seat: "
-            f"{', '.join(SEAT_NAMES)}), got {value!r}")
-    _check_specs(names)
-    return names
-
-
-def _check_specs(specs: list[str]) -> None:
-    """Build each agent spec once (``name`` or ``name:key=value...``): an unknown agent
-    or parameter is a usage error (exit code 2) with the registry's message."""
-    from agents.registry import make_agent
-
-    for spec in dict.fromkeys(specs):
-        try:
-            make_agent(spec)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
-
-
-def _ci(ci: list[float]) -> str:
-    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
-
-
-def format_summary(summary: dict) -> str:
-    """A readable table of a :func:`run_tournament` summary."""
-    players = summary["players"]
-    lines = [
-        f"1819 Singapore: {summary['games']} games, ruleset {summary['ruleset']} "
-        f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}",
-        "",
-        f"{'seat':<21}{'agent':<12}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}{'mean VP':>8}",
-    ]
-    for p in range(N_SEATS):
-        rate = summary["win_rate_by_seat"][p]
-        lines.append(
-            f"{SEAT_NAMES[p]:<21}{players[p]:<12}{summary['wins_by_seat'][p]:>8.1f}  "
-            f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}"
-            f"{summary['mean_vp_by_seat'][p]:>8.2f}")
-    lines += ["", f"{'faction':<33}{'wins':>8}  {'win rate':>8}  {'95% CI':<18}"]
-    for fac in FACTIONS:
-        rate = summary["win_rate_by_faction"][fac]
-        lines.append(f"{fac:<33}{summary['wins_by_faction'][fac]:>8.1f}  "
-                     f"{_pct(rate['rate']):>8}  {_ci(rate['ci95']):<18}")
-    lines += [
-        "",
-        f"shared wins (ties split): {summary.get('shared_wins', 0)}",
-        f"mean decisions per game: {summary['mean_decisions_per_game']:.1f}",
-        f"games per second: {summary['games_per_second']:.1f}",
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-class OutputFile(click.Path):
-    """A file the command will write: its folder must exist and be writable, checked
-    before any game is played (so a long run never ends in a write error)."""
-
-    def __init__(self):
-        super().__init__(dir_okay=False, writable=True)
-
-    def convert(self, value, param, ctx):
-        path = super().convert(value, param, ctx)
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            self.fail(f"cannot write {path!r}: {folder!r} is not a writable folder", param, ctx)
-        return path
-
-
-OUTPUT_FILE = OutputFile()
-
-
-class OutputDir(click.Path):
-    """A folder the command will create or fill: its nearest existing ancestor must be a
-    writable folder, checked before any work starts."""
-
-    def __init__(self):
-        super().__init__(file_okay=False, writable=True)
-
-    def convert(self, value, param, ctx):
-        path = super().convert(value, param, ctx)
-        folder = os.path.abspath(path)
-        while not os.path.exists(folder):
-            folder = os.path.dirname(folder)
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            self.fail(f"cannot write into {path!r}: {folder!r} is not a writable folder",
-                      param, ctx)
-        return path
-
-
-OUTPUT_DIR = OutputDir()
-
-
-def rules_options(fn):
-    """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
-    fn = click.option("--no-slavery", is_flag=True,
-                      help="Play without the slavery-related content.")(fn)
-    return click.option("--ruleset", type=click.Choice(RULESETS), default="standard",
-                        show_default=True, help="Which rules to play.")(fn)
-
-
-def rules_config(ruleset: str, no_slavery: bool) -> RulesConfig:
-    """The engine configuration chosen by :func:`rules_options`."""
-    try:
-        return RulesConfig.named(ruleset, slavery=not no_slavery)
-    except ConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--ruleset'") from None
-
-
 @main.command()
 @click.option("--players", default="random,random,random,random", show_default=True,
-              callback=_parse_players,
-              help="Four comma-separated agent names, in seat order; parameters after a "
-                   "colon, e.g. mcts:iters=200:topk=3.")
+              callback=parse_players,
+              help="Four comma-separated agents, in seat order: a name with parameters "
+                   "after colons (mcts:iters=200:topk=3), learned:PATH, path/to/bot.py:Class "
+                   "or package.module:Class.")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Number of games.")
+              help="Number of games (seeds).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Base seed; per-game seeds derive from it.")
+@click.option("--swap/--no-swap", default=False, show_default=True,
+              help="Play every seed again with each faction's two seats exchanged.")
 @rules_options
+@variant_options
 @click.option("--json", "json_path", type=OUTPUT_FILE,
               help="Write the summary as JSON to this file.")
+@click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Save the first game (snapshot + log) as JSON for `replay`.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show a progress bar (only on a terminal).")
-def simulate(players: list[str], games: int, seed: int, ruleset: str, no_slavery: bool,
-             json_path: str | None, save_path: str | None, progress: bool) -> None:
+def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str,
+             no_slavery: bool, settings: dict, data_dir: str | None, workers: int,
+             ray_address: str | None, json_path: str | None, records_path: str | None,
+             save_path: str | None, progress: bool) -> None:
     """Play GAMES games between agents and print win rates with 95% intervals."""
-    from .simulate import run_tournament
+    import time
 
-    cfg = rules_config(ruleset, no_slavery)
-    first: list = []
+    from .runner import Table, play_tables
+    from .simulate import config_changes
+    from .summary import summarize
 
-    def keep(i, result):
-        if i == 0 and result.game is not None:
-            first.append(result.game)
-
-    summary = run_tournament(games, players, seed, cfg, progress, on_game=keep,
-                             keep_first_game=save_path is not None)
+    cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    start = time.perf_counter()
+    records = play_tables([Table(tuple(players), cfg, data)], games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="simulating")
+    summary = summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=games,
+                        swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
+                        changes=config_changes(cfg), data=data)
     click.echo(format_summary(summary))
     try:
         if json_path:
-            with open(json_path, "w", encoding="utf-8") as fh:
-                json.dump(summary, fh, indent=2)
-                fh.write("\n")
-            click.echo(f"summary written to {json_path}")
+            write_summary_json(summary, json_path)
+        if records_path:
+            write_records_file(records, records_path)
         if save_path:
+            game = _first_game(players, cfg, data, seed, games)
             with open(save_path, "w", encoding="utf-8") as fh:
-                fh.write(first[0].to_json())
-            click.echo(f"first game (seed {first[0].seed}) saved to {save_path}")
+                fh.write(game.to_json())
+            click.echo(f"first game (seed {game.seed}) saved to {save_path}")
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
+
+
+def _first_game(players: list[str], cfg: RulesConfig, data, seed: int, games: int):
+    """Game 0 of a run again, with its text log, to save it."""
+    from agents.registry import make_agent
+
+    from .simulate import game_seeds, play_game
+
+    engine_seed, *agent_seeds = game_seeds(seed, games)[0]
+    return play_game(engine_seed, [make_agent(p) for p in players], cfg, content=data,
+                     agent_seeds=agent_seeds, keep_text_log=True, keep_game=True).game
+
+
+# ---------------------------------------------------------------- balance
+def _parse_mixes(ctx, param, values) -> dict:
+    """``NAME=A,B,C,D`` or ``A,B,C,D`` (named by its agents). A name is the text before
+    the first ``=`` when that text holds no ``:`` nor ``,`` (so ``heuristic:seed=3,...``
+    is not a name)."""
+    mixes = {}
+    for value in values:
+        name, sep, specs = value.partition("=")
+        if not sep or ":" in name or "," in name:
+            name, specs = "", value
+        players = parse_players(ctx, param, specs)
+        mixes[name or ",".join(players)] = tuple(players)
+    return mixes
+
+
+@main.command()
+@click.argument("study_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--players", "mixes", multiple=True, callback=_parse_mixes,
+              metavar="[NAME=]A,B,C,D",
+              help="An agent mix (four agents in seat order, optionally named); repeatable. "
+                   "Default: four heuristic players.")
+@click.option("--games", type=click.IntRange(min=1),
+              help="Seeds per cell (each played twice unless --no-swap)  [default: 100]")
+@click.option("--seed", type=click.IntRange(min=0), help="Base seed  [default: 1]")
+@click.option("--swap/--no-swap", default=None,
+              help="Play every seed again with each faction's two seats exchanged "
+                   "[default: swap].")
+@rules_options
+@variant_options
+@click.option("--out", default="runs/balance", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Folder for summary.json, the records, report.md and its figures.")
+@click.option("--format", "records_format", type=click.Choice(["parquet", "csv"]),
+              default="parquet", show_default=True, help="Format of the per-game records.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings, data_dir,
+            workers, ray_address, out, records_format, progress) -> None:
+    """A balance study: agent mixes x rule variants x card data, seat-swapped games,
+    win rates with 95% intervals, VP by source, ratings and a report.
+
+    Without STUDY_FILE the study compares the ruleset (the baseline) with the same
+    ruleset changed by --set and --data, if given. STUDY_FILE (TOML, see
+    docs/balance.md) describes mixes and variants itself; --games, --seed and --swap
+    override its values."""
+    import time
+
+    from .balance_report import write_report
+    from .study import DEFAULT_MIXES, Study, StudyError, Variant, summarize_study
+
+    if study_file:
+        if mixes or settings or data_dir or ruleset != "standard" or no_slavery:
+            raise click.UsageError("give either a study file or --players/--ruleset/--set/"
+                                   "--data, not both")
+        try:
+            study = Study.from_toml(study_file)
+        except StudyError as exc:
+            raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
+    else:
+        variant_config(ruleset, no_slavery, settings, data_dir)  # a usage error if bad
+        base = {"slavery": not no_slavery}
+        variants = [Variant(ruleset, ruleset, base)]
+        if settings or data_dir:
+            name = ", ".join([f"{k}={v}" for k, v in settings.items()]
+                             + ([f"data={data_dir}"] if data_dir else []))
+            variants.append(Variant(name, ruleset, {**base, **settings}, data_dir))
+        study = Study(mixes or dict(DEFAULT_MIXES), variants)
+    for key, value in (("games", games), ("seed", seed), ("swap", swap)):
+        if value is not None:
+            setattr(study, key, value)
+    try:
+        study.check()
+    except StudyError as exc:
+        raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
+    os.makedirs(out, exist_ok=True)
+    start = time.perf_counter()
+    records = study.run(workers=workers, ray_address=ray_address, progress=progress)
+    result = summarize_study(study, records, seconds=time.perf_counter() - start)
+    write_summary_json(result, os.path.join(out, "summary.json"))
+    write_records_file(records, os.path.join(out, f"records.{records_format}"))
+    report = write_report(result, out, command="singapore-1819 " + " ".join(sys.argv[1:]))
+    for cell in result["cells"]:
+        rates = cell["summary"]["win_rate_by_faction"]
+        click.echo(f"  {cell['variant']} / {cell['mix']}: " + ", ".join(
+            f"{f} {pct(rates[f]['rate'])} {ci_text(rates[f]['ci95'])}" for f in FACTIONS))
+    for diff in result["differences"]:
+        row = diff["win_rate_by_faction"][FACTIONS[0]]
+        click.echo(f"  {diff['variant']} / {diff['mix']} minus baseline: british "
+                   f"{100 * row['difference']:+.1f} pts {ci_text(row['ci95'])}, paired "
+                   f"{ci_text(row['paired_ci95'])}")
+    click.echo(f"report: {report}")
 
 
 # ---------------------------------------------------------------- replay
 def _fail(path: str, message: str) -> None:
     click.echo(f"error: cannot replay {path}: {message}", err=True)
     sys.exit(2)
+
+
+def _saved_content(text: str, data_dir: str | None):
+    """The content of ``--data`` (or the shipped one) for the saved game's slavery
+    setting; ContentError if the game was saved with other cards."""
+    try:
+        saved = json.loads(text)
+        slavery, digest = bool(saved["config"]["slavery"]), saved["content"]
+    except (ValueError, KeyError, TypeError):
+        return None  # a malformed save fails to load next, with its own message
+    content = resolve_content(data_dir, slavery)
+    if digest != content.digest:
+        raise ContentError(f"the game was played with other cards (content {digest!r}, "
+                           f"{'--data' if data_dir else 'the shipped data'} is "
+                           f"{content.digest!r}); give --data with the folder it was "
+                           f"played with")
+    return content
 
 
 def _comparable(game) -> dict:
@@ -236,7 +266,9 @@ def _comparable(game) -> dict:
                    "--snapshot also loads the stored state and checks the log leads to it.")
 @click.option("--events/--no-events", default=True, show_default=True,
               help="Also print what the engine did between decisions (text log).")
-def replay(path: str, snapshot: bool, events: bool) -> None:
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="The edited data folder the game was played with (simulate --data).")
+def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> None:
     """Replay a saved game decision by decision, then show the final board."""
     from .engine import Game, SaveFormatError
     from .render import describe, render_text
@@ -244,9 +276,10 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        stored = Game.from_json(text) if snapshot else None
-        final = Game.load_replay(text)
-    except SaveFormatError as exc:
+        content = _saved_content(text, data_dir)
+        stored = Game.from_json(text, content) if snapshot else None
+        final = Game.load_replay(text, content)
+    except (SaveFormatError, ContentError) as exc:
         _fail(path, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         _fail(path, f"{type(exc).__name__}: {exc}")
@@ -255,7 +288,7 @@ def replay(path: str, snapshot: bool, events: bool) -> None:
     if stored is not None and _comparable(stored) != _comparable(final):
         _fail(path, "the stored snapshot does not match the state its decision log leads to")
 
-    game = Game(final.seed, final.cfg)
+    game = Game(final.seed, final.cfg, final.c)
     shown = 0
 
     def show_events() -> None:
@@ -350,9 +383,9 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
 
 @main.command()
 @click.option("--british", default="heuristic", show_default=True,
-              help="Agent on both British seats (a name or learned:PATH).")
+              help="Agent on both British seats (any agent spec, as in simulate).")
 @click.option("--malay", default="random", show_default=True,
-              help="Agent on both Malay seats (a name or learned:PATH).")
+              help="Agent on both Malay seats (any agent spec, as in simulate).")
 @click.option("--players", help="Four comma-separated agents in seat order (instead).")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
               help="Seeds to play (each twice with --swap).")
@@ -360,36 +393,44 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every seed again with each faction's two seats exchanged.")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write a faction win-rate chart (PNG).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @rules_options
-def evaluate(british, malay, players, games, seed, swap, json_path, plot_path, ruleset,
-             no_slavery) -> None:
+@variant_options
+def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
+             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
-    from agents.registry import make_agent
-    from training.evaluate import openskill_ratings, plot_faction_win_rates, run_matchup, write_json
+    from training.evaluate import openskill_ratings, plot_faction_win_rates, write_json
 
-    names = (_parse_players(None, None, players) if players
+    from .runner import Table, play_tables
+    from .simulate import config_changes
+    from .summary import summarize
+
+    names = (parse_players(None, None, players) if players
              else [british, british, malay, malay])
-    try:
-        agents = [make_agent(n, seed + p) for p, n in enumerate(names)]
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    result = run_matchup(agents, games, seed, rules_config(ruleset, no_slavery), swap=swap,
-                         labels=names)
-    summary = result.summary()
-    summary["ratings"] = openskill_ratings([result])
-    click.echo(f"{result.games} games ({'seat-swapped' if swap else 'fixed seats'}), "
+    check_specs(names)
+    cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="evaluating")
+    summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
+                        slavery=cfg.slavery, changes=config_changes(cfg), data=data)
+    summary["ratings"] = openskill_ratings(records)
+    click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
-        click.echo(f"  {faction:8s} {_pct(row['rate'])} {_ci(row['ci95'])}")
+        click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
     for label, row in summary["win_rate_by_agent"].items():
-        click.echo(f"  {label:40s} won {_pct(row['rate'])} {_ci(row['ci95'])} of its games")
+        click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
     for label, r in summary["ratings"].items():
         click.echo(f"  rating {label:33s} mu {r['mu']:6.2f} sigma {r['sigma']:5.2f}")
     if json_path:
         write_json(summary, json_path)
         click.echo(f"written {json_path}")
+    if records_path:
+        write_records_file(records, records_path)
     if plot_path:
         plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
         click.echo(f"written {plot_path}")
@@ -421,7 +462,7 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
     specs = [x.strip() for x in value.split(",")]
     if any(not x for x in specs):
         raise click.BadParameter(f"expected comma-separated agent names, got {value!r}")
-    _check_specs(specs)
+    check_specs(specs)
     return list(dict.fromkeys(specs))
 
 
@@ -436,14 +477,18 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
               help="Write the ladder chart (PNG).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes playing games (the results do not depend on it).")
 @rules_options
-def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress) -> None:
+def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress,
+           workers) -> None:
     """Every agent against the heuristic faction and each other: win rates with 95%
     intervals next to the mirror baseline, and OpenSkill ratings."""
     from training.evaluate import write_json
     from training.ladder import plot_ladder, run_ladder
 
-    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress)
+    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress,
+                         workers=workers)
     click.echo(format_ladder(summary))
     if json_path:
         write_json(summary, json_path)
@@ -460,15 +505,15 @@ def format_ladder(summary: dict) -> str:
     base = summary["mirror_baseline"]
     lines.append(f"{'agent':<34}{'as british vs heuristic':<34}{'as malay vs heuristic':<34}")
     lines.append(f"{'(mirror baseline)':<34}" + "".join(
-        f"{_pct(base[f]['rate'])} {_ci(base[f]['ci95']):<26}" for f in FACTIONS))
+        f"{pct(base[f]['rate'])} {ci_text(base[f]['ci95']):<26}" for f in FACTIONS))
     for spec, rates in summary["vs_heuristic"].items():
         lines.append(f"{spec:<34}" + "".join(
-            f"{_pct(rates[f]['rate'])} {_ci(rates[f]['ci95']):<26}" for f in FACTIONS))
+            f"{pct(rates[f]['rate'])} {ci_text(rates[f]['ci95']):<26}" for f in FACTIONS))
     lines += ["", "matchups (british vs malay): british win rate"]
     for m in summary["matchups"]:
         row = m["win_rate_by_faction"][FACTIONS[0]]
         lines.append(f"  {m['british'] + ' vs ' + m['malay']:<60}"
-                     f"{_pct(row['rate'])} {_ci(row['ci95'])}")
+                     f"{pct(row['rate'])} {ci_text(row['ci95'])}")
     lines += ["", "OpenSkill ratings"]
     for spec, r in summary["ratings"].items():
         lines.append(f"  {spec:<34} mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "

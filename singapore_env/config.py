@@ -178,6 +178,7 @@ class RulesConfig:
         ruleset's own numbers (:data:`PRESETS`) and then ``overrides`` applied."""
         if ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+        check_keys(overrides)
         return cls(ruleset=ruleset, **{**PRESETS.get(ruleset, {}), **overrides})
 
     def replace(self, **changes) -> "RulesConfig":
@@ -208,3 +209,58 @@ class RulesConfig:
         if isinstance(d.get("sim_put_away_british"), list):
             d["sim_put_away_british"] = tuple(d["sim_put_away_british"])
         return cls(**d)
+
+
+#: Allowed values of the text settings.
+CHOICES = {"ruleset": RULESETS, "reward_mode": REWARD_MODES, "spoils_sharing": SPOILS_SHARING}
+
+
+def setting_names() -> list[str]:
+    """Every field of :class:`RulesConfig` a study may change (not ``ruleset``, which
+    names the base configuration, nor ``extra``)."""
+    return [f.name for f in dataclasses.fields(RulesConfig) if f.name not in ("ruleset", "extra")]
+
+
+def check_keys(changes: dict) -> None:
+    """ConfigError naming the allowed settings if ``changes`` has an unknown key."""
+    unknown = sorted(set(changes) - set(setting_names()))
+    if unknown:
+        raise ConfigError(f"unknown rules setting(s) {', '.join(map(repr, unknown))}; "
+                          f"settings: {', '.join(setting_names())}")
+
+
+def parse_setting(text: str) -> tuple[str, object]:
+    """``"war_cost=6"`` -> ``("war_cost", 6)``: the value converted to the field's type
+    (int, ``true``/``false``, a choice, ``1/3,2/3`` for spoils_shares, ``a,b`` for a list
+    of card keys). ConfigError names the allowed keys or values."""
+    key, sep, value = (x.strip() for x in str(text).partition("="))
+    if not sep or not key:
+        raise ConfigError(f"a rules setting is written key=value (e.g. war_cost=6), got {text!r}")
+    check_keys({key: value})
+    default = next(f.default for f in dataclasses.fields(RulesConfig) if f.name == key)
+    return key, _convert_setting(key, value, default)
+
+
+def _convert_setting(key: str, value: str, default):
+    try:
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError
+            return value.lower() in ("true", "1", "yes")
+        if isinstance(default, int):
+            number = int(value)
+            if number < 0:
+                raise ValueError
+            return number
+        if key == "spoils_shares":
+            return tuple(tuple(int(x) for x in part.split("/", 1)) for part in value.split(","))
+        if isinstance(default, tuple):
+            return tuple(x.strip() for x in value.split(",") if x.strip())
+    except ValueError:
+        expected = {bool: "true or false", int: "an integer >= 0"}.get(
+            type(default), "fractions like 1/3,2/3")
+        raise ConfigError(f"rules setting {key} expects {expected}, got {value!r}") from None
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ConfigError(f"rules setting {key} must be one of {', '.join(CHOICES[key])}, "
+                          f"got {value!r}")
+    return value

@@ -584,3 +584,30 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
 def default_content(slavery: bool = True) -> Content:
     """The shipped content (cached)."""
     return load_content(DATA_DIR, slavery=slavery)
+
+
+def resolve_content(content: "Content | str | Path | None" = None,
+                    slavery: bool = True) -> Content:
+    """The content a game plays with: the shipped one (``None``), a loaded
+    :class:`Content`, or the folder of an edited copy of the data files (a path: loaded
+    with :func:`load_content` for ``slavery`` and cached per process).
+
+    A path keeps objects that carry it picklable (worker processes load it themselves).
+    """
+    if content is None:
+        return default_content(slavery)
+    if isinstance(content, Content):
+        return content
+    if isinstance(content, (str, Path)):
+        folder = Path(content).expanduser().resolve()
+        if not folder.is_dir():
+            raise ContentError(f"content folder {str(content)!r} does not exist (give a copy "
+                               f"of {DATA_DIR} with edited files)")
+        return _folder_content(str(folder), slavery)
+    raise TypeError(f"content must be a Content, a data folder path or None, "
+                    f"got {type(content).__name__}")
+
+
+@lru_cache(maxsize=16)
+def _folder_content(folder: str, slavery: bool) -> Content:
+    return load_content(folder, slavery=slavery)

@@ -98,7 +98,7 @@ shows *how many* cards it committed, as at the table.
 | `districts` | 443 | 8×4 | 32 | 0..10 | Influence tokens per loop space ['B1', 'B2', 'B3', 'BS', 'G1', 'G2', 'G3', 'GS'] per relative seat / 5 |
 | `used_cards` | 475 | 100 | 100 | 0..1 | card keys whose once-per-round boost is used this round |
 | `discount_used` | 575 | 1 | 1 | 0..1 | a once-per-turn price discount was used this turn |
-| `vp` | 576 | 4 | 4 | 0..10 | VP track / 50 per relative seat |
+| `vp` | 576 | 4 | 4 | -10..10 | VP track / 50 per relative seat (signed) |
 | `wealth` | 580 | 4 | 4 | 0..10 | dollars / 20 per relative seat |
 | `hand_size` | 584 | 4 | 4 | 0..1 | Battle cards in hand / 12 per relative seat |
 | `wars_won` | 588 | 4 | 4 | 0..10 | Wars won / 3 per relative seat |
@@ -346,7 +346,7 @@ class ObservationEncoder:
         add("used_cards", K, 1, "card keys whose once-per-round boost is used this round")
         add("discount_used", 1, 1, "a once-per-turn price discount was used this turn")
         # seats (relative order)
-        add("vp", 4, _CAP, f"VP track / {_VP:g} per relative seat")
+        add("vp", 4, _CAP, f"VP track / {_VP:g} per relative seat (signed)", low=-_CAP)
         add("wealth", 4, _CAP, f"dollars / {_WEALTH:g} per relative seat")
         add("hand_size", 4, 1, f"Battle cards in hand / {H} per relative seat")
         add("wars_won", 4, _CAP, "Wars won / 3 per relative seat")
@@ -662,7 +662,7 @@ class ObservationEncoder:
                 p = order[r]
                 x = vp[p]
                 if x:
-                    m[O_VP + r] = x * 0.02 if 0 < x < 500 else (CAP if x > 0 else 0.0)
+                    m[O_VP + r] = x * 0.02 if -500 < x < 500 else (CAP if x > 0 else -CAP)
                 x = wealth[p]
                 if x:
                     m[O_WEALTH + r] = x * 0.05 if x < 200 else CAP

@@ -38,9 +38,14 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``reset()`` without a seed), ``ruleset`` (``"standard"`` by default; every name in
 :data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
 ``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
-and ``max_steps`` override it),
-``candidates`` (``True`` adds ``candidate_card`` and ``candidate_features``, the
-per-action features of :mod:`singapore_env.candidates`, to every observation),
+and ``max_steps`` override it), ``content`` (the cards and board: a
+:class:`~singapore_env.content.Content`, or the folder of an edited copy of
+``singapore_env/data``; the shipped data by default),
+``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
+``projected_vp``, the per-action features and the seats' projected final VP of
+:mod:`singapore_env.candidates`, to every observation), ``candidate_prior`` (with
+``candidates``: ``"heuristic"`` fills the prior columns of the candidate features with
+the heuristic's scores of the turn questions),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -71,7 +76,7 @@ from pettingzoo.utils import wrappers
 
 from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
-from .content import SEAT_NAMES, default_content
+from .content import SEAT_NAMES, Content, resolve_content
 from .decisions import is_int
 from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
@@ -135,12 +140,14 @@ class raw_env(AECEnv, EzPickle):
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
                  keep_text_log: bool = False, ruleset: str | None = None,
-                 candidates: bool = False):
+                 candidates: bool = False, candidate_prior: str | None = None,
+                 content: Content | str | None = None):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
                           illegal_reward=illegal_reward, keep_text_log=keep_text_log,
-                          ruleset=ruleset, candidates=candidates)
+                          ruleset=ruleset, candidates=candidates,
+                          candidate_prior=candidate_prior, content=content)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -149,7 +156,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.cfg = make_config(config, slavery, reward_mode, max_steps, ruleset)
-        self.content = default_content(self.cfg.slavery)
+        self.content = resolve_content(content, self.cfg.slavery)
         self.encoder = ObservationEncoder(self.content, self.cfg)
         self.table = self.encoder.table
         self.illegal_action = illegal_action
@@ -168,8 +175,8 @@ class raw_env(AECEnv, EzPickle):
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }
-        self.candidates = (CandidateEncoder.for_observations(self.encoder) if candidates
-                           else None)
+        self.candidates = (CandidateEncoder.for_observations(self.encoder, candidate_prior)
+                           if candidates else None)
         if self.candidates is not None:
             obs_spaces.update(candidate_spaces(self.candidates))
         self._observation_space = spaces.Dict(obs_spaces)
@@ -290,8 +297,7 @@ class raw_env(AECEnv, EzPickle):
             ob = {"observation": self.encoder.encode(self.game, seat),
                   "action_mask": self.encoder.legal_mask(self.game, seat)}
             if self.candidates is not None:
-                ob["candidate_card"], ob["candidate_features"] = self.candidates.encode(
-                    self.game, seat)
+                ob.update(self.candidates.encode(self.game, seat))
             self._obs_cache[agent] = ob
         return ob
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .rules.raid_first_edition import COMMIT_FRAMES
+from .state import FINAL_ONLY_SOURCES, VP_SOURCES
 
 
 class InvariantError(AssertionError):
@@ -55,6 +56,13 @@ def check_invariants(g) -> None:
 
     need(len(s.wealth) == 4 and all(w >= 0 for w in s.wealth), f"wealth {s.wealth}")
     need(len(s.vp) == 4, "vp has 4 seats")
+    need(len(s.vp_sources) == 4 and all(len(row) == len(VP_SOURCES) for row in s.vp_sources),
+         f"vp_sources has 4 seats of {len(VP_SOURCES)} sources")
+    track = [sum(v for name, v in zip(VP_SOURCES, row) if name not in FINAL_ONLY_SOURCES)
+             for row in s.vp_sources]
+    need(track == s.vp, f"the VP track {s.vp} is not the sum of its sources {track}")
+    need(not s.final_vp or [sum(row) for row in s.vp_sources] == s.final_vp,
+         f"final VP {s.final_vp} is not the sum of the VP sources")
     need(len(s.storehouse) == 2 and all(x >= 0 for x in s.storehouse),
          f"storehouses {s.storehouse}")
     need(all(0 <= p <= c.board.max_population for p in s.population),

@@ -13,7 +13,7 @@ import json
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind
-from .state import Frame, GameState, Slot
+from .state import OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
 FORMAT_VERSION = 1
@@ -23,6 +23,13 @@ _BIG = 10**6          # bound on VP, dollars and other open-ended counters
 _DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
 _ROUND_ENDS = ("cleanup", "round", "end_game")  # what closes a round, bottom of the stack
+#: Procedures that never run inside one of their own kind (each holds cards or dice).
+_ONE_AT_A_TIME = ("war", "war_fe", "raid", "raid_fe", "conflict", "decree", "upkeep",
+                  "cleanup", "round", "end_game")
+#: Game facts (``rules.base.record_fact``): kind -> checkers of the values after the round.
+_FACT_VALUES = {"anglo_dutch": (), "war": ("seat", "seat", "seat?"),
+                "raid": ("seat", "int"), "decree": ("seat", "vice", "outcome"),
+                "conflict": ("int", "int")}
 
 
 class SaveFormatError(ValueError):
@@ -100,14 +107,20 @@ def state_from_dict(d, g) -> GameState:
     if not isinstance(d, dict):
         raise SaveFormatError("malformed state: state must be an object")
     expected = set(GameState.__slots__)
-    missing, unknown = sorted(expected - set(d)), sorted(set(d) - expected)
+    missing = sorted(expected - set(d) - set(OPTIONAL_FIELDS))
+    unknown = sorted(set(d) - expected, key=str)
     if missing or unknown:
         raise SaveFormatError(f"malformed state: fields missing {missing}, unknown "
                               f"{[_short(k) for k in unknown[:5]]}")
     v = _StateCheck(g)
     s = GameState.__new__(GameState)
     for name in GameState.__slots__:
-        setattr(s, name, v.field(name, d[name]))
+        if name in d:
+            setattr(s, name, v.field(name, d[name]))
+    if "facts" not in d:  # saved before facts were recorded
+        s.facts = []
+    if "vp_sources" not in d:  # saved before VP sources were recorded
+        s.vp_sources = [[0] * (len(VP_SOURCES) - 1) + [vp] for vp in s.vp]
     v.consistent(s)
     return s
 
@@ -223,6 +236,8 @@ class _StateCheck:
             "battle_discard": _list(_list(card("battle")), 2),
             "modifiers": _list(self.modifier, most=20),
             "folk_hands": _list(_list(card("folk_hero")), 4),
+            "vp_sources": _list(_list(_int(-_BIG, _BIG), len(VP_SOURCES)), 4),
+            "facts": _list(self.fact, most=10**5),
             "tableau": _list(_list(self.slot, most=cfg.max_tableau), 4),
             "stack": _list(self.frame_shape, most=500),
             "log_text": _list(self.text, most=10**6),
@@ -249,6 +264,19 @@ class _StateCheck:
             raise _Bad(f"unknown modifier {_short(x[0])}; known: "
                        f"{sorted(self.modifier_names)}")
         return [x[0], x[1]]
+
+    def fact(self, x):
+        values = _FACT_VALUES.get(x[0]) if type(x) is list and x and isinstance(x[0], str) \
+            else None
+        if values is None or len(x) != 2 + len(values):
+            raise _Bad(f"a fact is [kind, round, values...] with a kind of "
+                       f"{sorted(_FACT_VALUES)}, got {_short(x)}")
+        checks = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": _int(-_BIG, _BIG),
+                  "vice": _int(0, len(self.c.board.vices) - 1), "outcome": _int(-1, 1)}
+        _int(0, self.rounds)(x[1])
+        for value, check in zip(x[2:], values):
+            checks[check](value)
+        return list(x)
 
     @staticmethod
     def text(x):
@@ -325,6 +353,9 @@ class _StateCheck:
             need(s.round >= 1, "a running game is in round 1 or later")
             need(len(s.event_deck) <= self.rounds - s.round,
                  f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}")
+        kinds = [f.kind for f in s.stack]
+        for kind in _ONE_AT_A_TIME:
+            need(kinds.count(kind) <= 1, f"the stack holds more than one {kind} frame")
         for i, f in enumerate(s.stack):
             spec = FRAMES[f.kind]
             below = s.stack[:i]

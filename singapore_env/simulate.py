@@ -2,7 +2,7 @@
 
     from agents import make_agent
     result = play_game(7, [make_agent("random") for _ in range(4)])
-    summary = run_tournament(1000, ["random"] * 4, seed=1)
+    summary = run_tournament(1000, ["random"] * 4, seed=1, workers=2)
 
 No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 
@@ -18,23 +18,21 @@ seats 0..3 (``agent.reset(seed)``). Game ``i`` is therefore the same whatever
 
 from __future__ import annotations
 
-import math
-import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from .config import RulesConfig
-from .content import FACTIONS, SEAT_FACTION
+from .content import resolve_content
 from .engine import Game, IllegalDecision
 
 if TYPE_CHECKING:  # pragma: no cover
     from agents.base import Agent
 
-#: Two-sided 95% normal quantile used by the Wilson intervals.
-Z95 = 1.959963984540054
+    from .content import Content
+
 #: Safety cap on decisions in one game (a random game takes a few hundred).
 MAX_DECISIONS = 100_000
 
@@ -63,14 +61,16 @@ def default_agent_seeds(seed: int) -> list[int]:
 
 
 def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None = None, *,
-              agent_seeds: Sequence[int | None] | None = None, keep_text_log: bool = False,
+              content: "Content | str | None" = None, agent_seeds: Sequence[int | None] | None = None, keep_text_log: bool = False,
               keep_game: bool = False, max_decisions: int = MAX_DECISIONS) -> GameResult:
     """Play one full game; on each step the acting seat's agent ``choose(game, seat)``.
 
     ``agents[p]`` plays seat ``p`` (0 lieutenant_governor, 1 resident, 2 temenggong,
     3 sultan): an Agent, an agent spec (``"heuristic:seed=3"``) or a function
-    ``(observation, mask) -> action index`` (:func:`agents.registry.as_agent`). Every agent is first ``reset`` with its seed (``agent_seeds`` or seeds
-    derived from ``seed``). With ``keep_game`` the finished :class:`Game` is returned
+    ``(observation, mask) -> action index`` (:func:`agents.registry.as_agent`). Every
+    agent is first ``reset`` with its seed (``agent_seeds`` or seeds derived from
+    ``seed``). ``content`` is the cards and board (a loaded content or an edited data
+    folder; the shipped data by default). With ``keep_game`` the finished :class:`Game` is returned
     in ``result.game``. Raises IllegalDecision (naming the seat and agent) if an agent
     picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
     """
@@ -85,7 +85,8 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
         raise ValueError(f"agent_seeds needs 4 entries, got {len(seeds)}")
     for agent, s in zip(agents, seeds):
         agent.reset(s)
-    game = Game(seed, config, keep_text_log=keep_text_log)
+    cfg = config if config is not None else RulesConfig.standard()
+    game = Game(seed, cfg, resolve_content(content, cfg.slavery), keep_text_log=keep_text_log)
     while not game.is_over:
         if len(game.history) >= max_decisions:
             raise RuntimeError(f"game seed {seed} did not end within {max_decisions} decisions")
@@ -101,90 +102,44 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
                       game=game if keep_game else None)
 
 
-def wilson_interval(successes: float, n: int, z: float = Z95) -> list[float]:
-    """Wilson score interval ``[low, high]`` for a proportion (fractional successes allowed)."""
-    if n <= 0:
-        return [0.0, 1.0]
-    p = min(max(successes / n, 0.0), 1.0)
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    low = 0.0 if p == 0.0 else min(p, max(0.0, centre - half))
-    high = 1.0 if p == 1.0 else max(p, min(1.0, centre + half))
-    return [low, high]
-
-
-def run_tournament(n_games: int, agent_names: Sequence[str], seed: int = 0,
+def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
                    config: RulesConfig | None = None, progress: bool = False, *,
-                   on_game: Callable[[int, GameResult], None] | None = None,
-                   keep_first_game: bool = False) -> dict:
-    """Play ``n_games`` games with the named agents (seat order) and summarize them.
+                   content: "Content | str | None" = None, swap: bool = False,
+                   workers: int = 1, ray_address: str | None = None) -> dict:
+    """Play ``n_games`` games with the named agents (seat order) and summarize them
+    (:func:`singapore_env.summary.summarize`, the schema every command writes).
 
-    A win shared by ``k`` seats counts ``1/k`` for each (so wins by seat always sum
-    to ``games``); a faction's wins are the sum of its seats' wins. Win rates come
-    with a 95% Wilson interval. ``on_game(i, result)`` is called after each game; with
-    ``keep_first_game`` game 0 keeps its text log and ``result.game`` for it.
-    The returned dict is JSON-serializable.
+    ``agent_names`` are agent specs (or, with ``workers=1``, agent objects, named in the
+    summary by their ``name``). ``content`` is an edited data folder (or a loaded
+    :class:`~singapore_env.content.Content`); ``swap`` plays every seed twice, each
+    faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
+    games, with the same records for any number. The returned dict is JSON-serializable.
     """
-    from agents.registry import make_agent  # the engine package does not import agents
+    from .runner import Table, play_tables
+    from .summary import summarize
 
-    if n_games < 1:
-        raise ValueError(f"n_games must be >= 1, got {n_games}")
-    names = list(agent_names)
-    if len(names) != 4:
-        raise ValueError(f"a game needs 4 players, got {len(names)}: {names}")
+    players = list(agent_names)
+    if len(players) != 4:
+        raise ValueError(f"a game needs 4 players, got {len(players)}: {players}")
     cfg = config if config is not None else RulesConfig.standard()
-    agents = [make_agent(name) for name in names]
-
-    wins = [0.0] * 4
-    vp_sum = [0] * 4
-    decisions = 0
-    ties = 0
-    bar = None
-    if progress and sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(total=n_games, unit="game", desc="simulating")
     start = time.perf_counter()
-    try:
-        for i, seeds in enumerate(game_seeds(seed, n_games)):
-            first = keep_first_game and i == 0
-            result = play_game(seeds[0], agents, cfg, agent_seeds=seeds[1:],
-                               keep_text_log=first, keep_game=first)
-            share = 1.0 / len(result.winners)
-            for p in result.winners:
-                wins[p] += share
-            ties += len(result.winners) > 1
-            for p in range(4):
-                vp_sum[p] += result.final_scores[p]
-            decisions += result.decisions
-            if on_game is not None:
-                on_game(i, result)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    elapsed = time.perf_counter() - start
+    records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="simulating")
+    return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
+                     swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
+                     changes=config_changes(cfg), data=_content_name(content))
 
-    faction_wins = {name: 0.0 for name in FACTIONS}
-    for p in range(4):
-        faction_wins[FACTIONS[SEAT_FACTION[p]]] += wins[p]
-    return {
-        "games": n_games,
-        "seed": seed,
-        "players": names,
-        "ruleset": cfg.ruleset,
-        "slavery": cfg.slavery,
-        "wins_by_seat": wins,
-        "wins_by_faction": faction_wins,
-        "win_rate_by_seat": [
-            {"rate": w / n_games, "ci95": wilson_interval(w, n_games)} for w in wins],
-        "win_rate_by_faction": {
-            k: {"rate": w / n_games, "ci95": wilson_interval(w, n_games)}
-            for k, w in faction_wins.items()},
-        "mean_vp_by_seat": [v / n_games for v in vp_sum],
-        "mean_decisions_per_game": decisions / n_games,
-        "shared_wins": ties,
-        "seconds": elapsed,
-        "games_per_second": n_games / max(elapsed, 1e-9),
-    }
+
+def config_changes(cfg: RulesConfig) -> dict:
+    """The settings of ``cfg`` that differ from its ruleset's own numbers (JSON values)."""
+    base = RulesConfig.named(cfg.ruleset).to_dict()
+    return {k: v for k, v in cfg.to_dict().items()
+            if k not in ("ruleset", "extra") and base.get(k) != v}
+
+
+def _content_name(content) -> str | None:
+    if content is None:
+        return None
+    return str(content) if not hasattr(content, "digest") else f"content {content.digest}"
+

@@ -57,6 +57,14 @@ class Frame:
         return f"Frame({self.kind!r}, seat={self.seat}, {self.d})"
 
 
+#: Where VP come from: every VP the engine awards is recorded under one of these
+#: (``GameState.vp_sources[seat][i]`` for ``VP_SOURCES[i]``); ``unrecorded`` holds the VP
+#: track of a game saved before sources were recorded.
+VP_SOURCES = ("district", "upkeep_tax", "most_tax", "conflict", "conflict_excess",
+              "war_spoils", "war_plunder", "decree", "legacy", "end_game", "unrecorded")
+#: Sources counted at the end of the game only (not on the VP track).
+FINAL_ONLY_SOURCES = ("legacy", "end_game")
+
 # Field name -> kind of copy (scalar, list of ints, list of lists, ...).
 _SCALARS = ("round", "first_player", "anglo_dutch", "ships", "current_event",
             "game_over", "turn_seat", "decisions", "discount_used", "roles_public")
@@ -65,7 +73,10 @@ _INT_LISTS = ("vp", "wealth", "storehouse", "population", "pw_track", "market",
               "event_deck", "event_discard", "leader_space", "outlawed", "wars_won", "used_cards",
               "districts", "final_vp", "roles", "vetoed", "folk_deck", "folk_discard",
               "put_away")
-_NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers", "folk_hands")
+_NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers", "folk_hands",
+           "vp_sources", "facts")
+#: Fields a save made before they existed may lack (save_validation fills them in).
+OPTIONAL_FIELDS = ("vp_sources", "facts")
 
 
 class GameState:
@@ -115,6 +126,10 @@ class GameState:
         self.folk_discard: list[int] = []
         self.folk_hands: list[list[int]] = [[] for _ in range(4)]
         self.put_away: list[int] = []  # Battle cards put away at setup
+        # VP by source per seat (columns: VP_SOURCES) and game facts, for balance studies:
+        # [kind, round, ...ints] (see rules/base.py ``record_fact``).
+        self.vp_sources: list[list[int]] = [[0] * len(VP_SOURCES) for _ in range(4)]
+        self.facts: list[list] = []
         self.tableau: list[list[Slot]] = [[] for _ in range(4)]
         self.stack: list[Frame] = []
         self.log_text: list[str] = []

@@ -32,8 +32,9 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     the env's generator at every reset, so a seeded reset is reproducible.
     Use :class:`PolicyAgent` to play a frozen SB3 model.
 
-``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps``
-    The rules played, as for :func:`singapore_env.env` (``ruleset="standard"`` by default).
+``ruleset`` / ``config`` / ``slavery`` / ``reward_mode`` / ``max_steps`` / ``content``
+    The rules and cards played, as for :func:`singapore_env.env` (``ruleset="standard"``
+    and the shipped cards by default).
 
 ``shaping`` / ``shaping_gamma``
     Optional potential-based reward shaping (off by default): each learner step also
@@ -42,10 +43,12 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     ``shaping_gamma`` equal to the learner's discount it leaves the optimal policy
     unchanged (Ng et al., 1999).
 
-``candidates``
-    ``True``: the observation is a dict of ``observation`` and the per-action
-    ``candidate_card`` / ``candidate_features`` of :mod:`singapore_env.candidates` (for
-    action-aware policies such as :mod:`training.pointer_policy`).
+``candidates``, ``candidate_prior``
+    ``True``: the observation is a dict of ``observation`` and the candidate keys of
+    :mod:`singapore_env.candidates` (per-action ``candidate_card`` /
+    ``candidate_features``, the seats' ``projected_vp``), for action-aware policies such
+    as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` adds the
+    heuristic's scores of the turn questions to the candidate features.
 
 Registered with Gymnasium as ``Singapore1819Faction-v0`` (:data:`GYM_ID`), so
 ``gymnasium.make`` and ``gymnasium.make_vec`` build it; ``render_mode="human"`` prints
@@ -129,13 +132,16 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  config: RulesConfig | None = None, slavery: bool | None = None,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  ruleset: str | None = None, candidates: bool = False,
-                 shaping: float = 0.0, shaping_gamma: float = 1.0):
+                 candidate_prior: str | None = None,
+                 shaping: float = 0.0, shaping_gamma: float = 1.0,
+                 content: Any = None):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
                           partner=partner, seed=seed, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps, config=config,
                           slavery=slavery, render_mode=render_mode,
                           illegal_reward=illegal_reward, ruleset=ruleset,
-                          candidates=candidates, shaping=shaping, shaping_gamma=shaping_gamma)
+                          candidates=candidates, candidate_prior=candidate_prior,
+                          shaping=shaping, shaping_gamma=shaping_gamma, content=content)
         if faction not in FACTIONS:
             raise ValueError(f"faction must be one of {FACTIONS}, got {faction!r}")
         fac = FACTIONS.index(faction)
@@ -154,7 +160,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self.raw = raw_env(slavery=slavery, reward_mode=reward_mode,
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
                            render_mode=render_mode, illegal_reward=illegal_reward,
-                           ruleset=ruleset, candidates=candidates)
+                           ruleset=ruleset, candidates=candidates,
+                           candidate_prior=candidate_prior, content=content)
         self.render_mode = render_mode
         self.shaping, self.shaping_gamma = float(shaping), float(shaping_gamma)
         self._potential = 0.0

@@ -24,13 +24,13 @@ def test_simulate_writes_json_summary(tmp_path):
     result = _run("simulate", "--games", 20, "--seed", 3, "--json", out, "--no-progress")
     assert result.exit_code == 0, result.output
     summary = json.loads(out.read_text())
-    for key in ("games", "wins_by_faction", "wins_by_seat", "mean_vp_by_seat",
+    for key in ("schema", "games", "mean_vp_by_seat", "mean_vp_by_source", "facts",
                 "games_per_second", "win_rate_by_seat", "win_rate_by_faction",
-                "mean_decisions_per_game", "seed", "players", "ruleset"):
+                "win_rate_by_agent", "mean_decisions_per_game", "seed", "players", "ruleset"):
         assert key in summary
     assert summary["games"] == 20 and summary["players"] == ["random"] * 4
-    assert abs(sum(summary["wins_by_faction"].values()) - 20) < 1e-9
-    assert set(summary["wins_by_faction"]) == {"british", "malay"}
+    assert abs(sum(r["wins"] for r in summary["win_rate_by_faction"].values()) - 20) < 1e-9
+    assert set(summary["win_rate_by_faction"]) == {"british", "malay"}
     for word in ("lieutenant_governor", "sultan", "british", "malay", "95% CI",
                  "mean decisions per game", "games per second"):
         assert word in result.output
@@ -138,6 +138,7 @@ def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "openskill", None)  # its import raises ModuleNotFoundError
+    monkeypatch.setitem(sys.modules, "openskill.models", None)  # even if imported before
     result = CliRunner().invoke(main, ["evaluate", "--games", "1", "--no-swap"])
     assert result.exit_code == 2
     assert "needs the optional package 'openskill'" in result.output

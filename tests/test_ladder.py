@@ -74,3 +74,14 @@ def test_a_learned_agent_limits_blas_and_torch_to_one_thread():
     LearnedAgent(policy)
     assert torch.get_num_threads() == 1
     assert all(pool["num_threads"] == 1 for pool in threadpool_info())
+
+
+def test_ladder_is_the_same_on_two_workers(tmp_path):
+    outs = []
+    for workers in (1, 2):
+        out = tmp_path / f"l{workers}.json"
+        result = _run("ladder", "--agents", "random,heuristic", "--games", 2, "--seed", 5,
+                      "--json", out, "--workers", workers, "--no-progress")
+        assert result.exit_code == 0, result.output
+        outs.append(json.loads(out.read_text()))
+    assert outs[0] == outs[1]

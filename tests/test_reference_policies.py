@@ -14,6 +14,8 @@ def test_learned_default_plays_each_seat_with_its_factions_policy():
     assert all(isinstance(a.policy, PointerActor) for a in agent.by_faction.values())
     assert agent.by_faction[0].policy.meta["faction"] == "british"
     assert agent.by_faction[1].policy.meta["faction"] == "malay"
+    assert all(a.policy.meta["candidate_prior"] == "heuristic"
+               for a in agent.by_faction.values())
     for ruleset in ("standard", "first-edition", "simulation"):
         result = play_game(3, [agent] * 4, RulesConfig.named(ruleset))
         assert result.round == 8          # the engine raises on any illegal decision

@@ -13,7 +13,7 @@ from agents.determinize import determinize
 from agents.heuristic import HeuristicAgent
 from singapore_env.config import RULESETS, ConfigError, RulesConfig
 from singapore_env.candidates import CandidateEncoder
-from singapore_env.content import SEAT_FACTION
+from singapore_env.content import SEAT_FACTION, SEAT_NAMES
 from singapore_env.decisions import Decision, Kind
 from singapore_env.encoding import ObservationEncoder, action_table
 from singapore_env.engine import Game
@@ -285,7 +285,7 @@ def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     assert describe(g, Decision(Kind.DISCARD_CARD, 1)) == \
         "take Gutta Percha Plantation from temenggong"
     enc = CandidateEncoder(action_table(FE), len(g.c.defs), FE.max_tableau)
-    cards, _ = enc.encode(g, 0)
+    cards = enc.encode(g, 0)["candidate_card"]
     assert cards[enc.index[Decision(Kind.DISCARD_CARD, 1)]] == gutta.card + 1
     g.step(Decision(Kind.DISCARD_CARD, 1))
     assert g.s.tableau[0][-1] is gutta and not gutta.pops
@@ -390,7 +390,8 @@ def test_heuristic_plays_legally_and_beats_random():
     for seat in range(4):
         names = ["random"] * 4
         names[seat] = "heuristic"
-        wins += run_tournament(5, names, seed=40 + seat, config=FE)["wins_by_seat"][seat]
+        summary = run_tournament(5, names, seed=40 + seat, config=FE)
+        wins += summary["win_rate_by_seat"][SEAT_NAMES[seat]]["wins"]
     assert wins / 20 >= 0.75
 
 

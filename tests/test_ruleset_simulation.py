@@ -446,5 +446,5 @@ def test_heuristic_plays_legally_and_beats_random():
     wins = 0.0
     for names in (["heuristic", "random"] * 2, ["random", "heuristic"] * 2):
         r = run_tournament(6, names, seed=2, config=SIM)
-        wins += sum(w for w, n in zip(r["wins_by_seat"], names) if n == "heuristic")
+        wins += r["win_rate_by_agent"]["heuristic"]["wins"]
     assert wins / 12 >= 0.9

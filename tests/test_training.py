@@ -92,7 +92,7 @@ def test_evaluate_json_has_rates_intervals_and_ratings(run_dir, tmp_path):
 def test_ratings_rank_the_stronger_agent_higher():
     result = run_matchup([HeuristicAgent(), HeuristicAgent(), RandomAgent(), RandomAgent()],
                          6, seed=2)
-    ratings = openskill_ratings([result])
+    ratings = openskill_ratings(result.records)
     assert ratings["heuristic"]["mu"] > ratings["random"]["mu"]
 
 
@@ -175,6 +175,20 @@ def test_training_runs_on_one_thread():
     assert all(lib["num_threads"] == 1 for lib in threadpool_info())
 
 
+def test_torch_imported_after_the_limit_starts_on_one_thread():
+    """Training builds its model (and imports torch) after limiting the threads."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from agents.threads import limit_threads; limit_threads(1); "
+            "import torch; print(torch.get_num_threads())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={k: v for k, v in os.environ.items()
+                                          if not k.endswith("_NUM_THREADS")})
+    assert out.stdout.strip() == "1"
+
+
 def test_bad_training_config_is_a_clear_error(tmp_path):
     with pytest.raises(TrainConfigError, match="unknown training config keys"):
         TrainConfig.load(None, learning_rat=0.1)
@@ -182,25 +196,34 @@ def test_bad_training_config_is_a_clear_error(tmp_path):
         TrainConfig(partner="me")
     with pytest.raises(TrainConfigError, match="bc_holdout"):
         TrainConfig(bc_holdout=1.0)
+    with pytest.raises(TrainConfigError, match="candidate_prior must be"):
+        TrainConfig(policy="pointer", candidate_prior="oracle")
+    with pytest.raises(TrainConfigError, match="pointer policy only"):
+        TrainConfig(policy="mlp", candidate_prior="heuristic")
     bad = tmp_path / "bad.toml"
     bad.write_text("phases = [")
     with pytest.raises(TrainConfigError, match="not valid TOML"):
         TrainConfig.load(bad)
 
 
-def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path):
+@pytest.mark.parametrize("prior", ["", "heuristic"])
+def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path, prior):
     from sb3_contrib import MaskablePPO
     from agents.pointer_actor import PointerActor
     from singapore_env.wrappers import FactionEnv
 
     out = tmp_path / "ptr"
-    train(TrainConfig(**{**TINY, "phases": 1, "policy": "pointer", "embed_dim": 8}), out,
-          progress=False, log=lambda _: None)
+    train(TrainConfig(**{**TINY, "phases": 1, "policy": "pointer", "embed_dim": 8,
+                         "candidate_prior": prior}), out, progress=False, log=lambda _: None)
     model = MaskablePPO.load(out / "checkpoints" / "british_phase0.zip", device="cpu")
+    assert model.policy.candidate_prior == (prior or None)
     actor = NumpyPolicy.load(out / "british.npz")
     assert isinstance(actor, PointerActor)
+    assert actor.meta.get("candidate_prior") == (prior or None)
+    assert NumpyPolicy.load(out / "checkpoints" / "british_imitation.npz").meta["phase"] == \
+        "imitation"
     agent = LearnedAgent(actor)
-    env = FactionEnv("british", candidates=True)
+    env = FactionEnv("british", candidates=True, candidate_prior=prior or None)
     obs, _ = env.reset(seed=3)
     for _ in range(40):
         mask = env.action_masks()

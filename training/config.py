@@ -35,6 +35,11 @@ class TrainConfig:
     shaping: float = 0.0
     slavery: bool = True
     ruleset: str = "standard"            # a name of singapore_env.config.RULESETS
+    # Changes to the ruleset's numbers (any RulesConfig field), e.g. {war_cost = 6};
+    # in TOML a [rules_changes] table.
+    rules_changes: dict = field(default_factory=dict)
+    # Folder of an edited copy of singapore_env/data (cards and board); "" = shipped.
+    data: str = ""
 
     # Opponents of the learning faction: one pair per episode, both seats played by the
     # same kind of player: a frozen past policy of the other faction (p_frozen, spread
@@ -62,6 +67,9 @@ class TrainConfig:
     # training/pointer_policy.py (reads the per-action candidate features).
     policy: str = "mlp"
     embed_dim: int = 32
+    # pointer policy: "heuristic" adds the heuristic's scores of the turn questions to the
+    # candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
+    candidate_prior: str = ""
     net_arch: list = field(default_factory=lambda: [256, 256])
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1
@@ -89,10 +97,17 @@ class TrainConfig:
 
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        self._check_rules()
         if self.partner not in PARTNERS:
             raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
         if self.policy not in ("mlp", "pointer"):
             raise TrainConfigError(f"policy must be 'mlp' or 'pointer', got {self.policy!r}")
+        from singapore_env.candidates import PRIORS
+
+        if self.candidate_prior and (self.policy != "pointer"
+                                     or self.candidate_prior not in PRIORS):
+            raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)} "
+                                   f"(pointer policy only), got {self.candidate_prior!r}")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
@@ -127,11 +142,33 @@ class TrainConfig:
             raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
         return cls(**data)
 
+    def _check_rules(self) -> None:
+        from singapore_env.config import ConfigError
+        from singapore_env.content import ContentError
+
+        if not isinstance(self.rules_changes, dict):
+            raise TrainConfigError(f"rules_changes must be a table, got {self.rules_changes!r}")
+        try:
+            self.rules()
+            self.content()
+        except (ConfigError, ContentError, TypeError) as exc:
+            raise TrainConfigError(str(exc)) from None
+
     def rules(self):
         """The engine's :class:`~singapore_env.config.RulesConfig` of this run."""
         from singapore_env.config import RulesConfig
 
-        return RulesConfig.named(self.ruleset, slavery=self.slavery)
+        return RulesConfig.named(self.ruleset, **{"slavery": self.slavery,
+                                                  **self.rules_changes})
+
+    def content(self):
+        """The cards and board of this run: the edited data folder, or None (shipped)."""
+        from singapore_env.content import resolve_content
+
+        if not self.data:
+            return None
+        resolve_content(self.data, self.slavery)  # validated now, not in a worker
+        return self.data
 
     def imitation(self):
         """The imitation stage's settings (:class:`training.imitation.ImitationSettings`)."""

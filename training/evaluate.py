@@ -3,7 +3,9 @@ OpenSkill ratings, and plots.
 
 A *matchup* puts one agent on the British seats and one on the Malay seats (or four
 agents, one per seat). With ``swap`` every seed is played twice, the agents of each
-faction exchanging their two seats, so that seat advantages cancel out.
+faction exchanging their two seats, so that seat advantages cancel out. The games are
+played by :func:`singapore_env.runner.play_tables` (the runner of ``simulate`` and
+``balance``) and summarized in their shared schema.
 
 Ratings come from OpenSkill's Plackett-Luce model (a maintained multiplayer rating
 library, not a home-made Elo): each game is a match between the two factions, each
@@ -15,117 +17,51 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from agents.base import Agent
 from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS, SEAT_FACTION, SEAT_NAMES
-from singapore_env.simulate import game_seeds, play_game, wilson_interval
-
-FACTION_SEATS = {f: [p for p in range(4) if SEAT_FACTION[p] == i] for i, f in enumerate(FACTIONS)}
-MIRROR = (1, 0, 3, 2)  # swap the two seats of each faction
+from singapore_env.content import FACTIONS, SEAT_FACTION
+from singapore_env.runner import Table, play_tables
+from singapore_env.summary import openskill_ratings, summarize  # noqa: F401 (re-exported)
 
 
 def faction_win_rate(faction: str, agent: Agent, opponent: Agent, n_games: int, seed: int,
-                     config: RulesConfig | None = None) -> dict:
+                     config: RulesConfig | None = None, content=None) -> dict:
     """Share of games won by ``faction`` with ``agent`` on both its seats against
     ``opponent`` on both others (ties split); rate and 95 % Wilson interval."""
     agents = [agent if SEAT_FACTION[p] == FACTIONS.index(faction) else opponent
               for p in range(4)]
-    result = run_matchup(agents, n_games, seed, config, swap=False)
-    wins = result.faction_wins[faction]
-    return {"rate": wins / n_games, "ci95": wilson_interval(wins, n_games), "games": n_games}
+    result = run_matchup(agents, n_games, seed, config, swap=False, content=content)
+    return result.summary()["win_rate_by_faction"][faction]
 
 
 @dataclass
 class MatchupResult:
-    """Totals of a matchup (``labels[p]`` names the agent at seat ``p``)."""
+    """The per-game records of a matchup (:mod:`singapore_env.records`)."""
 
-    labels: list[str]
-    games: int = 0
-    seat_wins: list[float] = field(default_factory=lambda: [0.0] * 4)
-    faction_wins: dict = field(default_factory=lambda: {f: 0.0 for f in FACTIONS})
-    agent_wins: dict = field(default_factory=dict)     # label -> games won (split)
-    agent_games: dict = field(default_factory=dict)    # label -> games played
-    vp_sum: list[float] = field(default_factory=lambda: [0.0] * 4)
-    outcomes: list = field(default_factory=list)       # (labels by seat, winners)
+    records: list = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
 
     def summary(self) -> dict:
-        n = self.games
-        by_faction = {f: {"wins": w, "rate": w / n, "ci95": wilson_interval(w, n)}
-                      for f, w in self.faction_wins.items()}
-        by_agent = {a: {"games": self.agent_games[a], "wins": w,
-                        "rate": w / self.agent_games[a],
-                        "ci95": wilson_interval(w, self.agent_games[a])}
-                    for a, w in self.agent_wins.items()}
-        return {"labels": self.labels, "games": n,
-                "win_rate_by_faction": by_faction,
-                "win_rate_by_agent": by_agent,
-                "win_rate_by_seat": {SEAT_NAMES[p]: self.seat_wins[p] / n for p in range(4)},
-                "mean_vp_by_seat": {SEAT_NAMES[p]: self.vp_sum[p] / n for p in range(4)}}
+        """The shared summary (:func:`singapore_env.summary.summarize`)."""
+        return summarize(self.records)
 
 
-def run_matchup(agents: Sequence[Agent], n_games: int, seed: int,
-                config: RulesConfig | None = None, swap: bool = True,
-                labels: Sequence[str] | None = None,
-                on_game: Callable[[], None] | None = None) -> MatchupResult:
-    """Play ``n_games`` seeded games (with ``swap``: twice as many, mirrored seats);
-    ``on_game()`` is called after each game (progress bars)."""
-    labels = list(labels or [a.name for a in agents])
-    result = MatchupResult(labels)
-    for engine_seed, *agent_seeds in game_seeds(seed, n_games):
-        layouts = [tuple(range(4))] + ([MIRROR] if swap else [])
-        for layout in layouts:
-            seats_agents = [agents[layout[p]] for p in range(4)]
-            seat_labels = [labels[layout[p]] for p in range(4)]
-            game = play_game(engine_seed, seats_agents, config,
-                             agent_seeds=[agent_seeds[layout[p]] for p in range(4)])
-            _record(result, seat_labels, game.winners, game.final_scores)
-            if on_game is not None:
-                on_game()
-    return result
-
-
-def _record(result: MatchupResult, seat_labels, winners, scores) -> None:
-    result.games += 1
-    share = 1.0 / len(winners)
-    for p in range(4):
-        result.vp_sum[p] += scores[p]
-    for p in winners:
-        result.seat_wins[p] += share
-        result.faction_wins[FACTIONS[SEAT_FACTION[p]]] += share
-    for label in set(seat_labels):
-        result.agent_games[label] = result.agent_games.get(label, 0) + 1
-        won = sum(share for p in winners if seat_labels[p] == label)
-        result.agent_wins[label] = result.agent_wins.get(label, 0.0) + won
-    result.outcomes.append((list(seat_labels), list(winners)))
-
-
-def openskill_ratings(results: Sequence[MatchupResult]) -> dict:
-    """OpenSkill (Plackett-Luce) ratings of every agent label over all games played."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings: dict = {}
-    for result in results:
-        for seat_labels, winners in result.outcomes:
-            teams, ranks = [], []
-            for faction in FACTIONS:
-                names = sorted({seat_labels[p] for p in FACTION_SEATS[faction]})
-                teams.append([ratings.setdefault(n, model.rating(name=n)) for n in names])
-                won = any(SEAT_FACTION[p] == FACTIONS.index(faction) for p in winners)
-                ranks.append(1 if won else 2)
-            if len({n for team in teams for n in (r.name for r in team)}) < \
-                    sum(len(t) for t in teams):
-                continue  # the same agent on both sides: no information about strength
-            new = model.rate(teams, ranks=ranks)
-            for team in new:
-                for r in team:
-                    ratings[r.name] = r
-    return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
-            for name, r in sorted(ratings.items(), key=lambda kv: -kv[1].ordinal())}
+def run_matchup(agents: Sequence, n_games: int, seed: int,
+                config: RulesConfig | None = None, swap: bool = True, *,
+                content=None, workers: int = 1, progress: bool = False) -> MatchupResult:
+    """Play ``n_games`` seeded games (with ``swap``: twice as many, mirrored seats) with
+    agent objects or specs (specs only with ``workers > 1``), through
+    :func:`singapore_env.runner.play_tables`."""
+    table = Table(tuple(agents), config or RulesConfig.standard(), content)
+    return MatchupResult(play_tables([table], n_games, seed, swap=swap, workers=workers,
+                                     progress=progress, desc="evaluating"))
 
 
 # ---------------------------------------------------------------- plots

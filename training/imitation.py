@@ -28,11 +28,15 @@ from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, actor_from_sb3
 from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS, SEAT_FACTION
-from singapore_env.candidates import CandidateEncoder
+from singapore_env.content import FACTIONS, SEAT_FACTION, resolve_content
+from singapore_env.candidates import CANDIDATE_KEYS, CandidateEncoder
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
 from singapore_env.simulate import game_seeds
+
+
+#: Storage types of the candidate keys (the rest is float32).
+_COMPACT = {"candidate_card": np.int16, "candidate_features": np.float16}
 
 
 @dataclass
@@ -40,8 +44,9 @@ class Demonstrations:
     """Labelled decisions of one faction: row ``i`` is one decision.
 
     ``obs`` holds ``observation`` (float32 (n, D)) and, for action-aware policies,
-    ``candidate_card`` (int16 (n, N)) and ``candidate_features`` (float16 (n, N, k):
-    compact, since they are held for every decision of hundreds of games)."""
+    ``candidate_card`` (int16 (n, N)), ``candidate_features`` (float16 (n, N, k):
+    compact, since they are held for every decision of hundreds of games) and
+    ``projected_vp`` (float32 (n, 4))."""
 
     obs: dict             # name -> array with n rows
     masks: np.ndarray     # bool (n, N)
@@ -79,22 +84,25 @@ class Demonstrations:
 
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             config: RulesConfig | None = None, learner: Agent | None = None,
-            candidates: bool = False) -> Demonstrations:
+            candidates: bool = False, candidate_prior=None, content=None) -> Demonstrations:
     """``n_games`` (≥ 1) games labelled by the heuristic. Without ``learner`` the heuristic plays every
     seat; with one, ``learner`` plays the faction's seats (DAgger) and the heuristic only
     names the action it would have taken. With ``candidates`` the per-action features
-    of :mod:`singapore_env.candidates` are recorded too."""
+    of :mod:`singapore_env.candidates` are recorded too (with ``candidate_prior``'s
+    scores); ``content`` as for :class:`~singapore_env.engine.Game` (or a data folder)."""
     fac = FACTIONS.index(faction)
     rows: dict[str, list] = defaultdict(list)
     agents = [HeuristicAgent() for _ in range(4)]
+    cards = resolve_content(content, (config or RulesConfig.standard()).slavery)
     for game_index, (engine_seed, *agent_seeds) in enumerate(game_seeds(seed, n_games)):
         for agent, s in zip(agents, agent_seeds):
             agent.reset(s)
         if learner is not None:
             learner.reset(agent_seeds[0])
-        game = Game(engine_seed, config, keep_text_log=False)
+        game = Game(engine_seed, config, cards, keep_text_log=False)
         encoder = _encoder_for(game)
-        cand = CandidateEncoder.for_observations(encoder) if candidates else None
+        cand = (CandidateEncoder.for_observations(encoder, candidate_prior) if candidates
+                else None)
         seats_of_step = []
         while not game.is_over:
             seat = game.acting_seat
@@ -105,9 +113,8 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
                 rows["actions"].append(encoder.table.index(decision))
                 rows["questions"].append(game.pending.kind)
                 if cand is not None:
-                    card, feats = cand.encode(game, seat)
-                    rows["candidate_card"].append(card.astype(np.int16))
-                    rows["candidate_features"].append(feats.astype(np.float16))
+                    for key, value in cand.encode(game, seat).items():
+                        rows[key].append(value.astype(_COMPACT.get(key, np.float32)))
                 seats_of_step.append(seat)
                 if learner is not None:
                     decision = learner.choose(game, seat)
@@ -117,8 +124,7 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
         rows["games"].extend([game_index] * len(seats_of_step))
     obs = {"observation": np.asarray(rows["obs"], np.float32)}
     if candidates:
-        obs["candidate_card"] = np.asarray(rows["candidate_card"])
-        obs["candidate_features"] = np.asarray(rows["candidate_features"])
+        obs.update({key: np.asarray(rows[key]) for key in CANDIDATE_KEYS})
     return Demonstrations(
         obs, np.asarray(rows["masks"], bool),
         np.asarray(rows["actions"], np.int64), np.asarray(rows["returns"], np.float32),
@@ -202,20 +208,22 @@ class ImitationSettings:
 
 def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
              reward_mode: str = "faction", config: RulesConfig | None = None,
-             log: Callable[[str], None] = print) -> list[dict]:
+             log: Callable[[str], None] = print, content=None) -> list[dict]:
     """Fit ``model.policy`` (MaskablePPO) to the heuristic, then run the DAgger rounds;
     return one stats row per round (held-out agreement overall and per question)."""
     policy = model.policy
     rng = np.random.default_rng(seed)
     candidates = uses_candidates(policy)
+    prior = getattr(policy, "candidate_prior", None)
     data = collect(faction, settings.games, seed * 7_919, reward_mode, config,
-                   candidates=candidates)
+                   candidates=candidates, candidate_prior=prior, content=content)
     history = []
     for round_ in range(settings.dagger_rounds + 1):
         if round_:
             learner = LearnedAgent(actor_from_sb3(policy), deterministic=True)
             data = data + collect(faction, settings.dagger_games, seed * 7_919 + round_ * 104_729,
-                                  reward_mode, config, learner=learner, candidates=candidates)
+                                  reward_mode, config, learner=learner, candidates=candidates,
+                                  candidate_prior=prior, content=content)
         train, held_out = split_by_game(data, settings.holdout, rng)
         nll = fit(policy, train, settings.epochs, settings.lr, settings.batch_size, rng)
         stats = {"round": round_, "train_samples": len(train), "nll": nll,

@@ -2,8 +2,8 @@
 
     summary = run_ladder(["random", "heuristic", "mcts:iters=24"], n_games=20, seed=7)
 
-Matchups (each a seat-swapped :func:`training.evaluate.run_matchup` on the same seeds,
-so ``2 * n_games`` games each):
+Matchups (each seat-swapped on the same seeds, so ``2 * n_games`` games each, played
+by :func:`singapore_env.runner.play_tables`, on ``workers`` processes):
 
 * the **mirror baseline**: heuristic British against heuristic Malay -- what an agent
   that plays exactly like the heuristic wins as each faction on these seeds;
@@ -19,7 +19,6 @@ their difference to the mirror, and OpenSkill ratings over all games
 
 from __future__ import annotations
 
-import sys
 from itertools import combinations
 from pathlib import Path
 from typing import Sequence
@@ -28,8 +27,9 @@ from agents.registry import make_agent
 from agents.threads import limit_threads
 from singapore_env.config import RulesConfig
 from singapore_env.content import FACTIONS
+from singapore_env.runner import Table, play_tables
 
-from .evaluate import MatchupResult, openskill_ratings, run_matchup
+from .evaluate import MatchupResult, openskill_ratings
 
 BASE = "heuristic"
 
@@ -46,13 +46,12 @@ def ladder_matchups(specs: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _faction_rate(result: MatchupResult, faction: str) -> dict:
-    row = result.summary()["win_rate_by_faction"][faction]
-    return {"rate": row["rate"], "ci95": row["ci95"], "wins": row["wins"],
-            "games": result.games}
+    return dict(result.summary()["win_rate_by_faction"][faction])
 
 
 def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
-               config: RulesConfig | None = None, progress: bool = False) -> dict:
+               config: RulesConfig | None = None, progress: bool = False,
+               workers: int = 1) -> dict:
     """Play every ladder matchup on ``n_games`` seeds (seat-swapped) and summarize."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
@@ -60,22 +59,14 @@ def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
         make_agent(spec)  # an unknown agent or parameter fails before any game
     limit_threads()
     pairs = ladder_matchups(specs)
-    bar = None
-    if progress and sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(total=2 * n_games * len(pairs), unit="game", desc="ladder")
-    results: list[tuple[str, str, MatchupResult]] = []
-    try:
-        for british, malay in pairs:
-            names = [british, british, malay, malay]
-            agents = [make_agent(n) for n in names]
-            result = run_matchup(agents, n_games, seed, config, swap=True, labels=names,
-                                 on_game=bar.update if bar is not None else None)
-            results.append((british, malay, result))
-    finally:
-        if bar is not None:
-            bar.close()
-    return _summary(specs, n_games, seed, config, results)
+    cfg = config if config is not None else RulesConfig.standard()
+    tables = [Table((british, british, malay, malay), cfg) for british, malay in pairs]
+    records = play_tables(tables, n_games, seed, swap=True, workers=workers,
+                          progress=progress, desc="ladder")
+    per_table = 2 * n_games
+    results = [(british, malay, MatchupResult(records[i * per_table:(i + 1) * per_table]))
+               for i, (british, malay) in enumerate(pairs)]
+    return _summary(specs, n_games, seed, cfg, results)
 
 
 def _summary(specs, n_games, seed, config, results) -> dict:
@@ -89,7 +80,7 @@ def _summary(specs, n_games, seed, config, results) -> dict:
         for faction, row in rates.items():
             row["minus_mirror"] = row["rate"] - baseline[faction]["rate"]
         vs_heuristic[spec] = rates
-    cfg = config if config is not None else RulesConfig.standard()
+    cfg = config
     return {
         "agents": list(dict.fromkeys(specs)),
         "seeds": n_games, "games_per_matchup": 2 * n_games, "seed": seed,
@@ -100,7 +91,7 @@ def _summary(specs, n_games, seed, config, results) -> dict:
                       "win_rate_by_faction": {f: _faction_rate(r, f) for f in FACTIONS},
                       "mean_vp_by_seat": r.summary()["mean_vp_by_seat"]}
                      for b, m, r in results],
-        "ratings": openskill_ratings([r for _, _, r in results]),
+        "ratings": openskill_ratings([x for _, _, r in results for x in r.records]),
     }
 
 

@@ -7,7 +7,7 @@ when a School does. This policy scores each action from what the action *refers 
 ``candidate_features``), sharing what it learns about a card across every slot, hand
 index and position that can hold it::
 
-    q      = Linear(MLP(observation))                       # the state's query
+    q      = Linear(MLP(observation, projected_vp))         # the state's query
     key[a] = E_action[a] + E_card[card[a]] + W · features[a]
     logit[a] = q · key[a] + b[a] + w · features[a]
 
@@ -30,17 +30,18 @@ from torch import nn
 
 
 class CandidateExtractor(BaseFeaturesExtractor):
-    """Concatenates ``observation``, ``candidate_card`` and the flattened
-    ``candidate_features`` (in that order) for the split done by :class:`PointerExtractor`."""
+    """Concatenates the state (``observation`` and ``projected_vp``), ``candidate_card``
+    and the flattened ``candidate_features`` (in that order) for the split done by
+    :class:`PointerExtractor`."""
 
     def __init__(self, observation_space):
-        d = observation_space["observation"].shape[0]
+        d = observation_space["observation"].shape[0] + observation_space["projected_vp"].shape[0]
         n, k = observation_space["candidate_features"].shape
         super().__init__(observation_space, d + n + n * k)
         self.sizes = (d, n, k)
 
     def forward(self, obs: dict) -> torch.Tensor:
-        return torch.cat([obs["observation"], obs["candidate_card"],
+        return torch.cat([obs["observation"], obs["projected_vp"], obs["candidate_card"],
                           obs["candidate_features"].flatten(1)], dim=1)
 
 
@@ -103,15 +104,22 @@ class PointerHead(nn.Module):
 
 
 class PointerPolicy(MaskableMultiInputActorCriticPolicy):
-    """MaskablePPO policy with a :class:`PointerHead` (``embed_dim`` sized keys)."""
+    """MaskablePPO policy with a :class:`PointerHead` (``embed_dim`` sized keys).
 
-    def __init__(self, *args, embed_dim: int = 32, **kwargs):
+    ``candidate_prior`` names the prior whose scores the env writes into the candidate
+    features (:mod:`singapore_env.candidates`; ``None``: no prior); it travels with the
+    policy so that its numpy actor asks for the same features."""
+
+    def __init__(self, *args, embed_dim: int = 32, candidate_prior: str | None = None,
+                 **kwargs):
         self.embed_dim = embed_dim
+        self.candidate_prior = candidate_prior
         kwargs.setdefault("features_extractor_class", CandidateExtractor)
         super().__init__(*args, **kwargs)
 
     def _get_constructor_parameters(self) -> dict:
-        return {**super()._get_constructor_parameters(), "embed_dim": self.embed_dim}
+        return {**super()._get_constructor_parameters(), "embed_dim": self.embed_dim,
+                "candidate_prior": self.candidate_prior}
 
     def _build_mlp_extractor(self) -> None:
         self.mlp_extractor = PointerExtractor(self.features_extractor.sizes, self.net_arch,

@@ -13,7 +13,8 @@ Every process runs numpy and torch on ``torch_threads`` (one) thread
 Outputs in ``out_dir``:
 - ``config.json`` — the resolved :class:`~training.config.TrainConfig`;
 - ``checkpoints/{faction}_phase{k}.zip`` (SB3, to resume) and ``.npz`` (numpy actor);
-- ``imitation_{faction}.json`` — held-out agreement with the heuristic per round;
+- ``imitation_{faction}.json`` — held-out agreement with the heuristic per round, and
+  ``checkpoints/{faction}_imitation.npz``, the policy after the imitation stage;
 - ``progress.csv`` — one row per phase: timesteps, wall time, win rates vs random and
   vs heuristic with 95 % intervals (the learning curve);
 - ``british.npz`` / ``malay.npz`` — the latest policy of each faction.
@@ -125,8 +126,9 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
         return FactionEnv(faction=faction, seats="both" if partner is None else "one",
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
                           seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
-                          candidates=cfg.policy == "pointer", shaping=cfg.shaping,
-                          shaping_gamma=cfg.gamma)
+                          candidates=cfg.policy == "pointer",
+                          candidate_prior=cfg.candidate_prior or None, shaping=cfg.shaping,
+                          shaping_gamma=cfg.gamma, content=cfg.content())
 
     return _init
 
@@ -161,6 +163,7 @@ def _make_model(cfg: TrainConfig, vec_env, resume: Path | None, seed: int):
         from .pointer_policy import PointerPolicy
 
         policy, policy_kwargs["embed_dim"] = PointerPolicy, cfg.embed_dim
+        policy_kwargs["candidate_prior"] = cfg.candidate_prior or None
     return MaskablePPO(
         policy, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -211,8 +214,11 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
             from .imitation import pretrain
 
             stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
-                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log)
+                             reward_mode=cfg.reward_mode, config=cfg.rules(), log=log,
+                             content=cfg.content())
             (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
+            actor_from_sb3(model.policy, meta={"faction": faction, "phase": "imitation"}).save(
+                ckpt_dir / f"{faction}_imitation.npz")
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=None if progress else True, unit="step")
         model.learn(cfg.timesteps_per_phase, reset_num_timesteps=False,
@@ -230,9 +236,9 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         learner = LearnedAgent(policy)
         seed = cfg.seed * 7919 + phase
         vs_random = faction_win_rate(faction, learner, RandomAgent(), cfg.eval_games, seed,
-                                    cfg.rules())
+                                     cfg.rules(), cfg.content())
         vs_heur = faction_win_rate(faction, learner, HeuristicAgent(), cfg.eval_games, seed,
-                                  cfg.rules())
+                                   cfg.rules(), cfg.content())
         row = {"phase": phase, "faction": faction, "faction_timesteps": totals[faction],
                "total_timesteps": sum(totals.values()),
                "seconds": round(time.time() - start, 1),

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Callable
 
 from ..content import SEAT_FACTION
 from ..decisions import Decision, Kind
-from ..state import Frame
+from ..state import VP_SOURCES, Frame
+
+VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Game
@@ -147,6 +149,24 @@ def log(g: "Game", text: str) -> None:
 
 
 # ---------------------------------------------------------------- money, ships, VP
+def score(g: "Game", seat: int, vp: int, source: str) -> None:
+    """Award ``vp`` to ``seat`` on the VP track, recorded under ``source`` (one of
+    :data:`~singapore_env.state.VP_SOURCES`): every VP change goes through here."""
+    g.s.vp[seat] += vp
+    record_source(g, seat, source, vp)
+
+
+def record_source(g: "Game", seat: int, source: str, vp: int) -> None:
+    """Record ``vp`` of ``seat`` under ``source`` (Legacies and End Game bonuses are
+    recorded here without entering the VP track)."""
+    g.s.vp_sources[seat][VP_SOURCE_INDEX[source]] += vp
+
+
+def record_fact(g: "Game", kind: str, *values: int) -> None:
+    """Note a game fact ``[kind, round, *values]`` for statistics (docs/state-format.md)."""
+    g.s.facts.append([kind, g.s.round, *(int(v) for v in values)])
+
+
 def gain(g: "Game", seat: int, dollars: int) -> None:
     g.s.wealth[seat] = max(0, g.s.wealth[seat] + dollars)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction,
-                   find_frame, gain, log, pop, push, revealed_boosts, roll,
+from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
+                   gain, log, pop, push, record_fact, revealed_boosts, roll, score,
                    star_allowed_in_conflict)
 from .effects import resolve
 from .raid import mark_used
@@ -90,10 +90,13 @@ def conflict_step(g, f) -> None:
             held.remove(card)
             g.s.battle_discard[faction(seat)].append(card)
         if d["cards"][seat]:
-            counted = own if g.cfg.conflict_vp_full_strength else min(own, d["strength"])
-            g.s.vp[seat] += d["base"] + d["per"] * counted
+            needed = min(own, d["strength"])
+            beyond = own - needed if g.cfg.conflict_vp_full_strength else 0
+            score(g, seat, d["base"] + d["per"] * needed, "conflict")
+            score(g, seat, d["per"] * beyond, "conflict_excess")
         total += own
     result = d["strength"] - total
+    record_fact(g, "conflict", d["strength"], total)
     log(g, f"conflict contributions {total}: modified result {result}")
     if result <= 0:
         return

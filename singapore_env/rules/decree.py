@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
-                   find_frame, log, modifier_total, pop, push, yes_no)
+                   find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)
 from .roles import spend_storehouse, storehouse_tokens
 
 
@@ -68,14 +68,16 @@ def decree_step(g, f) -> None:
         return
     pop(g)
     if f.d["vetoed"]:
+        record_fact(g, "decree", f.seat, vice, -1)
         log(g, f"decree on {g.c.board.vices[vice]} vetoed")
         return
     s = g.s
     name = g.c.board.vices[vice]
     outlaw = s.outlawed[vice] < 0
     s.outlawed[vice] = f.seat if outlaw else -1
+    record_fact(g, "decree", f.seat, vice, int(outlaw))
     if outlaw:
-        s.vp[f.seat] += g.cfg.outlaw_vp
+        score(g, f.seat, g.cfg.outlaw_vp, "decree")
     for row in s.tableau:
         for slot in row:
             if g.c.defs[slot.card].vice == name:

@@ -9,8 +9,8 @@ district with at least ``district_threshold`` tokens scores and is cleared.
 from __future__ import annotations
 
 from ..decisions import Decision, Kind
-from .base import (PASS, YES, add_ships, add_storehouse, decision, district_open, faction,
-                   log, pop)
+from .base import (PASS, YES, add_ships, add_storehouse, decision, district_open, faction, log,
+                   pop, score)
 from .roles import may_access, place_in_storehouse, scores_everywhere
 
 N_LOOP = 8
@@ -66,7 +66,7 @@ def score_districts(g) -> None:
         mult = b.loop_multiplier[space]
         for seat in range(4):
             if tokens[seat] and (faction(seat) == fac or scores_everywhere(g, seat)):
-                s.vp[seat] += mult * tokens[seat]
+                score(g, seat, mult * tokens[seat], "district")
             s.districts[base + seat] = 0
         if b.loop_ship[space]:
             add_ships(g, 1)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..decisions import N_CHOOSE, Decision, Kind
 from ..state import Frame
-from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from,
-                   decision, find_frame, gain, log, modifier_total, pop, push,
-                   revealed_boosts, roll_d4, roll_dice, yes_no)
+from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from, decision,
+                   find_frame, gain, log, modifier_total, pop, push, record_fact, revealed_boosts,
+                   roll_d4, roll_dice, yes_no)
 
 
 def raid_options(g, seat: int) -> list[Decision]:
@@ -79,6 +79,7 @@ def raid_step(g, f) -> None:
         result = (f.d["roll"] + boost_total(g, seat, "raid_bonus")
                   + modifier_total(g, "raid_bonus") - f.d["hinder"])
         gain(g, seat, max(0, result))
+        record_fact(g, "raid", seat, max(0, result))
         if result >= g.cfg.raid_ship_threshold:
             add_ships(g, -1)
         log(g, f"seat {seat} raids: roll {f.d['roll']} result {result}")

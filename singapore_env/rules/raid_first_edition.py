@@ -21,8 +21,8 @@ from __future__ import annotations
 from ..decisions import Kind
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
-                   find_frame, gain, log, modifier_total, pop, push, star_allowed_in_war,
-                   yes_no)
+                   find_frame, gain, log, modifier_total, pop, push, record_fact,
+                   star_allowed_in_war, yes_no)
 from .effects import influence_frame
 from .raid import mark_used, once_per_round_boost, reroll_frame, roll_into
 from .war import commit_options, committed_card, take_committed
@@ -68,6 +68,7 @@ def raid_fe_step(g, f) -> None:
         result = max(0, d["roll"] + boost_total(g, seat, "raid_bonus")
                      + modifier_total(g, "raid_bonus") - d["hinder"])
         gain(g, seat, result)
+        record_fact(g, "raid", seat, result)
         add_ships(g, -g.cfg.fe_raid_ships_lost)
         log(g, f"seat {seat} raids: dice {d['roll_dice']} result {result}")
         p = d["intervener"]

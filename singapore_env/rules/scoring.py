@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import faction, roll
+from .base import faction, record_source, roll
 from .upkeep import tax_totals
 
 
@@ -81,4 +81,12 @@ def projected_final_vp(g, seat: int) -> float:
 
 
 def final_scores(g) -> list[int]:
-    return [g.s.vp[seat] + legacy_vp(g, seat) + end_game_vp(g, seat) for seat in range(4)]
+    """Final VP per seat (VP track + Legacies + End Game bonuses, dice rolled); the
+    Legacies and bonuses are recorded as VP sources."""
+    scores = []
+    for seat in range(4):
+        legacy, bonus = legacy_vp(g, seat), end_game_vp(g, seat)
+        record_source(g, seat, "legacy", legacy)
+        record_source(g, seat, "end_game", bonus)
+        scores.append(g.s.vp[seat] + legacy + bonus)
+    return scores

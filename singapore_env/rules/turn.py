@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .activate import activate, activate_options
-from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision,
-                   gain, log, next_clockwise, pop, push)
+from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision, gain, log,
+                   next_clockwise, pop, push, record_fact)
 from .decree import decree, decree_options
 from .effects import resolve_instant
 from .folk_hero import inspire, inspire_options, play_folk, play_options
@@ -44,6 +44,7 @@ def events(g, f) -> None:
     treaty = not s.anglo_dutch and s.ships >= g.cfg.anglo_dutch_ship_threshold
     if treaty:
         s.anglo_dutch = 1
+        record_fact(g, "anglo_dutch")
         log(g, "the Anglo-Dutch Treaty comes into force")
     if s.current_event >= 0:
         s.event_discard.append(s.current_event)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push
+from .base import (PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push,
+                   score)
 from .population import add_population, discard_population_cards
 
 
@@ -45,7 +46,7 @@ def upkeep(g, f) -> None:
     s = g.s
     player, neutral = tax_totals(g)
     for seat in range(4):
-        s.vp[seat] += player[seat]
+        score(g, seat, player[seat], "upkeep_tax")
     tax = sum(player) + neutral
     pw = len(s.pw_track)
     if pw <= tax:
@@ -53,7 +54,7 @@ def upkeep(g, f) -> None:
         if best > 0:
             for seat in range(4):
                 if player[seat] == best:
-                    s.vp[seat] += best
+                    score(g, seat, best, "most_tax")
         log(g, f"upkeep met: tax {tax}, public works {pw}")
         return
     excess = pw - tax

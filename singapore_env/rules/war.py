@@ -11,8 +11,8 @@ from __future__ import annotations
 from ..decisions import Decision, Kind
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
-                   find_frame, gain, log, mate, modifier_total, one_more_dollar,
-                   pop, push, revealed_boosts, roll, star_allowed_in_war, yes_no)
+                   find_frame, gain, log, mate, modifier_total, one_more_dollar, pop, push,
+                   record_fact, revealed_boosts, roll, score, star_allowed_in_war, yes_no)
 from .population import add_population, discard_population_cards
 from .folk_hero import war_loss_frames
 from .raid import reroll_frame, roll_into
@@ -74,6 +74,7 @@ def war_step(g, f) -> None:
         d["totals"] = totals
         log(g, f"war totals attacker {totals[0]} defender {totals[1]}")
         if totals[0] == totals[1]:
+            record_fact(g, "war", att, dfn, -1)
             d["phase"] = 7
             return
         win = 0 if totals[0] > totals[1] else 1
@@ -83,6 +84,7 @@ def war_step(g, f) -> None:
         winners, losers = sides(f)[win], sides(f)[1 - win]
         d["cap"] = abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers)
         g.s.wars_won[victor] += 1
+        record_fact(g, "war", att, dfn, victor)
         loser_ally = d["allies"][1 - win]
         victor_ally = d["allies"][win]
         push(g, Frame("spoils", victor),
@@ -136,10 +138,10 @@ def settle_spoils(g, f) -> None:
         ally = d["allies"][win]
         money_part, vp_part = k * num // den, vp * num // den
         gain(g, ally, money_part)
-        g.s.vp[ally] += vp_part
+        score(g, ally, vp_part, "war_spoils")
         k, vp = k - money_part, vp - vp_part
     gain(g, victor, k)
-    g.s.vp[victor] += vp
+    score(g, victor, vp, "war_spoils")
     log(g, f"seat {victor} wins the war: ${d['k']} and {cap - d['k']} VP")
 
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from ..decisions import Decision, Kind
 from ..state import Frame
-from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame,
-                   gain, log, mate, multiplier, pop, push, star_allowed_in_war)
+from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
+                   mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
 from .raid import reroll_frame, roll_into
 from .raid_first_edition import committed_strength, discard_commits
 from .war import war_bonus, war_cost
@@ -109,6 +109,7 @@ def resolve_battle(g, f) -> None:
     victor, loser = principals(f)[win], principals(f)[1 - win]
     d["victor"], d["loser"] = victor, loser
     g.s.wars_won[victor] += 1
+    record_fact(g, "war", *principals(f), victor)
     owed = (d["totals"][win] - d["totals"][1 - win]) * multiplier(g)
     taken = min(owed, g.s.wealth[loser])
     gain(g, loser, -taken)
@@ -182,7 +183,7 @@ class Plunder:
         war = find_frame(g, "war_fe").d
         if d.kind == Kind.PASS:
             pop(g)
-            g.s.vp[f.seat] += war["due"] * g.cfg.fe_vp_per_dollar
+            score(g, f.seat, war["due"] * g.cfg.fe_vp_per_dollar, "war_plunder")
             war["due"] = 0
             return
         war["due"] -= steal_price(g, f.seat, g.s.tableau[war["loser"]][d.arg].card)

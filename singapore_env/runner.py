@@ -1,0 +1,173 @@
+"""Play many seeded games -- in this process, on ``workers`` processes, or on Ray -- and
+return one record per game (:mod:`singapore_env.records`), always in the same order.
+
+A *table* is what a set of games plays: four players (agent specs, or agent objects
+in this process only), a :class:`~singapore_env.config.RulesConfig`, the content (a
+data folder or None) and the record keys naming it (``variant``, ``mix``)::
+
+    tables = [Table(("heuristic",) * 4, RulesConfig.standard(), None, {"mix": "h"})]
+    records = play_tables(tables, n_games=100, seed=1, swap=True, workers=2)
+
+Game ``i`` of every table uses the seeds ``game_seeds(seed, n_games)[i]``
+(:mod:`singapore_env.simulate`); with ``swap`` it is played again with each faction's
+two seats exchanged (players and their agent seeds), so seat advantages cancel. Every
+game resets its agents with its own seeds, so a record does not depend on which
+process played it: the records are identical for any number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+from .config import RulesConfig
+from .records import game_record
+from .simulate import game_seeds, play_game
+
+class RayUnavailable(RuntimeError):
+    """``--ray ADDRESS`` names no reachable Ray cluster."""
+
+
+MIRROR = (1, 0, 3, 2)  # each faction's two seats exchanged
+IDENTITY = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Four players (seat order), the rules, the content and the record keys."""
+
+    players: tuple
+    config: RulesConfig = field(default_factory=RulesConfig.standard)
+    content: Any = None               # a data folder (str) or None for the shipped cards
+    keys: dict = field(default_factory=dict)
+
+    def labels(self) -> list[str]:
+        """The players' names (a spec, or an agent object's ``name``)."""
+        return [p if isinstance(p, str) else p.name for p in self.players]
+
+
+def _jobs(n_tables: int, n_games: int, seed: int, swap: bool) -> list[tuple]:
+    """``(table index, game index, layout, seeds)`` in record order."""
+    seeds = game_seeds(seed, n_games)
+    layouts = (0, 1) if swap else (0,)
+    return [(t, i, layout, seeds[i]) for t in range(n_tables) for i in range(n_games)
+            for layout in layouts]
+
+
+# ---------------------------------------------------------------- one game
+_AGENTS: dict = {}  # (table index, seat, spec) -> agent, per process
+
+
+def _agent(table_index: int, seat: int, player):
+    if not isinstance(player, str):
+        return player
+    key = (table_index, seat, player)
+    if key not in _AGENTS:
+        from agents.registry import make_agent
+
+        _AGENTS[key] = make_agent(player)
+    return _AGENTS[key]
+
+
+def play_job(tables: Sequence[Table], job: tuple) -> dict:
+    """Play one game of a job list and return its record."""
+    t, i, layout, (engine_seed, *agent_seeds) = job
+    table = tables[t]
+    order = MIRROR if layout else IDENTITY
+    labels = table.labels()
+    agents = [_agent(t, p, table.players[order[p]]) for p in range(4)]
+    result = play_game(engine_seed, agents, table.config, content=table.content,
+                       agent_seeds=[agent_seeds[order[p]] for p in range(4)], keep_game=True)
+    return game_record(result.game, [labels[order[p]] for p in range(4)], **table.keys,
+                       game=i, layout=layout, seed=engine_seed)
+
+
+# ---------------------------------------------------------------- worker processes
+_TABLES: list[Table] = []
+
+
+def _init_worker(tables: list[Table]) -> None:
+    from agents.threads import limit_threads
+
+    limit_threads(1)
+    _TABLES[:] = tables
+    _AGENTS.clear()
+
+
+def _play_chunk(jobs: list[tuple]) -> list[dict]:
+    return [play_job(_TABLES, job) for job in jobs]
+
+
+def _chunks(jobs: list, size: int) -> list[list]:
+    return [jobs[k:k + size] for k in range(0, len(jobs), size)]
+
+
+def _chunk_size(n_jobs: int, workers: int) -> int:
+    return max(1, min(50, n_jobs // (workers * 8)))
+
+
+def _local(tables: list[Table], jobs: list[tuple], workers: int) -> Iterator[list[dict]]:
+    if workers <= 1:
+        for job in jobs:
+            yield [play_job(tables, job)]
+        return
+    if any(not isinstance(p, str) for t in tables for p in t.players):
+        raise ValueError("workers > 1 needs agent specs (strings), not agent objects")
+    with multiprocessing.get_context().Pool(workers, _init_worker, (tables,)) as pool:
+        yield from pool.imap(_play_chunk, _chunks(jobs, _chunk_size(len(jobs), workers)))
+
+
+def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[dict]]:
+    """The same chunks as remote Ray tasks (results in submission order)."""
+    import ray
+
+    if not ray.is_initialized():
+        try:
+            ray.init(address=None if address == "local" else address,
+                     include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise RayUnavailable(f"cannot start or reach a Ray cluster at {address!r}: "
+                                 f"{exc}") from None
+
+    @ray.remote
+    def chunk(tables_ref, jobs_chunk):
+        _init_worker(tables_ref)
+        return _play_chunk(jobs_chunk)
+
+    tables_ref = ray.put(tables)
+    n_cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    futures = [chunk.remote(tables_ref, c)
+               for c in _chunks(jobs, _chunk_size(len(jobs), n_cpus))]
+    for future in futures:
+        yield ray.get(future)
+
+
+def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: bool = False,
+                workers: int = 1, ray_address: str | None = None, progress: bool = False,
+                desc: str = "games") -> list[dict]:
+    """Play ``n_games`` seeds (twice with ``swap``) on every table; the records in table,
+    game, layout order. ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
+    the games on a Ray cluster instead of local processes."""
+    if n_games < 1:
+        raise ValueError(f"n_games must be >= 1, got {n_games}")
+    tables = list(tables)
+    jobs = _jobs(len(tables), n_games, seed, swap)
+    source = (_ray(tables, jobs, ray_address) if ray_address
+              else _local(tables, jobs, workers))
+    bar = None
+    if progress and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=len(jobs), unit="game", desc=desc)
+    records: list[dict] = []
+    try:
+        for chunk in source:
+            records.extend(chunk)
+            if bar is not None:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.close()
+        _AGENTS.clear()
+    return records

@@ -1,0 +1,140 @@
+"""Bring your own agent (a file, a module, an installed plugin) and your own cards and
+rules (``content=`` and ``config=`` everywhere)."""
+
+import re
+import shutil
+import textwrap
+from importlib import metadata
+
+import pytest
+
+from agents import Agent, RandomAgent
+from agents.registry import make_agent
+from singapore_env import env as make_env
+from singapore_env.config import RulesConfig
+from singapore_env.content import DATA_DIR, ContentError, resolve_content
+from singapore_env.engine import Game
+from singapore_env.simulate import run_tournament
+from singapore_env.wrappers import FactionEnv
+
+BOT = textwrap.dedent('''
+    from agents import Agent
+
+    class FirstBot(Agent):
+        """Always the first legal decision, or the pick-th one."""
+        name = "first"
+
+        def __init__(self, seed=None, pick: int = 0):
+            self.pick = pick
+
+        def choose(self, game, seat):
+            legal = game.legal_decisions()
+            return legal[min(self.pick, len(legal) - 1)]
+
+    class NotAnAgent:
+        pass
+''')
+
+
+@pytest.fixture
+def bot_file(tmp_path):
+    path = tmp_path / "my_bot.py"
+    path.write_text(BOT)
+    return path
+
+
+def test_an_agent_from_a_file_with_parameters(bot_file):
+    agent = make_agent(f"{bot_file}:FirstBot:pick=2")
+    assert isinstance(agent, Agent) and agent.pick == 2
+    assert agent.name == f"{bot_file}:FirstBot:pick=2"
+    summary = run_tournament(2, [f"{bot_file}:FirstBot"] + ["random"] * 3, seed=1)
+    assert summary["players"][0] == f"{bot_file}:FirstBot"
+
+
+@pytest.mark.parametrize("tail,message", [
+    (":Missing", "has no agent class or function 'Missing'; it defines: FirstBot, NotAnAgent"),
+    (":NotAnAgent", "NotAnAgent has no reset or choose method"),
+    (":FirstBot:depth=3", "unknown parameter(s) depth; allowed: pick, seed"),
+    (":FirstBot:pick=x", "parameter pick expects an integer"),
+    ("", "name the agent class in the file after a colon"),
+])
+def test_a_bad_file_agent_names_the_problem(bot_file, tail, message):
+    with pytest.raises(ValueError) as exc:
+        make_agent(f"{bot_file}{tail}")
+    assert message in str(exc.value)
+
+
+def test_a_missing_file_or_module():
+    with pytest.raises(ValueError, match="agent file 'nope.py' does not exist"):
+        make_agent("nope.py:Bot")
+    with pytest.raises(ValueError, match="cannot import agent module 'agents.nope'"):
+        make_agent("agents.nope:Bot")
+
+
+def test_an_agent_from_a_module():
+    agent = make_agent("agents.random_agent:RandomAgent:seed=3")
+    assert isinstance(agent, RandomAgent) and agent.name == "agents.random_agent:RandomAgent:seed=3"
+
+
+def test_an_installed_plugin_by_entry_point(monkeypatch):
+    plugin = metadata.EntryPoint(name="myrandom", value="agents.random_agent:RandomAgent",
+                                 group="singapore_1819.agents")
+
+    def entry_points(group=None):
+        return [plugin] if group == "singapore_1819.agents" else []
+
+    monkeypatch.setattr("agents.plugins.metadata.entry_points", entry_points)
+    assert isinstance(make_agent("myrandom:seed=2"), RandomAgent)
+    with pytest.raises(ValueError, match="known agents: heuristic, mcts, random, myrandom"):
+        make_agent("chess")
+
+
+@pytest.fixture
+def cheap_cards(tmp_path):
+    """An edited copy of the data: every single-price market card costs $1."""
+    folder = tmp_path / "cards"
+    shutil.copytree(DATA_DIR, folder)
+    text = (folder / "cards.toml").read_text()
+    (folder / "cards.toml").write_text(re.sub(r"(?m)^price = \d+", "price = 1", text))
+    return folder
+
+
+def test_edited_content_reaches_env_wrapper_and_tournament(cheap_cards):
+    edited = resolve_content(cheap_cards)
+    assert edited.digest != resolve_content(None).digest
+    prices = {edited.defs[c].price for c in edited.market_ids if not edited.defs[c].dual_price}
+    assert prices == {(1, 1)}
+    e = make_env(content=str(cheap_cards), config=RulesConfig.standard(war_cost=3))
+    e.reset(seed=1)
+    assert e.unwrapped.game.c.digest == edited.digest and e.unwrapped.game.cfg.war_cost == 3
+    fe = FactionEnv("malay", content=str(cheap_cards))
+    fe.reset(seed=1)
+    assert fe.raw.game.c.digest == edited.digest
+    cheap = run_tournament(3, ["random"] * 4, seed=1, content=str(cheap_cards))
+    shipped = run_tournament(3, ["random"] * 4, seed=1)
+    assert cheap["data"] == str(cheap_cards) and cheap["facts"] != shipped["facts"]
+
+
+def test_a_bad_content_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(ContentError, match="does not exist"):
+        resolve_content(tmp_path / "nope")
+    with pytest.raises(ContentError, match="file not found"):
+        resolve_content(tmp_path)
+
+
+def test_a_game_saved_with_edited_content_loads_only_with_it(cheap_cards):
+    g = Game(3, content=resolve_content(cheap_cards))
+    assert Game.from_json(g.to_json(), resolve_content(cheap_cards)).s.market == g.s.market
+    with pytest.raises(ValueError, match="saved with content"):
+        Game.from_json(g.to_json())
+
+
+def test_training_config_takes_rules_changes_and_data(cheap_cards):
+    from training.config import TrainConfig, TrainConfigError
+
+    cfg = TrainConfig.load(rules_changes={"war_cost": 5}, data=str(cheap_cards))
+    assert cfg.rules().war_cost == 5 and cfg.content() == str(cheap_cards)
+    with pytest.raises(TrainConfigError, match="unknown rules setting"):
+        TrainConfig.load(rules_changes={"war_cots": 5})
+    with pytest.raises(TrainConfigError, match="does not exist"):
+        TrainConfig.load(data="/nonexistent/cards")
