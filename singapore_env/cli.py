@@ -167,7 +167,7 @@ def _parse_mixes(ctx, param, values) -> dict:
 @rules_options
 @variant_options
 @click.option("--out", default="runs/balance", show_default=True,
-              type=click.Path(file_okay=False),
+              type=OUTPUT_DIR,
               help="Folder for summary.json, the records, report.md and its figures.")
 @click.option("--format", "records_format", type=click.Choice(["parquet", "csv"]),
               default="parquet", show_default=True, help="Format of the per-game records.")

@@ -163,6 +163,7 @@ BAD_INPUTS = [
     ("ladder", "--games", "1", "--agents", ",,"),
     ("play", "--opponents", "learned:/nonexistent.npz"),
     ("train", "--out", "{file}/sub", "--phases", "1"),
+    ("balance", "--games", "1", "--out", "{file}/sub"),
     ("train", "--config", "{broken_toml}"),
     ("demo", "--config", "{broken_toml}", "--out", "{folder}/demo", "--games", "1"),
 ]
