@@ -71,6 +71,7 @@ def test_play_shows_events_board_help_saves_and_resumes(tmp_path):
     assert "Commands at the prompt" in out and "save FILE" in out
     assert "Market (slot: card, your price, text):" in out and "  0: " in out
     assert "Your tableau (temenggong)" in out and "#0:" in out
+    assert "Tax [LG 0 Res 0 Tem 0 Sul 0]" in out                # per-seat lists labelled
     assert "  * " in out and "round 1 begins" in out          # public events
     assert f"saved to {save}" in out and "cannot save to" in out
     assert save.exists()
