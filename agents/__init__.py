@@ -2,6 +2,6 @@
 
 from .base import Agent
 from .random_agent import RandomAgent
-from .registry import known_agents, make_agent, register
+from .registry import as_agent, known_agents, make_agent, register
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "register", "known_agents"]
+__all__ = ["Agent", "RandomAgent", "as_agent", "make_agent", "register", "known_agents"]

@@ -70,6 +70,9 @@ SEARCHED = frozenset({"place_leader", "leader_action", "actions", "war_join", "w
 #: VP margin that counts as a full point of score (the margin term is clipped to ±1).
 MARGIN_SCALE = 20.0
 GOALS = ("faction", "seat")
+#: Search budgets per decision beyond which a game would not end in practice.
+MAX_ITERS = 1_000_000
+MAX_SECONDS = 3600.0
 _SEED_SPACE = 2**62
 
 
@@ -98,8 +101,9 @@ class MctsAgent(Agent):
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
                  vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction"):
-        _check(iters >= 0, f"iters must be >= 0, got {iters}")
-        _check(iters > 0 or seconds > 0, f"seconds must be > 0 when iters=0, got {seconds}")
+        _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
+        _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
+               f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
         _check(topk >= 1, f"topk must be >= 1, got {topk}")
         _check(gap >= 0 and z >= 0 and margin >= 0 and vp_weight >= 0,
                "gap, z, margin and vp_weight must be >= 0")

@@ -13,6 +13,10 @@ file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal actio
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
 ``learned:default`` is the shipped reference pair (:mod:`agents.reference`).
 
+:func:`as_agent` turns whatever a caller may give (a spec, an Agent, a plain function
+``(observation, mask) -> action index``) into an Agent; ``play_game`` and ``FactionEnv``
+both use it.
+
 Agents from outside the project (:mod:`agents.plugins`) take parameters the same way::
 
     make_agent("path/to/bot.py:MyBot:depth=3")     # a class in a file
@@ -26,6 +30,7 @@ given as text is converted to the type of its default.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from .base import Agent
@@ -99,7 +104,7 @@ def split_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
 
 
 _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
-               float: "a number", str: "a string"}
+               float: "a finite number", str: "a string"}
 
 
 def _convert(spec: str, key: str, text: str, default):
@@ -113,7 +118,10 @@ def _convert(spec: str, key: str, text: str, default):
             if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
                 raise ValueError
             return text.lower() in ("1", "true", "yes")
-        return kind(text)
+        value = kind(text)
+        if kind is float and not math.isfinite(value):
+            raise ValueError
+        return value
     except ValueError:
         raise ValueError(f"agent {spec!r}: parameter {key} expects {_TYPE_NAMES[kind]}, "
                          f"got {text!r}") from None
@@ -203,3 +211,45 @@ def _heuristic(seed: int | None = None, **params) -> HeuristicAgent:
 register("random", RandomAgent)
 register("heuristic", _heuristic, params=DEFAULT_PARAMS)
 register("mcts", MctsAgent, params=MctsAgent.PARAMS)
+
+
+class FunctionAgent(Agent):
+    """An Agent around a plain function ``(observation, mask) -> action index``, or
+    around an object with ``act``/``choose`` (and maybe ``reset``) that is not an Agent."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = str(getattr(inner, "name", None) or getattr(inner, "__name__", None)
+                        or type(inner).__name__)
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.inner, "reset", None)
+        if callable(reset):
+            reset(seed=seed)
+
+    def act(self, observation, mask) -> int:
+        act = getattr(self.inner, "act", None)
+        if callable(act):
+            return act(observation, mask)
+        if callable(self.inner):
+            return self.inner(observation, mask)
+        raise NotImplementedError(f"{self.name} plays at engine level only (choose)")
+
+    def choose(self, game, seat: int):
+        choose = getattr(self.inner, "choose", None)
+        return choose(game, seat) if callable(choose) else super().choose(game, seat)
+
+
+def as_agent(agent, seed: int | None = None) -> Agent:
+    """An Agent from a spec (``"heuristic"``, ``"mcts:iters=8"``, ``"learned:PATH"``), an
+    Agent, an object with ``act``/``choose``, or a function ``(observation, mask) ->
+    action index``; anything else raises ValueError saying what is accepted."""
+    if isinstance(agent, str):
+        return make_agent(agent, seed)
+    if isinstance(agent, Agent):
+        return agent
+    if any(callable(getattr(agent, m, None)) for m in ("act", "choose")) or callable(agent):
+        return FunctionAgent(agent)
+    raise ValueError(f"an agent is a name such as 'heuristic' or 'mcts:iters=8' (known: "
+                     f"{', '.join(known_agents())}, learned:PATH), an Agent, or a function "
+                     f"(observation, mask) -> action index; got {agent!r}")

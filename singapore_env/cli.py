@@ -25,9 +25,10 @@ from importlib import metadata
 
 import click
 
-from .cli_options import (OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text, format_summary,
-                          parse_players, pct, rules_config, rules_options, variant_config,
-                          variant_options, write_records_file, write_summary_json)
+from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
+                          format_summary, parse_players, pct, rules_config, rules_options,
+                          variant_config, variant_options, write_records_file,
+                          write_summary_json)
 from .config import RULESETS, RulesConfig
 from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
@@ -166,7 +167,7 @@ def _parse_mixes(ctx, param, values) -> dict:
 @rules_options
 @variant_options
 @click.option("--out", default="runs/balance", show_default=True,
-              type=click.Path(file_okay=False),
+              type=OUTPUT_DIR,
               help="Folder for summary.json, the records, report.md and its figures.")
 @click.option("--format", "records_format", type=click.Choice(["parquet", "csv"]),
               default="parquet", show_default=True, help="Format of the per-game records.")
@@ -269,7 +270,7 @@ def _comparable(game) -> dict:
               help="The edited data folder the game was played with (simulate --data).")
 def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> None:
     """Replay a saved game decision by decision, then show the final board."""
-    from .engine import Game, IllegalDecision, SaveFormatError
+    from .engine import Game, SaveFormatError
     from .render import describe, render_text
 
     try:
@@ -278,7 +279,7 @@ def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> Non
         content = _saved_content(text, data_dir)
         stored = Game.from_json(text, content) if snapshot else None
         final = Game.load_replay(text, content)
-    except (SaveFormatError, IllegalDecision, ContentError) as exc:
+    except (SaveFormatError, ContentError) as exc:
         _fail(path, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         _fail(path, f"{type(exc).__name__}: {exc}")
@@ -321,68 +322,45 @@ def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> Non
 
 
 # ---------------------------------------------------------------- play
-def _ask(prompt: str, options: int, read=input) -> int:
-    """Ask for a number in 1..options until one is given (re-prompt on bad input)."""
-    while True:
-        try:
-            text = read(prompt)
-        except EOFError:
-            raise click.ClickException("input ended; game abandoned") from None
-        text = text.strip().lower()
-        if text in ("q", "quit", "exit"):
-            raise click.ClickException("game abandoned")
-        # ASCII digits only ("²".isdigit() is true) and few of them (int() refuses
-        # thousands of digits).
-        if text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= options:
-            return int(text) - 1
-        click.echo(f"  please type a number from 1 to {options} (or q to quit)")
-
-
 @main.command()
 @click.option("--seat", type=click.Choice(SEAT_NAMES), default="sultan", show_default=True,
               help="The seat you play.")
 @click.option("--opponents", default="heuristic", show_default=True,
-              help="Agent for the other three seats (a name or learned:PATH).")
+              help="One agent for the three other seats, or three comma-separated agents "
+                   "(the other seats in seat order), e.g. heuristic,mcts:iters=8,random.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False),
+              help="Resume a game saved with 'save FILE' at the prompt (its rules apply).")
 @rules_options
-def play(seat: str, opponents: str, seed: int, ruleset: str, no_slavery: bool) -> None:
-    """Play one seat in the terminal against agents: choose among the legal decisions."""
-    from agents.registry import make_agent
+def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: str,
+         no_slavery: bool) -> None:
+    """Play one seat in the terminal against agents (type help at the prompt)."""
+    from .engine import Game, SaveFormatError
+    from .play import Session, make_opponents
 
-    from .engine import Game
-    from .render import describe, describe_seen_by, render_text
-
+    me = SEAT_NAMES.index(seat)
     try:
-        others = [make_agent(opponents, seed + p) for p in range(4)]
+        agents = make_opponents(opponents, me, seed)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--opponents'") from None
-    me = SEAT_NAMES.index(seat)
-    game = Game(seed, rules_config(ruleset, no_slavery))
-    shown_round = -1
-    while not game.is_over:
-        acting = game.acting_seat
-        if acting != me:
-            decision = others[acting].choose(game, acting)
-            click.echo(f"  {SEAT_NAMES[acting]}: {describe_seen_by(game, decision, me)}")
-            game.step(decision)
-            continue
-        if game.s.round != shown_round or game.pending.kind == "place_leader":
-            click.echo("\n" + render_text(game, seat=me))
-            shown_round = game.s.round
-        legal = game.legal_decisions()
-        click.echo(f"\nYou ({seat}) decide [{game.pending.kind}]:")
-        for i, d in enumerate(legal, 1):
-            click.echo(f"  {i:3d}. {describe(game, d)}")
-        game.step(legal[_ask("> ", len(legal))])
-    click.echo("\n" + render_text(game))
-    click.echo(f"Winners: {', '.join(SEAT_NAMES[p] for p in game.winners)}")
+    if load_path:
+        try:
+            with open(load_path, encoding="utf-8") as fh:
+                game = Game.from_json(fh.read())
+        except (SaveFormatError, OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(str(exc)[:300], param_hint="'--load'") from None
+        if game.is_over:
+            raise click.BadParameter("that game is over", param_hint="'--load'")
+    else:
+        game = Game(seed, rules_config(ruleset, no_slavery))
+    Session(game, me, agents, resumed=bool(load_path)).run()
 
 
 # ---------------------------------------------------------------- training
 @main.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key.")
-@click.option("--out", default="runs/train", show_default=True, type=click.Path(file_okay=False),
+@click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
 @click.option("--phases", type=click.IntRange(min=1), help="Override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1), help="Override timesteps per phase.")
@@ -459,7 +437,7 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 
 
 @main.command()
-@click.option("--out", default="runs/demo", show_default=True, type=click.Path(file_okay=False))
+@click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (default: training/configs/demo.toml).")
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
@@ -468,10 +446,14 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def demo(out, config_path, games, ruleset, progress) -> None:
     """Short self-play training, then an evaluation report (markdown + PNGs) in OUT."""
+    from training.config import TrainConfigError
     from training.report import run_demo
 
-    report = run_demo(out, config_path, games, progress=progress, log=click.echo,
-                      ruleset=ruleset)
+    try:
+        report = run_demo(out, config_path, games, progress=progress, log=click.echo,
+                          ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
     click.echo(f"report: {report}")
 
 

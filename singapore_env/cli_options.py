@@ -104,6 +104,27 @@ class OutputFile(click.Path):
 OUTPUT_FILE = OutputFile()
 
 
+class OutputDir(click.Path):
+    """A folder the command will create or fill: its nearest existing ancestor must be a
+    writable folder, checked before any work starts."""
+
+    def __init__(self):
+        super().__init__(file_okay=False, writable=True)
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        folder = os.path.abspath(path)
+        while not os.path.exists(folder):
+            folder = os.path.dirname(folder)
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            self.fail(f"cannot write into {path!r}: {folder!r} is not a writable folder",
+                      param, ctx)
+        return path
+
+
+OUTPUT_DIR = OutputDir()
+
+
 def rules_options(fn):
     """The ``--ruleset`` and ``--no-slavery`` options of every command that plays games."""
     fn = click.option("--no-slavery", is_flag=True,

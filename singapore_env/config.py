@@ -24,6 +24,16 @@ PRESETS: dict[str, dict] = {
     # 2022 first edition: War costs no Storehouse tokens (still two Actions).
     "first-edition": {"war_cost": 0, "war_cost_under_anglo_dutch": 0},
 }
+#: Upper bounds on the numbers that size lists, dice pools or loops, so that a config
+#: from a file cannot make the engine allocate or loop without bound. Every other int
+#: is capped at ``MAX_VALUE``; ``max_decisions`` (a step count) at ``MAX_DECISIONS``.
+SIZE_LIMITS: dict[str, int] = {
+    "market_slots": 12, "war_dice": 20, "war_ship_loss_dice": 20, "fe_raid_d4": 20,
+    "fe_war_d4": 20, "max_hand": 64, "max_tableau": 64, "event_i_cards": 50,
+    "event_ii_cards": 50, "actions_per_turn": 20,
+}
+MAX_VALUE = 10**6
+MAX_DECISIONS = 10**9
 
 
 class ConfigError(ValueError):
@@ -139,8 +149,10 @@ class RulesConfig:
             if expected is int:
                 if not isinstance(value, int) or isinstance(value, bool):
                     raise ConfigError(f"{f.name} must be an int, got {value!r}")
-                if value < 0:
-                    raise ConfigError(f"{f.name} must be >= 0, got {value}")
+                top = SIZE_LIMITS.get(f.name, MAX_DECISIONS if f.name == "max_decisions"
+                                      else MAX_VALUE)
+                if not 0 <= value <= top:
+                    raise ConfigError(f"{f.name} must be in 0..{top}, got {value}")
             elif not isinstance(value, expected):
                 raise ConfigError(f"{f.name} must be a {expected.__name__}, got {value!r}")
         for share in self.spoils_shares:

@@ -25,18 +25,14 @@ from .decisions import Decision, Kind, arg_sizes, is_decision
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
 from .rules.roles import setup_simulation
+from .save_validation import (FORMAT_NAME, FORMAT_VERSION, SaveFormatError, check_header,
+                              parse_json, rng_state, state_from_dict)
 from .state import Frame, GameState, Slot
 
-FORMAT_NAME = "singapore-1819-game"
-FORMAT_VERSION = 1
 
 
 class IllegalDecision(ValueError):
     """A decision that is not legal now. The message names the legal ones."""
-
-
-class SaveFormatError(ValueError):
-    """A saved game that cannot be loaded (malformed, tampered or from other content)."""
 
 
 class Game:
@@ -210,25 +206,23 @@ class Game:
     @classmethod
     def from_json(cls, text: str, content: Content | None = None) -> "Game":
         """Load a snapshot saved by :meth:`to_json`; raise SaveFormatError if it is bad."""
-        return cls.from_dict(_parse_json(text), content)
+        return cls.from_dict(parse_json(text), content)
 
     @classmethod
     def from_dict(cls, data: dict, content: Content | None = None) -> "Game":
-        cfg, seed, history = _check_header(data)
+        """Load a snapshot from :meth:`to_dict` data, validated in full
+        (:mod:`singapore_env.save_validation`); raise SaveFormatError if it is bad."""
+        cfg, seed, history = check_header(data)
         try:
-            g = cls(seed, cfg, content, keep_text_log=bool(data.get("keep_text_log", True)),
+            g = cls(seed, cfg, content, keep_text_log=data.get("keep_text_log", True),
                     _empty=True)
         except (ConfigError, ValueError) as exc:
             raise SaveFormatError(f"cannot build the game: {exc}") from None
         if data.get("content") != g.c.digest:
-            raise SaveFormatError(
-                f"saved with content {data.get('content')!r}, this engine has {g.c.digest!r}")
-        try:
-            g.s = GameState.from_dict(data["state"])
-            g.rng.bit_generator.state = _rng_state_from_json(data["rng"])
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-                OverflowError) as exc:
-            raise SaveFormatError(f"malformed state: {exc!r}") from None
+            raise SaveFormatError(f"saved with content {str(data.get('content'))[:40]!r}, "
+                                  f"this engine has {g.c.digest!r}")
+        g.s = state_from_dict(data["state"], g)
+        g.rng.bit_generator.state = rng_state(data["rng"])
         if len(history) != g.s.decisions:
             raise SaveFormatError(f"the log has {len(history)} decisions but the state says "
                                   f"{g.s.decisions}")
@@ -239,8 +233,11 @@ class Game:
             g._run()
         except InvariantError as exc:
             raise SaveFormatError(f"inconsistent state: {exc}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                LookupError) as exc:
             raise SaveFormatError(f"state cannot be continued: {exc!r}") from None
+        if not g.s.game_over and not g._legal:
+            raise SaveFormatError("state cannot be continued: no decision is pending")
         return g
 
     @classmethod
@@ -257,59 +254,19 @@ class Game:
 
     @classmethod
     def load_replay(cls, text: str, content: Content | None = None) -> "Game":
-        """Rebuild a saved game by replaying its seed and log (ignores the snapshot)."""
-        data = _parse_json(text)
-        cfg, seed, history = _check_header(data)
+        """Rebuild a saved game by replaying its seed and log (ignores the snapshot);
+        a bad file or a logged decision that is not legal raises SaveFormatError."""
+        data = parse_json(text)
+        cfg, seed, history = check_header(data)
         try:
             return cls.replay(seed, history, cfg, content,
-                              keep_text_log=bool(data.get("keep_text_log", True)))
+                              keep_text_log=data.get("keep_text_log", True))
         except ConfigError as exc:
             raise SaveFormatError(f"cannot build the game: {exc}") from None
-
-
-def _parse_json(text: str):
-    try:
-        return json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise SaveFormatError(f"not JSON: {exc}") from None
-
-
-def _check_header(data) -> tuple[RulesConfig, int, list[Decision]]:
-    if not isinstance(data, dict):
-        raise SaveFormatError("a saved game is a JSON object")
-    if data.get("format") != FORMAT_NAME:
-        raise SaveFormatError(f"format is {data.get('format')!r}, expected {FORMAT_NAME!r}")
-    if data.get("version") != FORMAT_VERSION:
-        raise SaveFormatError(
-            f"version {data.get('version')!r} is not supported (this engine reads "
-            f"{FORMAT_VERSION})")
-    for key in ("seed", "config", "history", "rng", "state"):
-        if key not in data:
-            raise SaveFormatError(f"missing field {key!r}")
-    seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise SaveFormatError(f"seed must be a non-negative int, got {seed!r}")
-    try:
-        cfg = RulesConfig.from_dict(data["config"])
-    except (ConfigError, TypeError, ValueError) as exc:
-        raise SaveFormatError(f"bad config: {exc}") from None
-    history = []
-    for i, d in enumerate(data["history"] if isinstance(data["history"], list) else [None]):
-        if not (isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
-                and d[0] in {int(k) for k in Kind}):
-            raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: {d!r}")
-        history.append(Decision(d[0], d[1]))
-    return cfg, seed, history
+        except IllegalDecision as exc:
+            raise SaveFormatError(str(exc)) from None
 
 
 def _rng_state_to_json(state: dict) -> dict:
     return {"bit_generator": state["bit_generator"], "state": dict(state["state"]),
             "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}
-
-
-def _rng_state_from_json(data: dict) -> dict:
-    if not isinstance(data, dict) or data.get("bit_generator") != "PCG64":
-        raise ValueError(f"rng bit_generator must be PCG64, got {data.get('bit_generator')!r}")
-    return {"bit_generator": "PCG64",
-            "state": {"state": int(data["state"]["state"]), "inc": int(data["state"]["inc"])},
-            "has_uint32": int(data["has_uint32"]), "uinteger": int(data["uinteger"])}

@@ -25,7 +25,8 @@ Terminations / truncations    all agents terminate at the end of the game; trunc
                               after ``max_steps`` agent steps (engine decisions)
 Infos                         ``{}`` during play; at the end ``final_vp`` (own),
                               ``final_scores`` (every agent) and ``winners``
-Render                        ``render_mode="ansi"``: the engine's text board (all hands)
+Render                        ``render_mode="ansi"``: the engine's text board (all hands);
+                              ``"human"`` prints it
 Parallelizable                no (turn-based, with out-of-turn questions)
 ============================  ================================================================
 
@@ -77,7 +78,7 @@ from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
 from .content import SEAT_NAMES, Content, resolve_content
 from .decisions import is_int
-from .engine import Game, IllegalDecision
+from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
 from .render import describe, render_text
 from .rewards import rewards as compute_rewards
@@ -132,7 +133,7 @@ class raw_env(AECEnv, EzPickle):
     Pickling (``EzPickle``) rebuilds the env from its constructor arguments (a fresh,
     unreset env); use :meth:`save`/:meth:`load` to carry a game along."""
 
-    metadata = {"name": ENV_NAME, "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": ENV_NAME, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, seed: int | None = None, slavery: bool | None = None,
                  reward_mode: str | None = None, illegal_action: str = "raise",
@@ -319,9 +320,13 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------ render / close
     def render(self) -> str | None:
+        """The text board: returned (``"ansi"``) or printed (``"human"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use "
-                                  "render_mode='ansi'")
+                                  "render_mode='ansi' or 'human'")
+            return None
+        if self.render_mode == "human":
+            print(render_text(self.game))
             return None
         return render_text(self.game)
 
@@ -351,8 +356,14 @@ class raw_env(AECEnv, EzPickle):
         return self.game.to_json()
 
     def load(self, text: str) -> None:
-        """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``)."""
-        self.set_game(Game.from_json(text, self.content))
+        """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``); a
+        bad snapshot, or one whose configuration does not fit this env, raises
+        ``SaveFormatError`` and leaves the env unchanged."""
+        game = Game.from_json(text, self.content)
+        try:
+            self.set_game(game)
+        except ValueError as exc:
+            raise SaveFormatError(str(exc)) from None
 
     def set_game(self, game: Game) -> None:
         """Play on from an engine game (its configuration must fit this env's spaces)."""

@@ -164,16 +164,26 @@ def _describe(g, d: Decision) -> str:
     return f"{kind_name.lower()} {a}"
 
 
+#: Short seat labels for per-seat lists (lieutenant_governor, resident, temenggong, sultan).
+SEAT_LABELS = ("LG", "Res", "Tem", "Sul")
+
+
+def per_seat(values) -> str:
+    """Four per-seat numbers, labelled: ``LG 0 Res 1 Tem 0 Sul 2``."""
+    return " ".join(f"{label} {v}" for label, v in zip(SEAT_LABELS, values))
+
+
 def render_text(g, seat: int | None = None) -> str:
     """The board as text. With ``seat``, only what that seat may see (own hand)."""
     s, c, b = g.s, g.c, g.c.board
-    lines = [f"Round {s.round}/8  first player: {SEAT_NAMES[s.first_player]}  ships: {s.ships}"
+    rounds = g.cfg.event_i_cards + g.cfg.event_ii_cards + 1
+    lines = [f"Round {s.round}/{rounds}  first player: {SEAT_NAMES[s.first_player]}  ships: {s.ships}"
              f"  treaty: {'Anglo-Dutch' if s.anglo_dutch else 'Singapore'}"
              f"  event: {_card(g, s.current_event)}"]
     from .rules.base import multiplier
     from .rules.upkeep import tax_totals
     tax, neutral = tax_totals(g)
-    lines.append(f"Multiplier x{multiplier(g)}  Tax {tax} (+{neutral} neutral)  "
+    lines.append(f"Multiplier x{multiplier(g)}  Tax [{per_seat(tax)}] (+{neutral} neutral)  "
                  f"Public Works {len(s.pw_track)}  Storehouses B{s.storehouse[0]} "
                  f"M{s.storehouse[1]}  Population B{s.population[0]} M{s.population[1]}")
     cells = []
@@ -183,7 +193,7 @@ def render_text(g, seat: int | None = None) -> str:
         else:
             from .rules.base import district_open
             toks = s.districts[sp * 4: sp * 4 + 4]
-            cells.append(f"{name}{'' if district_open(g, sp) else '(closed)'}:{toks}")
+            cells.append(f"{name}{'' if district_open(g, sp) else '(closed)'}:[{per_seat(toks)}]")
     lines.append("Loop: " + " -> ".join(cells))
     vices = [f"{v}{'*' if s.outlawed[i] >= 0 else ''}" for i, v in enumerate(b.vices)]
     lines.append("Vices (outlawed*): " + " ".join(vices))

@@ -66,14 +66,20 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
     """Play one full game; on each step the acting seat's agent ``choose(game, seat)``.
 
     ``agents[p]`` plays seat ``p`` (0 lieutenant_governor, 1 resident, 2 temenggong,
-    3 sultan). Every agent is first ``reset`` with its seed (``agent_seeds`` or seeds
-    derived from ``seed``). ``content`` is the cards and board (a loaded content or an
-    edited data folder; the shipped data by default). With ``keep_game`` the finished :class:`Game` is returned
+    3 sultan): an Agent, an agent spec (``"heuristic:seed=3"``) or a function
+    ``(observation, mask) -> action index`` (:func:`agents.registry.as_agent`). Every
+    agent is first ``reset`` with its seed (``agent_seeds`` or seeds derived from
+    ``seed``). ``content`` is the cards and board (a loaded content or an edited data
+    folder; the shipped data by default). With ``keep_game`` the finished :class:`Game` is returned
     in ``result.game``. Raises IllegalDecision (naming the seat and agent) if an agent
     picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
     """
-    if len(agents) != 4:
-        raise ValueError(f"a game needs 4 agents, got {len(agents)}")
+    from agents.registry import as_agent  # the engine package does not import agents
+
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) \
+            or len(agents) != 4:
+        raise ValueError(f"a game needs a list of 4 agents, got {agents!r}"[:200])
+    agents = [as_agent(a) for a in agents]
     seeds = list(agent_seeds) if agent_seeds is not None else default_agent_seeds(seed)
     if len(seeds) != 4:
         raise ValueError(f"agent_seeds needs 4 entries, got {len(seeds)}")

@@ -1,4 +1,4 @@
-"""Game state as plain data: no rules here.
+"""Game state as plain data: no rules here (a saved state is checked in save_validation).
 
 Seats are ints 0..3 (lieutenant_governor, resident, temenggong, sultan); factions are
 0 (British) and 1 (Malay). Cards are integer ids into ``Content.defs``. Pending work is
@@ -36,11 +36,6 @@ class Slot:
         return [self.card, int(self.up), int(self.link), list(self.pops), int(self.activated),
                 self.stored, self.down, int(self.searched)]
 
-    @classmethod
-    def from_list(cls, x: list) -> "Slot":
-        return cls(int(x[0]), bool(x[1]), bool(x[2]), [int(p) for p in x[3]], bool(x[4]),
-                   int(x[5]), str(x[6]), bool(x[7]))
-
 
 class Frame:
     """A pending step: ``kind`` names its handler, ``seat`` who acts, ``d`` its data."""
@@ -57,10 +52,6 @@ class Frame:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "seat": self.seat, "d": copy.deepcopy(self.d)}
-
-    @classmethod
-    def from_dict(cls, x: dict) -> "Frame":
-        return cls(x["kind"], x["seat"], **x["d"])
 
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, seat={self.seat}, {self.d})"
@@ -84,8 +75,8 @@ _INT_LISTS = ("vp", "wealth", "storehouse", "population", "pw_track", "market",
               "put_away")
 _NESTED = ("hands", "revealed", "battle_deck", "battle_discard", "modifiers", "folk_hands",
            "vp_sources", "facts")
-#: Fields a save made before they existed may lack (filled by ``_fill_missing``).
-_OPTIONAL = ("vp_sources", "facts")
+#: Fields a save made before they existed may lack (save_validation fills them in).
+OPTIONAL_FIELDS = ("vp_sources", "facts")
 
 
 class GameState:
@@ -166,29 +157,3 @@ class GameState:
         d["stack"] = [f.to_dict() for f in self.stack]
         d["log_text"] = list(self.log_text)
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
-        s = cls()
-        expected = set(cls.__slots__)
-        missing = expected - set(d) - set(_OPTIONAL)
-        unknown = set(d) - expected
-        if missing or unknown:
-            raise ValueError(f"state fields missing {sorted(missing)}, unknown {sorted(unknown)}")
-        for name in _SCALARS:
-            setattr(s, name, int(d[name]))
-        for name in _INT_LISTS:
-            setattr(s, name, [int(x) for x in d[name]])
-        for name in _NESTED:
-            if name not in d:
-                continue
-            if name in ("modifiers", "facts"):
-                setattr(s, name, [[str(m[0]), *(int(x) for x in m[1:])] for m in d[name]])
-            else:
-                setattr(s, name, [[int(x) for x in row] for row in d[name]])
-        s.tableau = [[Slot.from_list(x) for x in row] for row in d["tableau"]]
-        s.stack = [Frame.from_dict(f) for f in d["stack"]]
-        s.log_text = [str(x) for x in d["log_text"]]
-        if "vp_sources" not in d:
-            s.vp_sources[:] = [[0] * (len(VP_SOURCES) - 1) + [vp] for vp in s.vp]
-        return s

@@ -20,8 +20,10 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     A seat name (e.g. ``"resident"``): always that seat.
 
 ``opponents`` / ``partner``
-    An agent is anything with ``act(observation: dict, mask) -> int`` (see
-    :class:`agents.base.Agent`) or a callable ``(observation: dict, mask) -> int``;
+    An agent is an agent spec (``"heuristic"``, ``"heuristic:seed=3"``,
+    ``"mcts:iters=8"``, ``"learned:PATH"``), an :class:`agents.base.Agent` (``act`` or
+    ``choose``) or a callable ``(observation: dict, mask) -> int``
+    (:func:`agents.registry.as_agent`; anything else is a ValueError);
     ``observation`` is the PettingZoo observation dict (``{"observation", "action_mask"}``)
     of that seat. ``opponents`` is one agent for both opponent seats, a pair (opponent seats
     in seat order) or a dict ``{seat name: agent}``. ``None`` means uniformly random legal
@@ -48,6 +50,10 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` adds the
     heuristic's scores of the turn questions to the candidate features.
 
+Registered with Gymnasium as ``Singapore1819Faction-v0`` (:data:`GYM_ID`), so
+``gymnasium.make`` and ``gymnasium.make_vec`` build it; ``render_mode="human"`` prints
+the text board.
+
 Spaces: ``observation_space`` is the flat ``Box(float32, (D,))`` of
 :mod:`singapore_env.encoding` (the learning seat's point of view); ``action_space`` is
 ``Discrete(N)``; :meth:`FactionEnv.action_masks` returns the bool mask of the current
@@ -63,7 +69,7 @@ always raises.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import gymnasium
 import numpy as np
@@ -113,20 +119,12 @@ class PolicyAgent:
         return int(action)
 
 
-def _as_callable(agent) -> Callable[[dict, np.ndarray], int]:
-    if hasattr(agent, "act") and callable(agent.act):
-        return agent.act
-    if callable(agent):
-        return agent
-    raise TypeError(f"an agent needs act(observation, mask) or to be callable; got {agent!r}")
-
-
 class FactionEnv(gymnasium.Env, EzPickle):
     """One learning faction of 1819 Singapore as a single-agent Gymnasium env.
 
     Pickling (``EzPickle``) rebuilds it from its constructor arguments."""
 
-    metadata = {"name": "singapore_1819_faction_v0", "render_modes": ["ansi"]}
+    metadata = {"name": "singapore_1819_faction_v0", "render_modes": ["ansi", "human"]}
 
     def __init__(self, faction: str = "british", seats: str = "one", opponents: Any = None,
                  partner: Any = None, seed: int | None = None, reward_mode: str | None = None,
@@ -188,28 +186,27 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
         """Replace the opponents and the partner (from the next ``reset``); ``None`` means
         random play. Training code can call this between episodes (``env_method``)."""
-        controllers = {seat: agent if agent is not None else self._random
+        from agents.registry import as_agent  # the engine package does not import agents
+
+        controllers = {seat: as_agent(agent) if agent is not None else self._random
                        for seat, agent in self._opponent_map(opponents).items()}
-        partner = partner if partner is not None else self._random
-        for agent in list(controllers.values()) + [partner]:
-            if agent is not self._random:
-                _as_callable(agent)  # fail early on a bad agent
-        self._controllers, self._partner = controllers, partner
+        self._controllers = controllers
+        self._partner = as_agent(partner) if partner is not None else self._random
 
     def _opponent_map(self, opponents) -> dict[int, Any]:
         seats = self._opponent_seats
-        if opponents is None or hasattr(opponents, "act") or callable(opponents):
-            return {p: opponents for p in seats}
         if isinstance(opponents, Mapping):
             unknown = set(opponents) - {AGENTS[p] for p in seats}
             if unknown:
                 raise ValueError(f"opponents names seats {sorted(unknown)}; the opponent "
                                  f"seats are {[AGENTS[p] for p in seats]}")
             return {p: opponents.get(AGENTS[p]) for p in seats}
-        opponents = list(opponents)
-        if len(opponents) != 2:
-            raise ValueError("opponents must be one agent, two agents or a dict by seat name")
-        return dict(zip(seats, opponents))
+        if isinstance(opponents, (list, tuple)):
+            if len(opponents) != 2:
+                raise ValueError(f"opponents must be one agent, two agents or a dict by seat "
+                                 f"name; got a list of {len(opponents)}")
+            return dict(zip(seats, opponents))
+        return {p: opponents for p in seats}  # one agent (a spec builds one per seat)
 
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -366,7 +363,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                 name = AGENTS[seat]
                 obs = raw.observe(name)
                 try:
-                    action = _as_callable(agent)(obs, obs["action_mask"])
+                    action = agent.act(obs, obs["action_mask"])
                 except NotImplementedError:
                     if not callable(getattr(agent, "choose", None)):
                         raise
@@ -381,3 +378,11 @@ class FactionEnv(gymnasium.Env, EzPickle):
                         f"{name} (played by {agent!r}) chose action {action!r}, which is "
                         f"masked out; legal actions: {enc.legal_indices(game)}")
             raw.step(action)
+
+
+#: The Gymnasium id of :class:`FactionEnv`, registered when this module is imported:
+#: ``gymnasium.make(GYM_ID, faction="malay")`` after ``import singapore_env.wrappers``,
+#: or ``gymnasium.make("singapore_env.wrappers:Singapore1819Faction-v0")`` with no import.
+GYM_ID = "Singapore1819Faction-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point=f"{__name__}:FactionEnv")

@@ -150,7 +150,7 @@ def test_seed_parameter_works_for_every_agent():
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
     ("mcts:iters", "parameters are written key=value"),
     ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
-    ("mcts:iters=-1", "iters must be >= 0"),
+    ("mcts:iters=-1", "iters must be in 0..1000000"),
     ("mcts:goal=draw", "goal must be one of faction, seat"),
     ("heuristic:speed=2", "allowed: action_cost"),
     ("random:seed=x", "parameter seed expects an integer"),

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from singapore_env.cli import main
@@ -142,3 +144,42 @@ def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
     assert "needs the optional package 'openskill'" in result.output
     assert "[train]" in result.output
     assert "Traceback" not in result.output
+
+
+BAD_INPUTS = [
+    ("replay", "{missing}"),
+    ("replay", "{deep}"),
+    ("replay", "{binary}", "--snapshot"),
+    ("replay", "{folder}"),
+    ("simulate", "--games", "-1"),
+    ("simulate", "--seed", "-4"),
+    ("simulate", "--games", "1", "--players", "learned:/nonexistent.npz,random,random,random"),
+    ("simulate", "--games", "1", "--players", "mcts:iters=99999999999999,random,random,random"),
+    ("simulate", "--games", "1", "--players", "mcts:seconds=inf,random,random,random"),
+    ("simulate", "--games", "1", "--players", "heuristic:war_margin=nan,random,random,random"),
+    ("simulate", "--games", "1", "--players", "random,random"),
+    ("simulate", "--games", "1", "--save", "{missing}/x.json"),
+    ("evaluate", "--games", "1", "--british", "bogus"),
+    ("ladder", "--games", "1", "--agents", ",,"),
+    ("play", "--opponents", "learned:/nonexistent.npz"),
+    ("train", "--out", "{file}/sub", "--phases", "1"),
+    ("balance", "--games", "1", "--out", "{file}/sub"),
+    ("train", "--config", "{broken_toml}"),
+    ("demo", "--config", "{broken_toml}", "--out", "{folder}/demo", "--games", "1"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUTS, ids=lambda a: " ".join(a)[:60])
+def test_bad_input_is_a_usage_error_without_traceback(tmp_path, args):
+    files = {"missing": tmp_path / "missing", "deep": tmp_path / "deep.json",
+             "binary": tmp_path / "binary.json", "folder": tmp_path / "folder",
+             "file": tmp_path / "file.txt", "broken_toml": tmp_path / "broken.toml"}
+    files["deep"].write_text("[" * 100000 + "]" * 100000)
+    files["binary"].write_bytes(b"\xff\xfe\x00")
+    files["folder"].mkdir()
+    files["file"].write_text("x")
+    files["broken_toml"].write_text("x = [")
+    result = _run(*[a.format(**files) for a in args])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert "Error" in result.output or "cannot" in result.output

@@ -67,7 +67,7 @@ def test_seed_test():
 def test_metadata_and_factories():
     e = env()
     assert e.metadata["name"] == "singapore_1819_v0"
-    assert e.metadata["render_modes"] == ["ansi"]
+    assert e.metadata["render_modes"] == ["ansi", "human"]
     assert e.metadata["is_parallelizable"] is False
     assert e.possible_agents == ["lieutenant_governor", "resident", "temenggong", "sultan"]
     assert isinstance(e.unwrapped, raw_env)

@@ -3,6 +3,7 @@
 from click.testing import CliRunner
 
 from singapore_env.cli import main
+from singapore_env.content import SEAT_NAMES
 
 
 def test_play_reprompts_on_bad_input_and_finishes():
@@ -52,3 +53,49 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
                  if line.startswith(tuple(f"  {n}: " for n in SEAT_NAMES if n != "sultan"))]
     assert any(line.split(": ", 1)[1] in HIDDEN_ANSWERS.values() for line in opponents)
     assert not any(line.split(": ", 1)[1].startswith("keep ") for line in opponents)
+
+
+def _battle_names():
+    from singapore_env.content import default_content
+    return {d.name for d in default_content(True).defs if d.category == "battle"}
+
+
+def test_play_shows_events_board_help_saves_and_resumes(tmp_path):
+    save = tmp_path / "mid.json"
+    script = ["help", "board", "1", "1", f"save {save}", "save /nonexistent/dir/x.json", "q"]
+    first = CliRunner().invoke(main, ["play", "--seat", "temenggong", "--seed", "4",
+                                      "--opponents", "heuristic,mcts:iters=4,random"],
+                               input="\n".join(script) + "\n")
+    assert first.exit_code == 1 and "abandoned" in first.output, first.output[-2000:]
+    out = first.output
+    assert "Commands at the prompt" in out and "save FILE" in out
+    assert "Market (slot: card, your price, text):" in out and "  0: " in out
+    assert "Your tableau (temenggong)" in out and "#0:" in out
+    assert "Tax [LG 0 Res 0 Tem 0 Sul 0]" in out                # per-seat lists labelled
+    assert "  * " in out and "round 1 begins" in out          # public events
+    assert f"saved to {save}" in out and "cannot save to" in out
+    assert save.exists()
+    resumed = CliRunner().invoke(main, ["play", "--seat", "temenggong", "--load", str(save),
+                                        "--opponents", "random"], input="1\n" * 3000)
+    assert resumed.exit_code == 0, resumed.output[-2000:]
+    out = resumed.output
+    assert "Final scores       track  legacies  end-game  total" in out and "Winners:" in out
+    for word in ("upkeep", "event:", "begins"):
+        assert word in out
+    hidden = _battle_names()
+    for line in out.splitlines():
+        public = line.startswith("  * ") or line.startswith(tuple(
+            f"  {n}: " for n in SEAT_NAMES if n != "temenggong"))
+        if public and "reveal" not in line and "contributes" not in line:  # revealed: public
+            assert not any(name in line for name in hidden), line
+
+
+def test_play_bad_opponents_and_load_are_usage_errors(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    for args in (["--opponents", "random,random"], ["--opponents", "random,,random"],
+                 ["--opponents", "random,heuristic,nobody"], ["--load", str(bad)],
+                 ["--load", str(tmp_path / "missing.json")]):
+        result = CliRunner().invoke(main, ["play", *args], input="q\n")
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output

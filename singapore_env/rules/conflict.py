@@ -81,6 +81,10 @@ def conflict_step(g, f) -> None:
         own = _pieces(g, f, seat)
         own += _counter_bonus(g, f, seat, own)
         gain(g, seat, -d["money"][seat])
+        if own:  # contributions are revealed together, after everyone has decided
+            names = ", ".join(g.c.defs[card].name for card in d["cards"][seat]) or "no card"
+            log(g, f"seat {seat} contributes strength {own} ({names}, "
+                   f"${d['money'][seat]})")
         for card in d["cards"][seat]:
             held = g.s.hands[seat] if card in g.s.hands[seat] else g.s.revealed[seat]
             held.remove(card)
