@@ -51,7 +51,8 @@ class Game:
         self.c = content if content is not None else default_content(self.cfg.slavery)
         self.seed = int(seed)
         self.keep_text_log = keep_text_log
-        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self._rng: np.random.Generator | None = np.random.Generator(np.random.PCG64(self.seed))
+        self._rng_state: dict | None = None
         self.s = GameState()
         self.history: list[Decision] = []
         self._legal: list[Decision] = []
@@ -89,6 +90,19 @@ class Game:
         for seat in clockwise_from(s.first_player):
             draw_to_hand(self, seat, 1)
         s.stack = [Frame("round")]
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's random generator (a clone builds its copy on first use)."""
+        if self._rng is None:
+            self._rng = np.random.Generator(np.random.PCG64())
+            self._rng.bit_generator.state = self._rng_state
+            self._rng_state = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value) -> None:
+        self._rng, self._rng_state = value, None
 
     # ------------------------------------------------------------ running
     def _run(self) -> None:
@@ -183,11 +197,14 @@ class Game:
         g = Game.__new__(Game)
         g.cfg, g.c, g.seed, g.keep_text_log = self.cfg, self.c, self.seed, self.keep_text_log
         g._sizes = self._sizes
-        g.rng = np.random.Generator(np.random.PCG64())
-        g.rng.bit_generator.state = self.rng.bit_generator.state
+        # The generator is rebuilt only if the copy draws (search often does not):
+        # a generator costs ~10 us, its state ~1 us.
+        g._rng = None
+        g._rng_state = (self._rng.bit_generator.state if self._rng is not None
+                        else self._rng_state)
         g.s = self.s.copy()
         g.history = list(self.history)
-        g._legal = list(self._legal)
+        g._legal = self._legal  # replaced, never changed in place
         return g
 
     def to_dict(self) -> dict:
