@@ -195,18 +195,16 @@ def active_boosts(g: "Game", seat: int, kind: str):
     defs = g.c.defs
     for slot in g.s.tableau[seat]:
         if slot.up:
-            for b in defs[slot.card].boosts:
-                if b.type == kind:
-                    yield slot, b
+            for b in defs[slot.card].boosts_of.get(kind, ()):
+                yield slot, b
 
 
 def revealed_boosts(g: "Game", seat: int, kind: str):
     """Yield ``(card_id, effect)`` for revealed Battle cards of ``seat`` with that boost."""
     defs = g.c.defs
     for cid in g.s.revealed[seat]:
-        for b in defs[cid].boosts:
-            if b.type == kind:
-                yield cid, b
+        for b in defs[cid].boosts_of.get(kind, ()):
+            yield cid, b
 
 
 def boost_total(g: "Game", seat: int, kind: str) -> int:

@@ -26,17 +26,20 @@ def price_function(g, seat: int, purchase: bool = True):
     modifiers minus discount boosts, never below 0. Built once per question, since the
     boosts and modifiers do not change while the seat looks at several cards."""
     fac = faction(seat)
+    prices = g.c.prices[fac]
     modifier = modifier_total(g, "market_price")
     boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
     boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
+    ally_extra = ally_dual_price(g, seat)
+    if not boosts and ally_extra is None:
+        return lambda card: (max(0, prices[card] + modifier), False)
     on_market = leader_on_market_space(g, seat)
     once_available = purchase and not g.s.discount_used
     defs = g.c.defs
-    ally_extra = ally_dual_price(g, seat)
 
     def price(card: int) -> tuple[int, bool]:
         d = defs[card]
-        base = d.price[fac]
+        base = prices[card]
         if ally_extra is not None and d.dual_price:
             base = min(base, d.price[0] + ally_extra)
         discount, once_used = 0, False
@@ -65,8 +68,8 @@ def market_price(g, seat: int, card: int, purchase: bool = True) -> tuple[int, b
 
 
 def vice_outlawed(g, card: int) -> bool:
-    vice = g.c.defs[card].vice
-    return bool(vice) and g.s.outlawed[g.c.board.vices.index(vice)] >= 0
+    vice = g.c.vice_index[card]
+    return vice >= 0 and g.s.outlawed[vice] >= 0
 
 
 def can_buy_market(g, seat: int, slot: int, price=None) -> bool:
