@@ -28,6 +28,8 @@ from .rules.roles import setup_simulation
 from .state import Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
+# Kinds a Decision made by the rules or the action table holds (step's fast path).
+_KIND_TYPES = (int, Kind)
 FORMAT_VERSION = 1
 
 
@@ -144,6 +146,19 @@ class Game:
 
     def step(self, decision: Decision | tuple[int, int]) -> None:
         """Apply one decision of the acting seat; raise IllegalDecision if not legal."""
+        if not (type(decision) is Decision and type(decision.arg) is int
+                and type(decision.kind) in _KIND_TYPES and decision in self._legal):
+            decision = self._checked(decision)  # the rare case: raises unless legal
+        f = self.s.stack[-1]
+        APPLY[f.kind](self, f, decision)
+        self.history.append(decision)
+        self.s.decisions += 1
+        self._run()
+
+    def _checked(self, decision) -> Decision:
+        """``decision`` as a Decision of ints if it is legal now; else IllegalDecision
+        naming what is wrong (not a decision, an unknown kind, an arg out of range, not
+        legal now)."""
         if self.s.game_over:
             raise IllegalDecision("the game is over; no decision is legal")
         if not is_decision(decision):
@@ -163,11 +178,7 @@ class Game:
             raise IllegalDecision(
                 f"{describe(self, d)} is not legal for {SEAT_NAMES[f.seat]} now "
                 f"(pending: {f.kind}); legal: {self._listing()}")
-        f = self.s.stack[-1]
-        APPLY[f.kind](self, f, d)
-        self.history.append(d)
-        self.s.decisions += 1
-        self._run()
+        return d
 
     def _listing(self, most: int = 40) -> str:
         """The legal decisions in words (at most ``most``), for error messages."""
