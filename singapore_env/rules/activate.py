@@ -21,20 +21,18 @@ def _fixed_cost(cdef, pops: int) -> int:
 
 def _has_work(g, slot) -> bool:
     cdef = g.c.defs[slot.card]
-    return bool(cdef.action) or (slot.stored > 0 and cdef.boost("store_influence") is not None)
+    return bool(cdef.action) or (slot.stored > 0 and "store_influence" in cdef.boosts_of)
 
 
 def activate_options(g, seat: int) -> list[Decision]:
-    row, defs = g.s.tableau[seat], g.c.defs
+    row, defs, wealth = g.s.tableau[seat], g.c.defs, g.s.wealth[seat]
     out = []
     for a, b in activation_groups(row):
         if a >= g.cfg.max_tableau:
-            continue
+            break  # groups come left to right
         fresh = [slot for slot in row[a:b + 1] if not slot.activated]
-        if not any(_has_work(g, slot) for slot in fresh):
-            continue
-        cost = sum(_fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh)
-        if cost <= g.s.wealth[seat]:
+        if any(_has_work(g, slot) for slot in fresh) and sum(
+                _fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh) <= wealth:
             out.append(Decision(Kind.ACTIVATE, a))
     return out
 
