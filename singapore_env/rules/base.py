@@ -213,7 +213,11 @@ def boost_total(g: "Game", seat: int, kind: str) -> int:
 
 
 def modifier_total(g: "Game", kind: str) -> int:
-    return sum(n for t, n in g.s.modifiers if t == kind)
+    total = 0
+    for t, n in g.s.modifiers:  # a loop: usually empty, asked on most questions
+        if t == kind:
+            total += n
+    return total
 
 
 def has_modifier(g: "Game", kind: str) -> bool:
