@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from .base import push
 from .effects import influence_frame, resolve
 from .tableau import activation_groups
@@ -33,7 +33,7 @@ def activate_options(g, seat: int) -> list[Decision]:
         fresh = [slot for slot in row[a:b + 1] if not slot.activated]
         if any(_has_work(g, slot) for slot in fresh) and sum(
                 _fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh) <= wealth:
-            out.append(Decision(Kind.ACTIVATE, a))
+            out.append(DECISION[Kind.ACTIVATE, a])
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..content import SEAT_FACTION
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import VP_SOURCES, Frame
 
 VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}
@@ -27,8 +27,8 @@ APPLY: dict[str, Callable] = {}
 # Seating clockwise: LG, Temenggong, Resident, Sultan (factions alternate).
 CLOCKWISE = (0, 2, 1, 3)
 _NEXT = {CLOCKWISE[i]: CLOCKWISE[(i + 1) % 4] for i in range(4)}
-PASS = Decision(Kind.PASS, 0)
-YES = Decision(Kind.YES, 0)
+PASS = DECISION[Kind.PASS, 0]
+YES = DECISION[Kind.YES, 0]
 FACES = (0, 0, 1, 1, 2, 2)  # the 1819 die
 D4_SIDES = 4               # the first edition's D4
 
@@ -69,7 +69,7 @@ def one_more_dollar(kind: str, field: str, limit: Callable) -> None:
     ``war.d[field]`` by one while it is below ``limit(g, frame, war_data)``; PASS ends."""
     def legal(g, f):
         w = find_frame(g, "war").d
-        return [Decision(Kind.ADD_MONEY), PASS] if w[field] < limit(g, f, w) else [PASS]
+        return [DECISION[Kind.ADD_MONEY, 0], PASS] if w[field] < limit(g, f, w) else [PASS]
 
     def apply(g, f, d):
         if d.kind == Kind.ADD_MONEY:

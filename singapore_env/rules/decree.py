@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)
@@ -39,7 +39,7 @@ def decree_options(g, seat: int) -> list[Decision]:
     for v in range(len(g.c.board.vices)):
         cost = decree_cost(g, seat, v, adjust)
         if 0 <= cost <= tokens:
-            out.append(Decision(Kind.DECREE, v))
+            out.append(DECISION[Kind.DECREE, v])
     return out
 
 
