@@ -25,14 +25,19 @@ def _has_work(g, slot) -> bool:
 
 
 def activate_options(g, seat: int) -> list[Decision]:
+    """Groups ``seat`` may activate: some card not yet activated has work to do, and
+    the fixed costs of those cards are in hand."""
     row, defs, wealth = g.s.tableau[seat], g.c.defs, g.s.wealth[seat]
     out = []
     for a, b in activation_groups(row):
         if a >= g.cfg.max_tableau:
             break  # groups come left to right
-        fresh = [slot for slot in row[a:b + 1] if not slot.activated]
-        if any(_has_work(g, slot) for slot in fresh) and sum(
-                _fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh) <= wealth:
+        work, cost = False, 0
+        for slot in row[a:b + 1]:
+            if not slot.activated:
+                work = work or _has_work(g, slot)
+                cost += _fixed_cost(defs[slot.card], len(slot.pops))
+        if work and cost <= wealth:
             out.append(DECISION[Kind.ACTIVATE, a])
     return out
 
