@@ -170,10 +170,16 @@ class CardDef:
     attribute_name: str = ""
     designed_parts: tuple[str, ...] = ()   # designed parts of a printed card (leaders)
     note: str = ""
+    # Facts derived once from the fields above (the rules ask them on every question).
+    boosts_of: MappingProxyType = field(init=False, repr=False, compare=False)
+    dual_price: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def dual_price(self) -> bool:
-        return self.price[0] != self.price[1]
+    def __post_init__(self):
+        by_type: dict[str, tuple[Effect, ...]] = {}
+        for b in self.boosts:
+            by_type[b.type] = by_type.get(b.type, ()) + (b,)
+        object.__setattr__(self, "boosts_of", MappingProxyType(by_type))
+        object.__setattr__(self, "dual_price", self.price[0] != self.price[1])
 
     @property
     def tax_player(self) -> int:
@@ -184,10 +190,9 @@ class CardDef:
         return sum(e["neutral"] for e in self.instant if e.type == "tax")
 
     def boost(self, kind: str) -> Effect | None:
-        for b in self.boosts:
-            if b.type == kind:
-                return b
-        return None
+        """The card's first boost of type ``kind``, or None."""
+        found = self.boosts_of.get(kind)
+        return found[0] if found else None
 
 
 @dataclass(frozen=True)
@@ -234,6 +239,18 @@ class Content:
     conflict_tables: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     folk_ids: tuple[int, ...] = ()      # the Folk Hero deck (Simulation Mode)
     digest: str = ""                    # sha256 of the data files (guards saved games)
+    # Per-card facts by card id, derived once: the price for each faction and the index
+    # of the card's vice on the board (-1 for none).
+    prices: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False,
+                                                            compare=False)
+    vice_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "prices", tuple(tuple(d.price[fac] for d in self.defs)
+                                                 for fac in (0, 1)))
+        vices = self.board.vices
+        object.__setattr__(self, "vice_index", tuple(vices.index(d.vice) if d.vice else -1
+                                                     for d in self.defs))
 
     def card(self, card_id: int) -> CardDef:
         """Definition of a card id; raises ContentError for an unknown id."""

@@ -72,7 +72,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from .candidates import CandidateEncoder, candidate_spaces
 from .config import RulesConfig
@@ -82,6 +81,7 @@ from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
 from .render import describe, render_text
 from .rewards import rewards as compute_rewards
+from .standard_wrappers import standard_chain
 
 ENV_NAME = "singapore_1819_v0"
 AGENTS: tuple[str, ...] = SEAT_NAMES
@@ -96,11 +96,9 @@ class IllegalActionError(ValueError):
 
 
 def env(**kwargs) -> AECEnv:
-    """The environment with PettingZoo's standard wrapper chain (see :class:`raw_env`)."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The environment with PettingZoo's standard wrapper chain (order enforcing over
+    out-of-bounds checks, :mod:`singapore_env.standard_wrappers`; see :class:`raw_env`)."""
+    return standard_chain(raw_env(**kwargs))
 
 
 def make_config(config: RulesConfig | None = None, slavery: bool | None = None,

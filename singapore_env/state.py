@@ -11,6 +11,21 @@ from __future__ import annotations
 import copy
 
 
+def _copy_data(x):
+    """A deep copy of frame data (JSON-like: dicts, lists and scalars), faster than
+    :func:`copy.deepcopy` for these small records."""
+    t = type(x)
+    if t is list:
+        return [_copy_data(v) if type(v) in _CONTAINERS else v for v in x]
+    if t is dict:
+        return {k: _copy_data(v) if type(v) in _CONTAINERS else v for k, v in x.items()}
+    return x if t in _SCALAR_TYPES else copy.deepcopy(x)
+
+
+_CONTAINERS = (list, dict)
+_SCALAR_TYPES = (int, str, bool, float, type(None))
+
+
 class Slot:
     """One card in a tableau. ``link`` = connected to the next card on the right."""
 
@@ -29,7 +44,7 @@ class Slot:
         self.searched = searched      # a once-per-game search was used
 
     def copy(self) -> "Slot":
-        return Slot(self.card, self.up, self.link, list(self.pops), self.activated,
+        return Slot(self.card, self.up, self.link, self.pops[:], self.activated,
                     self.stored, self.down, self.searched)
 
     def to_list(self) -> list:
@@ -48,7 +63,9 @@ class Frame:
         self.d = d
 
     def copy(self) -> "Frame":
-        return Frame(self.kind, self.seat, **copy.deepcopy(self.d))
+        f = Frame.__new__(Frame)
+        f.kind, f.seat, f.d = self.kind, self.seat, _copy_data(self.d)
+        return f
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "seat": self.seat, "d": copy.deepcopy(self.d)}
@@ -141,7 +158,9 @@ class GameState:
         for name in _INT_LISTS:
             setattr(s, name, list(getattr(self, name)))
         for name in _NESTED:
-            setattr(s, name, [list(x) for x in getattr(self, name)])
+            if name != "facts":
+                setattr(s, name, [list(x) for x in getattr(self, name)])
+        s.facts = list(self.facts)  # a recorded fact never changes: its row is shared
         s.tableau = [[slot.copy() for slot in row] for row in self.tableau]
         s.stack = [f.copy() for f in self.stack]
         s.log_text = list(self.log_text)

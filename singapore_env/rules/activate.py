@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from .base import push
 from .effects import influence_frame, resolve
 from .tableau import activation_groups
@@ -21,21 +21,24 @@ def _fixed_cost(cdef, pops: int) -> int:
 
 def _has_work(g, slot) -> bool:
     cdef = g.c.defs[slot.card]
-    return bool(cdef.action) or (slot.stored > 0 and cdef.boost("store_influence") is not None)
+    return bool(cdef.action) or (slot.stored > 0 and "store_influence" in cdef.boosts_of)
 
 
 def activate_options(g, seat: int) -> list[Decision]:
-    row, defs = g.s.tableau[seat], g.c.defs
+    """Groups ``seat`` may activate: some card not yet activated has work to do, and
+    the fixed costs of those cards are in hand."""
+    row, defs, wealth = g.s.tableau[seat], g.c.defs, g.s.wealth[seat]
     out = []
     for a, b in activation_groups(row):
         if a >= g.cfg.max_tableau:
-            continue
-        fresh = [slot for slot in row[a:b + 1] if not slot.activated]
-        if not any(_has_work(g, slot) for slot in fresh):
-            continue
-        cost = sum(_fixed_cost(defs[slot.card], len(slot.pops)) for slot in fresh)
-        if cost <= g.s.wealth[seat]:
-            out.append(Decision(Kind.ACTIVATE, a))
+            break  # groups come left to right
+        work, cost = False, 0
+        for slot in row[a:b + 1]:
+            if not slot.activated:
+                work = work or _has_work(g, slot)
+                cost += _fixed_cost(defs[slot.card], len(slot.pops))
+        if work and cost <= wealth:
+            out.append(DECISION[Kind.ACTIVATE, a])
     return out
 
 

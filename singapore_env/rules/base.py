@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..content import SEAT_FACTION
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import VP_SOURCES, Frame
 
 VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}
@@ -27,8 +27,8 @@ APPLY: dict[str, Callable] = {}
 # Seating clockwise: LG, Temenggong, Resident, Sultan (factions alternate).
 CLOCKWISE = (0, 2, 1, 3)
 _NEXT = {CLOCKWISE[i]: CLOCKWISE[(i + 1) % 4] for i in range(4)}
-PASS = Decision(Kind.PASS, 0)
-YES = Decision(Kind.YES, 0)
+PASS = DECISION[Kind.PASS, 0]
+YES = DECISION[Kind.YES, 0]
 FACES = (0, 0, 1, 1, 2, 2)  # the 1819 die
 D4_SIDES = 4               # the first edition's D4
 
@@ -69,7 +69,7 @@ def one_more_dollar(kind: str, field: str, limit: Callable) -> None:
     ``war.d[field]`` by one while it is below ``limit(g, frame, war_data)``; PASS ends."""
     def legal(g, f):
         w = find_frame(g, "war").d
-        return [Decision(Kind.ADD_MONEY), PASS] if w[field] < limit(g, f, w) else [PASS]
+        return [DECISION[Kind.ADD_MONEY, 0], PASS] if w[field] < limit(g, f, w) else [PASS]
 
     def apply(g, f, d):
         if d.kind == Kind.ADD_MONEY:
@@ -195,18 +195,16 @@ def active_boosts(g: "Game", seat: int, kind: str):
     defs = g.c.defs
     for slot in g.s.tableau[seat]:
         if slot.up:
-            for b in defs[slot.card].boosts:
-                if b.type == kind:
-                    yield slot, b
+            for b in defs[slot.card].boosts_of.get(kind, ()):
+                yield slot, b
 
 
 def revealed_boosts(g: "Game", seat: int, kind: str):
     """Yield ``(card_id, effect)`` for revealed Battle cards of ``seat`` with that boost."""
     defs = g.c.defs
     for cid in g.s.revealed[seat]:
-        for b in defs[cid].boosts:
-            if b.type == kind:
-                yield cid, b
+        for b in defs[cid].boosts_of.get(kind, ()):
+            yield cid, b
 
 
 def boost_total(g: "Game", seat: int, kind: str) -> int:
@@ -215,7 +213,11 @@ def boost_total(g: "Game", seat: int, kind: str) -> int:
 
 
 def modifier_total(g: "Game", kind: str) -> int:
-    return sum(n for t, n in g.s.modifiers if t == kind)
+    total = 0
+    for t, n in g.s.modifiers:  # a loop: usually empty, asked on most questions
+        if t == kind:
+            total += n
+    return total
 
 
 def has_modifier(g: "Game", kind: str) -> bool:

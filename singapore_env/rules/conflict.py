@@ -11,7 +11,7 @@ contributions) picks the conflict table row.
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
                    gain, log, pop, push, record_fact, revealed_boosts, roll, score,
@@ -122,7 +122,7 @@ class Contribute:
         opts = [d for d in commit_options(g, f.seat, star_allowed_in_conflict(g))
                 if committed_card(g, f.seat, d.arg) not in marked]
         if g.s.wealth[f.seat] > c.d["money"][f.seat]:
-            opts.append(Decision(Kind.ADD_MONEY))
+            opts.append(DECISION[Kind.ADD_MONEY, 0])
         if spendable_boosts(g, c, f.seat):
             opts.append(YES)
         return opts + [PASS] if opts else []

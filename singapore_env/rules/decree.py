@@ -2,45 +2,44 @@
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)
 from .roles import spend_storehouse, storehouse_tokens
 
 
-def decree_cost(g, seat: int, vice: int, adjust: int | None = None) -> int:
-    """Tokens this Decree costs, or -1 when the vice cannot be decreed (slavery legal).
-    ``adjust`` (modifiers minus discounts) may be passed in when already known."""
-    b = g.c.board
-    outlaw = g.s.outlawed[vice] < 0
-    if not outlaw and not b.vice_can_legalize[vice]:
-        return -1
-    if not g.cfg.slavery and b.vices[vice] == "slavery":
-        return -1  # played without slavery: there is nothing to outlaw
-    cost = b.vice_cost[vice] if outlaw else g.cfg.legalize_cost
-    if faction(seat) == 1 and g.s.anglo_dutch:
-        cost = max(cost, g.cfg.malay_decree_cost_under_anglo_dutch)
-    if adjust is None:
-        adjust = _adjustment(g, seat)
-    return max(0, cost + adjust)
+def decree_costs(g, seat: int) -> list[int]:
+    """Tokens a Decree on each vice costs ``seat`` now, or -1 for a vice that cannot be
+    decreed (slavery legal; slavery in a game played without it)."""
+    b, s, cfg = g.c.board, g.s, g.cfg
+    adjust = modifier_total(g, "decree_cost") - boost_total(g, seat, "decree_discount")
+    malay_floor = faction(seat) == 1 and s.anglo_dutch
+    costs = []
+    for vice, name in enumerate(b.vices):
+        outlaw = s.outlawed[vice] < 0
+        if (not outlaw and not b.vice_can_legalize[vice]) or (
+                not cfg.slavery and name == "slavery"):  # nothing to outlaw
+            costs.append(-1)
+            continue
+        cost = b.vice_cost[vice] if outlaw else cfg.legalize_cost
+        if malay_floor:
+            cost = max(cost, cfg.malay_decree_cost_under_anglo_dutch)
+        costs.append(max(0, cost + adjust))
+    return costs
 
 
-def _adjustment(g, seat: int) -> int:
-    return modifier_total(g, "decree_cost") - boost_total(g, seat, "decree_discount")
+def decree_cost(g, seat: int, vice: int) -> int:
+    """Tokens this Decree costs, or -1 when the vice cannot be decreed."""
+    return decree_costs(g, seat)[vice]
 
 
 def decree_options(g, seat: int) -> list[Decision]:
     tokens = storehouse_tokens(g, seat)
     if tokens == 0:
         return []
-    adjust = _adjustment(g, seat)
-    out = []
-    for v in range(len(g.c.board.vices)):
-        cost = decree_cost(g, seat, v, adjust)
-        if 0 <= cost <= tokens:
-            out.append(Decision(Kind.DECREE, v))
-    return out
+    return [DECISION[Kind.DECREE, vice] for vice, cost in enumerate(decree_costs(g, seat))
+            if 0 <= cost <= tokens]
 
 
 def decree(g, seat: int, vice: int) -> None:

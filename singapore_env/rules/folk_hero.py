@@ -12,7 +12,7 @@ card if it can afford one.
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import decision, log, pop, push, shuffle
 from .effects import resolve_instant
@@ -49,7 +49,7 @@ def inspire_options(g, seat: int) -> list[Decision]:
     if (role_of(g, seat) != LEADER or storehouse_tokens(g, seat) < g.cfg.folk_hero_cost
             or not folk_available(g) or len(g.s.folk_hands[seat]) >= g.cfg.max_hand):
         return []
-    return [Decision(Kind.INSPIRE)]
+    return [DECISION[Kind.INSPIRE, 0]]
 
 
 def inspire(g, seat: int, arg: int = 0) -> None:
@@ -60,7 +60,7 @@ def inspire(g, seat: int, arg: int = 0) -> None:
 
 def play_options(g, seat: int) -> list[Decision]:
     """Free Action: play any Folk Hero card of the hand."""
-    return [Decision(Kind.FOLK_HERO, i)
+    return [DECISION[Kind.FOLK_HERO, i]
             for i in range(min(len(g.s.folk_hands[seat]), g.cfg.max_hand))]
 
 

@@ -8,7 +8,7 @@ district with at least ``district_threshold`` tokens scores and is cleared.
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from .base import (PASS, YES, add_ships, add_storehouse, decision, district_open, faction, log,
                    pop, score)
 from .roles import may_access, place_in_storehouse, scores_everywhere
@@ -82,11 +82,11 @@ class PlaceInfluence:
         if not f.d["store_asked"] and f.d["pos"] < 0:
             _, room = _store_capacity(g, f.seat)
             if room:
-                return [Decision(Kind.STORE, k) for k in range(min(room, f.d["n"]) + 1)]
+                return [DECISION[Kind.STORE, k] for k in range(min(room, f.d["n"]) + 1)]
         if f.d["asking"]:
             return [YES, PASS]
         b = g.c.board
-        return [Decision(Kind.INFLUENCE_START, sp) for sp in range(N_LOOP)
+        return [DECISION[Kind.INFLUENCE_START, sp] for sp in range(N_LOOP)
                 if (b.loop_kind[sp] == "storehouse" and may_access(g, f.seat, b.loop_faction[sp]))
                 or (b.loop_kind[sp] == "district" and district_open(g, sp))]
 
@@ -130,7 +130,7 @@ class RemoveInfluence:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.REMOVE_INFLUENCE, sp) for sp in range(N_LOOP)
+        return [DECISION[Kind.REMOVE_INFLUENCE, sp] for sp in range(N_LOOP)
                 if _tokens_to_remove(g, f.seat, sp)]
 
     @staticmethod

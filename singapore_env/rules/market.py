@@ -4,7 +4,7 @@ Free Actions Reveal and Rebuild."""
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame, Slot
 from .base import (PASS, active_boosts, add_ships, add_public_works_token,
                    auto, battle_available, decision, draw_battle, faction, gain, log,
@@ -26,17 +26,20 @@ def price_function(g, seat: int, purchase: bool = True):
     modifiers minus discount boosts, never below 0. Built once per question, since the
     boosts and modifiers do not change while the seat looks at several cards."""
     fac = faction(seat)
+    prices = g.c.prices[fac]
     modifier = modifier_total(g, "market_price")
     boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
     boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
+    ally_extra = ally_dual_price(g, seat)
+    if not boosts and ally_extra is None:
+        return lambda card: (max(0, prices[card] + modifier), False)
     on_market = leader_on_market_space(g, seat)
     once_available = purchase and not g.s.discount_used
     defs = g.c.defs
-    ally_extra = ally_dual_price(g, seat)
 
     def price(card: int) -> tuple[int, bool]:
         d = defs[card]
-        base = d.price[fac]
+        base = prices[card]
         if ally_extra is not None and d.dual_price:
             base = min(base, d.price[0] + ally_extra)
         discount, once_used = 0, False
@@ -65,24 +68,24 @@ def market_price(g, seat: int, card: int, purchase: bool = True) -> tuple[int, b
 
 
 def vice_outlawed(g, card: int) -> bool:
-    vice = g.c.defs[card].vice
-    return bool(vice) and g.s.outlawed[g.c.board.vices.index(vice)] >= 0
-
-
-def can_buy_market(g, seat: int, slot: int, price=None) -> bool:
-    card = g.s.market[slot]
-    if card < 0 or vice_outlawed(g, card) or len(g.s.tableau[seat]) >= g.cfg.max_tableau:
-        return False
-    price = price or price_function(g, seat)
-    return price(card)[0] <= g.s.wealth[seat]
+    vice = g.c.vice_index[card]
+    return vice >= 0 and g.s.outlawed[vice] >= 0
 
 
 def buy_market_options(g, seat: int) -> list[Decision]:
-    if len(g.s.tableau[seat]) >= g.cfg.max_tableau:
+    """Market slots ``seat`` may buy now: a card there, its vice not outlawed, a free
+    tableau place and the price in hand."""
+    s = g.s
+    if len(s.tableau[seat]) >= g.cfg.max_tableau:
         return []
-    price = price_function(g, seat)
-    return [Decision(Kind.BUY_MARKET, i) for i in range(len(g.s.market))
-            if can_buy_market(g, seat, i, price)]
+    price, wealth = price_function(g, seat), s.wealth[seat]
+    return [DECISION[Kind.BUY_MARKET, i] for i, card in enumerate(s.market)
+            if card >= 0 and not vice_outlawed(g, card) and price(card)[0] <= wealth]
+
+
+def can_buy_market(g, seat: int, slot: int) -> bool:
+    """May ``seat`` buy the Market card in ``slot`` now?"""
+    return DECISION[Kind.BUY_MARKET, slot] in buy_market_options(g, seat)
 
 
 def pay_for(g, seat: int, card: int) -> None:
@@ -149,7 +152,7 @@ class Connect:
         row = g.s.tableau[f.seat]
         pos = slot_position(g, f.seat, f.d["card"])
         opts = [x for x in connect_options(g.c.defs, row, pos) if x < 2 * g.cfg.max_tableau]
-        return [Decision(Kind.CONNECT, x) for x in opts] + [PASS] if opts else []
+        return [DECISION[Kind.CONNECT, x] for x in opts] + [PASS] if opts else []
 
     @staticmethod
     def apply(g, f, d):
@@ -168,7 +171,7 @@ def boom_options(g, seat: int) -> list[Decision]:
     if not cards or len(g.s.tableau[seat]) >= g.cfg.max_tableau:
         return []
     top = max(g.c.defs[c].price[fac] for _, c in cards)
-    return [Decision(Kind.BUY_MARKET, i) for i, c in cards
+    return [DECISION[Kind.BUY_MARKET, i] for i, c in cards
             if g.c.defs[c].price[fac] < top and not vice_outlawed(g, c)]
 
 
@@ -201,9 +204,9 @@ def buy_battle_options(g, seat: int) -> list[Decision]:
     out = []
     available = battle_available(g, fac)
     if available >= 1:
-        out.append(Decision(Kind.BUY_BATTLE, 0))
+        out.append(DECISION[Kind.BUY_BATTLE, 0])
     if available >= 2 and storehouse_tokens(g, seat) >= g.cfg.battle_draw_two_tokens:
-        out.append(Decision(Kind.BUY_BATTLE, 1))
+        out.append(DECISION[Kind.BUY_BATTLE, 1])
     return out
 
 
@@ -224,7 +227,7 @@ class KeepBattle:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.KEEP_BATTLE, 0), Decision(Kind.KEEP_BATTLE, 1)]
+        return [DECISION[Kind.KEEP_BATTLE, 0], DECISION[Kind.KEEP_BATTLE, 1]]
 
     @staticmethod
     def apply(g, f, d):
@@ -253,8 +256,8 @@ def search_options(g, seat: int) -> list[Decision]:
     row = g.s.tableau[seat]
     if len(row) >= g.cfg.max_tableau:
         return []
-    return [Decision(Kind.SEARCH, i) for i, slot in enumerate(row[:g.cfg.max_tableau])
-            if slot.up and not slot.searched and g.c.defs[slot.card].boost("search")
+    return [DECISION[Kind.SEARCH, i] for i, slot in enumerate(row[:g.cfg.max_tableau])
+            if slot.up and not slot.searched and "search" in g.c.defs[slot.card].boosts_of
             and _search_candidates(g, seat, slot)]
 
 
@@ -272,7 +275,7 @@ class SearchPick:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.CHOOSE, i) for i in range(len(f.d["options"]))]
+        return [DECISION[Kind.CHOOSE, i] for i in range(len(f.d["options"]))]
 
     @staticmethod
     def apply(g, f, d):
@@ -287,7 +290,7 @@ class SearchPick:
 
 # ---------------------------------------------------------------- free actions
 def reveal_options(g, seat: int) -> list[Decision]:
-    return [Decision(Kind.REVEAL, i) for i in range(min(len(g.s.hands[seat]), g.cfg.max_hand))]
+    return [DECISION[Kind.REVEAL, i] for i in range(min(len(g.s.hands[seat]), g.cfg.max_hand))]
 
 
 def reveal(g, seat: int, hand_index: int) -> None:
@@ -305,7 +308,7 @@ def rebuild_options(g, seat: int) -> list[Decision]:
     if not closed:
         return []
     price = price_function(g, seat, purchase=False)
-    return [Decision(Kind.REBUILD, i) for i, slot in closed
+    return [DECISION[Kind.REBUILD, i] for i, slot in closed
             if price(slot.card)[0] <= g.s.wealth[seat]]
 
 

@@ -7,7 +7,7 @@ district's ``opens_at`` (board data). A district that closes loses its Influence
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import decision, log, pop, push
 
@@ -68,7 +68,7 @@ class AttachPopulation:
     @staticmethod
     def legal(g, f):
         slots = vacant_slots(g, f.seat)
-        return [Decision(Kind.ATTACH_POP, i) for i in slots] or [Decision(Kind.PASS)]
+        return [DECISION[Kind.ATTACH_POP, i] for i in slots] or [DECISION[Kind.PASS, 0]]
 
     @staticmethod
     def apply(g, f, d):
@@ -85,7 +85,7 @@ class LosePopulationCard:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.DISCARD_POP, i) for i, slot in enumerate(g.s.tableau[f.seat])
+        return [DECISION[Kind.DISCARD_POP, i] for i, slot in enumerate(g.s.tableau[f.seat])
                 if slot.pops]
 
     @staticmethod

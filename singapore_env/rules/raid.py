@@ -7,7 +7,7 @@ lower the result.
 
 from __future__ import annotations
 
-from ..decisions import N_CHOOSE, Decision, Kind
+from ..decisions import DECISION, Decision, Kind, N_CHOOSE
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from, decision,
                    find_frame, gain, log, modifier_total, pop, push, record_fact, revealed_boosts,
@@ -15,7 +15,7 @@ from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_
 
 
 def raid_options(g, seat: int) -> list[Decision]:
-    return [Decision(Kind.RAID)] if g.s.ships > 0 else []
+    return [DECISION[Kind.RAID, 0]] if g.s.ships > 0 else []
 
 
 def once_per_round_boost(g, seat: int, kind: str, star_ok: bool = True):
@@ -95,7 +95,7 @@ class Reroll:
     def legal(g, f):
         faces = find_frame(g, f.d["parent"]).d[f.d["field"] + "_dice"]
         masks = range(1, min(1 << len(faces), N_CHOOSE))
-        return [PASS] + [Decision(Kind.CHOOSE, m) for m in masks
+        return [PASS] + [DECISION[Kind.CHOOSE, m] for m in masks
                          if bin(m).count("1") <= f.d["dice"]]
 
     @staticmethod

@@ -16,7 +16,7 @@ rulesets and before the Treaty.
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (PASS, YES, add_storehouse, auto, clockwise_from, decision, faction,
                    find_frame, log, mate, multiplier, pop, push, shuffle)
@@ -71,7 +71,7 @@ class DeclareRole:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.CHOOSE, ALLY), Decision(Kind.CHOOSE, LEADER)]
+        return [DECISION[Kind.CHOOSE, ALLY], DECISION[Kind.CHOOSE, LEADER]]
 
     @staticmethod
     def apply(g, f, d):

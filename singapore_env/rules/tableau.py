@@ -12,7 +12,7 @@ same tableau.
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from .base import decision, pop
 
 DETACH = -1
@@ -141,10 +141,10 @@ class Moves:
     def legal(g, f):
         if f.d["scope"] == "any" and f.d["target"] < 0:
             seats = [p for p in range(4) if Moves._moves_in(g, p)]
-            return [Decision(Kind.MOVE_SEAT, p) for p in seats] + [Decision(Kind.PASS)] \
+            return [DECISION[Kind.MOVE_SEAT, p] for p in seats] + [DECISION[Kind.PASS, 0]] \
                 if seats else []
         moves = Moves._moves_in(g, Moves._target(f))
-        return moves + [Decision(Kind.PASS)] if moves else []
+        return moves + [DECISION[Kind.PASS, 0]] if moves else []
 
     @staticmethod
     def _moves_in(g, seat: int) -> list[Decision]:
@@ -154,12 +154,12 @@ class Moves:
         for src in range(min(len(row), t)):
             for target in card_move_targets(defs, row, src):
                 if target == DETACH:
-                    out.append(Decision(Kind.MOVE_CARD, src * width + 2 * t))
+                    out.append(DECISION[Kind.MOVE_CARD, src * width + 2 * t])
                 elif target < 2 * t:
-                    out.append(Decision(Kind.MOVE_CARD, src * width + target))
+                    out.append(DECISION[Kind.MOVE_CARD, src * width + target])
         for src, dst in pop_moves(defs, row):
             if src < t and dst < t:
-                out.append(Decision(Kind.MOVE_POP, src * t + dst))
+                out.append(DECISION[Kind.MOVE_POP, src * t + dst])
         return out
 
     @staticmethod

@@ -3,7 +3,7 @@ Upkeep, Cleanup; and the end of the game."""
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .activate import activate, activate_options
 from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision, gain, log,
@@ -85,7 +85,7 @@ class PlaceLeader:
 
     @staticmethod
     def legal(g, f):
-        return [Decision(Kind.PLACE_LEADER, i) for i, occ in enumerate(g.s.leader_space)
+        return [DECISION[Kind.PLACE_LEADER, i] for i, occ in enumerate(g.s.leader_space)
                 if occ < 0]
 
     @staticmethod
@@ -103,11 +103,11 @@ class LeaderAction:
     def legal(g, f):
         seat, action = f.seat, g.c.board.leader_spaces[f.d["space"]]
         if action == "market":
-            opts = buy_market_options(g, seat) + [Decision(Kind.LEADER_MONEY)]
+            opts = buy_market_options(g, seat) + [DECISION[Kind.LEADER_MONEY, 0]]
         elif action == "populate":
-            opts = [Decision(Kind.POPULATE)] if can_populate(g, seat) else []
+            opts = [DECISION[Kind.POPULATE, 0]] if can_populate(g, seat) else []
         else:
-            opts = buy_battle_options(g, seat) + [Decision(Kind.LEADER_STOREHOUSE)]
+            opts = buy_battle_options(g, seat) + [DECISION[Kind.LEADER_STOREHOUSE, 0]]
         return opts + [PASS] if opts else []
 
     @staticmethod
@@ -155,7 +155,7 @@ class Actions:
             opts += buy_market_options(g, seat)
             opts += buy_battle_options(g, seat)
             if can_populate(g, seat):
-                opts.append(Decision(Kind.POPULATE))
+                opts.append(DECISION[Kind.POPULATE, 0])
             opts += activate_options(g, seat)
             opts += raid_options(g, seat)
             opts += decree_options(g, seat)

@@ -3,7 +3,7 @@ excess Public Works."""
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push,
                    score)
@@ -84,8 +84,8 @@ class FundOrClose:
 
     @staticmethod
     def legal(g, f):
-        out = [Decision(Kind.FUND)] if g.s.wealth[f.seat] >= fund_cost(g) else []
-        out += [Decision(Kind.CLOSE, i) for i in _closable(g, f.seat)]
+        out = [DECISION[Kind.FUND, 0]] if g.s.wealth[f.seat] >= fund_cost(g) else []
+        out += [DECISION[Kind.CLOSE, i] for i in _closable(g, f.seat)]
         return out or [PASS]
 
     @staticmethod

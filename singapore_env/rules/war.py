@@ -8,7 +8,7 @@ re-rolls, the victor's spoils, the loser's ally's payment and the victor's share
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
                    find_frame, gain, log, mate, modifier_total, one_more_dollar, pop, push,
@@ -27,7 +27,7 @@ def war_cost(g, seat: int) -> int:
 def war_options(g, seat: int) -> list[Decision]:
     if g.s.storehouse[faction(seat)] < war_cost(g, seat):
         return []
-    return [Decision(Kind.WAR, p) for p in war_targets(g, seat)]
+    return [DECISION[Kind.WAR, p] for p in war_targets(g, seat)]
 
 
 def declare_war(g, seat: int, defender: int) -> None:
@@ -162,9 +162,9 @@ yes_no("war_accept", _accept)
 def commit_options(g, seat: int, star_ok: bool) -> list[Decision]:
     """COMMIT args for hand cards (index) and revealed cards (max_hand + index)."""
     defs, h = g.c.defs, g.cfg.max_hand
-    out = [Decision(Kind.COMMIT, i) for i, c in enumerate(g.s.hands[seat][:h])
+    out = [DECISION[Kind.COMMIT, i] for i, c in enumerate(g.s.hands[seat][:h])
            if star_ok or not defs[c].star]
-    out += [Decision(Kind.COMMIT, h + i) for i, c in enumerate(g.s.revealed[seat][:h])
+    out += [DECISION[Kind.COMMIT, h + i] for i, c in enumerate(g.s.revealed[seat][:h])
             if star_ok or not defs[c].star]
     return out
 
@@ -204,7 +204,7 @@ class WarDiscard:
     @staticmethod
     def legal(g, f):
         row = g.s.tableau[f.seat]
-        opts = [Decision(Kind.DISCARD_CARD, i)
+        opts = [DECISION[Kind.DISCARD_CARD, i]
                 for i, slot in enumerate(row[:g.cfg.max_tableau])
                 if slot.up and g.c.defs[slot.card].boost("discard_for_war")]
         return opts + [PASS] if opts else []
@@ -251,7 +251,7 @@ class Share:
 
     @staticmethod
     def legal(g, f):
-        shares = [Decision(Kind.CHOOSE, i) for i in range(len(g.cfg.spoils_shares))]
+        shares = [DECISION[Kind.CHOOSE, i] for i in range(len(g.cfg.spoils_shares))]
         return shares + [PASS] if g.cfg.spoils_sharing == "optional" else shares
 
     @staticmethod

@@ -24,7 +24,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
 
 from __future__ import annotations
 
-from ..decisions import Decision, Kind
+from ..decisions import DECISION, Decision, Kind
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
                    mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
@@ -32,7 +32,7 @@ from .raid import reroll_frame, roll_into
 from .raid_first_edition import committed_strength, discard_commits
 from .war import war_bonus, war_cost
 
-ONE_MORE = Decision(Kind.ADD_MONEY)
+ONE_MORE = DECISION[Kind.ADD_MONEY, 0]
 
 
 def declare_war_fe(g, seat: int, defender: int) -> None:
@@ -174,7 +174,7 @@ class Plunder:
         if len(g.s.tableau[f.seat]) >= g.cfg.max_tableau:
             return [PASS]
         row = g.s.tableau[war["loser"]][:g.cfg.max_tableau]
-        return [Decision(Kind.DISCARD_CARD, i) for i, slot in enumerate(row)
+        return [DECISION[Kind.DISCARD_CARD, i] for i, slot in enumerate(row)
                 if g.c.defs[slot.card].category == "market"
                 and 0 < steal_price(g, f.seat, slot.card) <= war["due"]] + [PASS]
 

@@ -1,0 +1,83 @@
+"""PettingZoo's standard wrapper chain for :func:`singapore_env.env`, with its checks and
+without most of its cost.
+
+``env()`` is ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env))``, as PettingZoo's
+classic games are. The stock wrappers reach every attribute through two
+``BaseWrapper.__getattr__`` calls and check every action with ``Discrete.contains``;
+an env step reads ~17 attributes, so the chain cost as much as the game. The two
+subclasses here keep the stock classes, checks, errors and warnings, and add fast paths:
+
+* :class:`CheckedActions`: a plain ``int`` inside the action range goes straight to the
+  env; anything else (numpy ints, ``None``, out of range) takes the stock check, so an
+  out-of-range action still fails with the stock ``AssertionError``;
+* :class:`EnforcedOrder`: once the env has been reset, the attributes and calls an agent
+  loop uses (``agent_selection``, ``agents``, ``terminations``, ``truncations``,
+  ``rewards``, ``infos``, ``observe``, ``step``) go straight to the unwrapped env; before
+  ``reset()`` the stock errors are raised.
+
+Both only forward what the wrappers between them and the unwrapped env do not change
+(``CheckedActions`` changes nothing but ``step``).
+"""
+
+from __future__ import annotations
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+class CheckedActions(wrappers.AssertOutOfBoundsWrapper):
+    """``AssertOutOfBoundsWrapper`` with a fast path for plain in-range ints."""
+
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._n_actions = env.action_space(env.possible_agents[0]).n
+
+    def step(self, action) -> None:
+        if type(action) is int and 0 <= action < self._n_actions:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+def _forwarded(name: str) -> property:
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"The unwrapped env's ``{name}`` (after reset).")
+
+
+class EnforcedOrder(wrappers.OrderEnforcingWrapper):
+    """``OrderEnforcingWrapper`` reading the hot attributes without ``__getattr__``."""
+
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    rewards = _forwarded("rewards")
+    infos = _forwarded("infos")
+
+    @property
+    def _cumulative_rewards(self):
+        return self._raw._cumulative_rewards
+
+    def observe(self, agent):
+        if not self._has_reset:
+            return super().observe(agent)
+        return self._raw.observe(agent)
+
+    def step(self, action) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+def standard_chain(raw: AECEnv) -> AECEnv:
+    """``raw`` in PettingZoo's standard chain: order enforcing over out-of-bounds checks."""
+    return EnforcedOrder(CheckedActions(raw))
