@@ -33,6 +33,8 @@ def test_training_writes_checkpoints_and_curve(run_dir):
         assert (run_dir / name).exists(), name
     rows = (run_dir / "progress.csv").read_text().strip().splitlines()
     assert len(rows) == 3 and rows[0].startswith("phase,faction")
+    ppo_log = (run_dir / "ppo" / "phase1_malay" / "progress.csv").read_text().splitlines()
+    assert "time/total_timesteps" in ppo_log[0] and len(ppo_log) >= 2   # SB3's own logger
 
 
 def test_checkpoint_reproduces_the_same_actions(run_dir):

@@ -15,6 +15,8 @@ Outputs in ``out_dir``:
 - ``checkpoints/{faction}_phase{k}.zip`` (SB3, to resume) and ``.npz`` (numpy actor);
 - ``imitation_{faction}.json`` — held-out agreement with the heuristic per round, and
   ``checkpoints/{faction}_imitation.npz``, the policy after the imitation stage;
+- ``ppo/phase{k}_{faction}/progress.csv`` — SB3's own log of the PPO updates (losses,
+  entropy, KL, clip fraction, explained variance), one row per rollout;
 - ``progress.csv`` — one row per phase: timesteps, wall time, win rates vs random and
   vs heuristic with 95 % intervals (the learning curve);
 - ``british.npz`` / ``malay.npz`` — the latest policy of each faction.
@@ -185,6 +187,7 @@ def _progress_callback(bar):
 def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
           log: Callable[[str], None] = print) -> Path:
     """Run (or resume) the self-play loop; return the output folder."""
+    from stable_baselines3.common.logger import configure as configure_logger
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from tqdm import tqdm
 
@@ -210,6 +213,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         previous = [k for k in range(phase) if k % 2 == phase % 2]
         resume = ckpt_dir / f"{faction}_phase{previous[-1]}.zip" if previous else None
         model = _make_model(cfg, vec, resume, cfg.seed + phase)
+        model.set_logger(configure_logger(str(out / "ppo" / f"phase{phase}_{faction}"), ["csv"]))
         if resume is None and cfg.bc_games:
             from .imitation import pretrain
 
