@@ -26,6 +26,7 @@ from .config import RulesConfig
 from .records import game_record
 from .simulate import game_seeds, play_game
 
+
 class RayUnavailable(RuntimeError):
     """``--ray ADDRESS`` names no reachable Ray cluster."""
 

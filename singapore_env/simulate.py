@@ -61,7 +61,8 @@ def default_agent_seeds(seed: int) -> list[int]:
 
 
 def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None = None, *,
-              content: "Content | str | None" = None, agent_seeds: Sequence[int | None] | None = None, keep_text_log: bool = False,
+              content: "Content | str | None" = None,
+              agent_seeds: Sequence[int | None] | None = None, keep_text_log: bool = False,
               keep_game: bool = False, max_decisions: int = MAX_DECISIONS) -> GameResult:
     """Play one full game; on each step the acting seat's agent ``choose(game, seat)``.
 
@@ -70,8 +71,8 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
     ``(observation, mask) -> action index`` (:func:`agents.registry.as_agent`). Every
     agent is first ``reset`` with its seed (``agent_seeds`` or seeds derived from
     ``seed``). ``content`` is the cards and board (a loaded content or an edited data
-    folder; the shipped data by default). With ``keep_game`` the finished :class:`Game` is returned
-    in ``result.game``. Raises IllegalDecision (naming the seat and agent) if an agent
+    folder; the shipped data by default). With ``keep_game`` the finished
+    :class:`Game` is returned in ``result.game``. Raises IllegalDecision (naming the seat and agent) if an agent
     picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
     """
     from agents.registry import as_agent  # the engine package does not import agents

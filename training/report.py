@@ -24,7 +24,7 @@ from .evaluate import (openskill_ratings, plot_faction_win_rates, plot_learning_
 from .selfplay import train
 
 DEMO_CONFIG = Path(__file__).parent / "configs" / "demo.toml"
-MIRROR = "heuristic vs heuristic (mirror baseline)"
+MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 
 
 def matchups(british: LearnedAgent, malay: LearnedAgent) -> dict[str, list]:
@@ -36,7 +36,7 @@ def matchups(british: LearnedAgent, malay: LearnedAgent) -> dict[str, list]:
         "learned British vs heuristic": [british, british, h, h],
         "heuristic vs learned Malay": [h, h, malay, malay],
         "learned British vs learned Malay": [british, british, malay, malay],
-        MIRROR: [h, h, h, h],
+        MIRROR_MATCHUP: [h, h, h, h],
         "heuristic vs random": [h, h, r, r],
         "random vs heuristic": [r, r, h, h],
         "random vs random": [r, r, r, r],
