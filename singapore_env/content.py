@@ -173,6 +173,12 @@ class CardDef:
     # Facts derived once from the fields above (the rules ask them on every question).
     boosts_of: MappingProxyType = field(init=False, repr=False, compare=False)
     dual_price: bool = field(init=False, repr=False, compare=False)
+    #: The Action's dollar costs as ``(n, per_pop)`` terms: each wealth effect costs
+    #: ``-(n + per_pop * pops)`` when that is positive (see :meth:`action_cost`).
+    cost_terms: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    #: Tax tokens the card shows for its owner and neutral ones (its tax effects).
+    tax_player: int = field(init=False, repr=False, compare=False)
+    tax_neutral: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         by_type: dict[str, tuple[Effect, ...]] = {}
@@ -180,14 +186,21 @@ class CardDef:
             by_type[b.type] = by_type.get(b.type, ()) + (b,)
         object.__setattr__(self, "boosts_of", MappingProxyType(by_type))
         object.__setattr__(self, "dual_price", self.price[0] != self.price[1])
+        object.__setattr__(self, "cost_terms", tuple(
+            (e["n"], e["per_pop"]) for e in self.action if e.type == "wealth"))
+        taxes = [e for e in self.instant if e.type == "tax"]
+        object.__setattr__(self, "tax_player", sum(e["player"] for e in taxes))
+        object.__setattr__(self, "tax_neutral", sum(e["neutral"] for e in taxes))
 
-    @property
-    def tax_player(self) -> int:
-        return sum(e["player"] for e in self.instant if e.type == "tax")
-
-    @property
-    def tax_neutral(self) -> int:
-        return sum(e["neutral"] for e in self.instant if e.type == "tax")
+    def action_cost(self, pops: int) -> int:
+        """Dollars the card's Action must pay with ``pops`` Population cards attached
+        (its negative wealth effects without dice)."""
+        cost = 0
+        for n, per_pop in self.cost_terms:
+            amount = n + per_pop * pops
+            if amount < 0:
+                cost -= amount
+        return cost
 
     def boost(self, kind: str) -> Effect | None:
         """The card's first boost of type ``kind``, or None."""

@@ -51,6 +51,12 @@ class Kind(IntEnum):
     FOLK_HERO = 32        # simulation: play the Folk Hero card at this hand index
 
 
+#: The members of :class:`Kind` as plain class attributes (the very same objects).
+#: Under Python 3.11 ``Kind.PASS`` goes through the enum metaclass's ``__getattr__``
+#: hook and costs ~4x a plain class attribute; the rules read kinds on every question,
+#: so they import this as ``Kind`` (``from ..decisions import FastKind as Kind``).
+FastKind = type("FastKind", (), {k.name: k for k in Kind})
+
 N_LOOP = 8
 N_VICES = 5
 N_CHOOSE = 4

@@ -2,41 +2,32 @@
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from .base import push
 from .effects import influence_frame, resolve
 from .tableau import activation_groups
 
 
-def _fixed_cost(cdef, pops: int) -> int:
-    """Dollars an Action must pay (negative wealth effects without dice)."""
-    cost = 0
-    for e in cdef.action:
-        if e.type == "wealth":
-            amount = e["n"] + e["per_pop"] * pops
-            if amount < 0:
-                cost -= amount
-    return cost
-
-
-def _has_work(g, slot) -> bool:
-    cdef = g.c.defs[slot.card]
-    return bool(cdef.action) or (slot.stored > 0 and "store_influence" in cdef.boosts_of)
-
-
 def activate_options(g, seat: int) -> list[Decision]:
-    """Groups ``seat`` may activate: some card not yet activated has work to do, and
-    the fixed costs of those cards are in hand."""
+    """Groups ``seat`` may activate: some card not yet activated has work to do (an
+    Action, or stored Influence to release), and the fixed costs of those cards are in
+    hand."""
     row, defs, wealth = g.s.tableau[seat], g.c.defs, g.s.wealth[seat]
     out = []
     for a, b in activation_groups(row):
         if a >= g.cfg.max_tableau:
             break  # groups come left to right
         work, cost = False, 0
-        for slot in row[a:b + 1]:
+        for i in range(a, b + 1):
+            slot = row[i]
             if not slot.activated:
-                work = work or _has_work(g, slot)
-                cost += _fixed_cost(defs[slot.card], len(slot.pops))
+                cdef = defs[slot.card]
+                if cdef.action:
+                    work = True
+                    if cdef.cost_terms:
+                        cost += cdef.action_cost(len(slot.pops))
+                elif slot.stored > 0 and "store_influence" in cdef.boosts_of:
+                    work = True
         if work and cost <= wealth:
             out.append(DECISION[Kind.ACTIVATE, a])
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..content import SEAT_FACTION
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import VP_SOURCES, Frame
 
 VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}
@@ -207,9 +207,29 @@ def revealed_boosts(g: "Game", seat: int, kind: str):
             yield cid, b
 
 
+def seat_boosts(g: "Game", seat: int, kind: str) -> list:
+    """Every boost of that kind ``seat`` has now: face-up tableau cards left to right,
+    then revealed Battle cards."""
+    defs = g.c.defs
+    found = []
+    for slot in g.s.tableau[seat]:
+        if slot.up:
+            own = defs[slot.card].boosts_of.get(kind)
+            if own:
+                found += own
+    for cid in g.s.revealed[seat]:
+        own = defs[cid].boosts_of.get(kind)
+        if own:
+            found += own
+    return found
+
+
 def boost_total(g: "Game", seat: int, kind: str) -> int:
-    return (sum(b["n"] for _, b in active_boosts(g, seat, kind))
-            + sum(b["n"] for _, b in revealed_boosts(g, seat, kind)))
+    """The sum of ``n`` over the seat's boosts of that kind."""
+    total = 0
+    for b in seat_boosts(g, seat, kind):
+        total += b["n"]
+    return total
 
 
 def modifier_total(g: "Game", kind: str) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)

@@ -12,7 +12,7 @@ card if it can afford one.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame
 from .base import decision, log, pop, push, shuffle
 from .effects import resolve_instant

@@ -4,11 +4,11 @@ Free Actions Reveal and Rebuild."""
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame, Slot
-from .base import (PASS, active_boosts, add_ships, add_public_works_token,
-                   auto, battle_available, decision, draw_battle, faction, gain, log,
-                   modifier_total, pop, push, revealed_boosts, shuffle, slot_position)
+from .base import (PASS, add_ships, add_public_works_token, auto, battle_available,
+                   decision, draw_battle, faction, gain, log, modifier_total, pop, push,
+                   seat_boosts, shuffle, slot_position)
 from .effects import resolve_instant
 from .roles import ally_dual_price, spend_storehouse, storehouse_tokens
 from .tableau import attach, connect_options
@@ -25,11 +25,9 @@ def price_function(g, seat: int, purchase: bool = True):
     """``card -> (price, once_used)`` for this seat now: the faction price plus round
     modifiers minus discount boosts, never below 0. Built once per question, since the
     boosts and modifiers do not change while the seat looks at several cards."""
-    fac = faction(seat)
-    prices = g.c.prices[fac]
+    prices = g.c.prices[faction(seat)]
     modifier = modifier_total(g, "market_price")
-    boosts = [b for _, b in active_boosts(g, seat, "price_discount")]
-    boosts += [b for _, b in revealed_boosts(g, seat, "price_discount")]
+    boosts = seat_boosts(g, seat, "price_discount")
     ally_extra = ally_dual_price(g, seat)
     if not boosts and ally_extra is None:
         return lambda card: (max(0, prices[card] + modifier), False)

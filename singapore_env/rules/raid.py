@@ -7,7 +7,7 @@ lower the result.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind, N_CHOOSE
+from ..decisions import DECISION, Decision, FastKind as Kind, N_CHOOSE
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from, decision,
                    find_frame, gain, log, modifier_total, pop, push, record_fact, revealed_boosts,

@@ -18,7 +18,7 @@ The commit question (``fe_commit``) is shared with the first-edition War.
 
 from __future__ import annotations
 
-from ..decisions import Kind
+from ..decisions import FastKind as Kind
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
                    find_frame, gain, log, modifier_total, pop, push, record_fact,

@@ -12,7 +12,7 @@ same tableau.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from .base import decision, pop
 
 DETACH = -1
@@ -103,10 +103,11 @@ def card_move_targets(defs, row, src: int) -> list[int]:
     for p, slot in enumerate(row):
         if a <= p <= b:
             continue
-        pa, pb = run_bounds(row, p)
-        if p == pb and joins(defs, slot.card, card):
+        # p ends its run when it links to nothing on the right (run_bounds' last
+        # position), and starts it when nothing on its left links to it.
+        if (not slot.link or p + 1 == len(row)) and joins(defs, slot.card, card):
             out.append(p * 2 + 1)
-        if p == pa and joins(defs, card, slot.card):
+        if (p == 0 or not row[p - 1].link) and joins(defs, card, slot.card):
             out.append(p * 2)
     return out
 

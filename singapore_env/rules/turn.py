@@ -3,7 +3,7 @@ Upkeep, Cleanup; and the end of the game."""
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame
 from .activate import activate, activate_options
 from .base import (PASS, add_ships, add_storehouse, auto, clockwise_from, decision, gain, log,

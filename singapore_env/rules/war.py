@@ -8,7 +8,7 @@ re-rolls, the victor's spoils, the loser's ally's payment and the victor's share
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
                    find_frame, gain, log, mate, modifier_total, one_more_dollar, pop, push,
