@@ -31,8 +31,12 @@ def price_function(g, seat: int, purchase: bool = True):
     ally_extra = ally_dual_price(g, seat)
     if not boosts and ally_extra is None:
         return lambda card: (max(0, prices[card] + modifier), False)
+    # (applies, n, once_per_turn) of every discount that may apply in this question
     on_market = leader_on_market_space(g, seat)
     once_available = purchase and not g.s.discount_used
+    discounts = [(b["applies"], b["n"], b["once_per_turn"]) for b in boosts
+                 if (on_market or b["when"] != "leader_on_market_space")
+                 and (once_available or not b["once_per_turn"])]
     defs = g.c.defs
 
     def price(card: int) -> tuple[int, bool]:
@@ -41,19 +45,16 @@ def price_function(g, seat: int, purchase: bool = True):
         if ally_extra is not None and d.dual_price:
             base = min(base, d.price[0] + ally_extra)
         discount, once_used = 0, False
-        for b in boosts:
-            applies = b["applies"]
+        for applies, n, once_per_turn in discounts:
             if applies == "dual_price" and not d.dual_price:
                 continue
             if applies == "public_works" and "public_works" not in d.kinds:
                 continue
-            if b["when"] == "leader_on_market_space" and not on_market:
-                continue
-            if b["once_per_turn"]:
-                if not once_available or once_used:
+            if once_per_turn:
+                if once_used:
                     continue
                 once_used = True
-            discount += b["n"]
+            discount += n
         return max(0, base + modifier - discount), once_used
 
     return price
