@@ -6,6 +6,7 @@ action space: :class:`ActionTable` maps every decision to one index and back in 
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -95,8 +96,10 @@ def is_decision(x) -> bool:
     return isinstance(x, (tuple, list)) and len(x) == 2 and is_int(x[0]) and is_int(x[1])
 
 
+@functools.lru_cache(maxsize=None)
 def arg_sizes(max_tableau: int, max_hand: int) -> dict[Kind, int]:
-    """How many distinct args each kind has, for the given engine limits."""
+    """How many distinct args each kind has, for the given engine limits (one shared
+    dict per pair of limits: read it, do not change it)."""
     t, h = max_tableau, max_hand
     return {
         Kind.PASS: 1, Kind.YES: 1, Kind.PLACE_LEADER: 4, Kind.LEADER_MONEY: 1,

@@ -31,6 +31,8 @@ from .state import Frame, GameState, Slot
 
 # Kinds a Decision made by the rules or the action table holds (step's fast path).
 _KIND_TYPES = (int, Kind)
+# The configuration of a Game made without one (configs are frozen: one serves all).
+_STANDARD = RulesConfig.standard()
 
 
 class IllegalDecision(ValueError):
@@ -45,7 +47,7 @@ class Game:
                  _empty: bool = False):
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self.cfg = config if config is not None else RulesConfig.standard()
+        self.cfg = config if config is not None else _STANDARD
         self.c = content if content is not None else default_content(self.cfg.slavery)
         self.seed = int(seed)
         self.keep_text_log = keep_text_log
@@ -54,7 +56,6 @@ class Game:
         self.s = GameState()
         self.history: list[Decision] = []
         self._legal: list[Decision] = []
-        self._sizes = arg_sizes(self.cfg.max_tableau, self.cfg.max_hand)
         if not _empty:
             self._setup()
             self._run()
@@ -161,7 +162,7 @@ class Game:
             raise IllegalDecision(f"{decision!r} is not a decision: give Decision(kind, arg) "
                                   f"or a (kind, arg) pair of ints; legal: {self._listing()}")
         d = Decision(int(decision[0]), int(decision[1]))
-        size = self._sizes.get(d.kind)
+        size = arg_sizes(self.cfg.max_tableau, self.cfg.max_hand).get(d.kind)
         if size is None:
             raise IllegalDecision(f"unknown decision kind {d.kind}; kinds are "
                                   f"{', '.join(f'{int(k)}={k.name}' for k in Kind)}")
@@ -203,7 +204,6 @@ class Game:
         """An independent copy (state, RNG and history)."""
         g = Game.__new__(Game)
         g.cfg, g.c, g.seed, g.keep_text_log = self.cfg, self.c, self.seed, self.keep_text_log
-        g._sizes = self._sizes
         # The generator is rebuilt only if the copy draws (search often does not):
         # a generator costs ~10 us, its state ~1 us.
         g._rng = None

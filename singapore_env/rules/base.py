@@ -123,7 +123,7 @@ def roll_d4(g: "Game", dice: int) -> list[int]:
 def shuffle(g: "Game", cards: list[int]) -> None:
     """Shuffle a list of card ids in place with the game's RNG."""
     if len(cards) > 1:
-        order = g.rng.permutation(len(cards))
+        order = g.rng.permutation(len(cards)).tolist()
         cards[:] = [cards[i] for i in order]
 
 
