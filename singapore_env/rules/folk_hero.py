@@ -60,8 +60,8 @@ def inspire(g, seat: int, arg: int = 0) -> None:
 
 def play_options(g, seat: int) -> list[Decision]:
     """Free Action: play any Folk Hero card of the hand."""
-    return [DECISION[Kind.FOLK_HERO, i]
-            for i in range(min(len(g.s.folk_hands[seat]), g.cfg.max_hand))]
+    held = len(g.s.folk_hands[seat])
+    return [DECISION[Kind.FOLK_HERO, i] for i in range(min(held, g.cfg.max_hand))] if held else []
 
 
 def play_folk(g, seat: int, index: int) -> None:

@@ -289,7 +289,8 @@ class SearchPick:
 
 # ---------------------------------------------------------------- free actions
 def reveal_options(g, seat: int) -> list[Decision]:
-    return [DECISION[Kind.REVEAL, i] for i in range(min(len(g.s.hands[seat]), g.cfg.max_hand))]
+    held = len(g.s.hands[seat])
+    return [DECISION[Kind.REVEAL, i] for i in range(min(held, g.cfg.max_hand))] if held else []
 
 
 def reveal(g, seat: int, hand_index: int) -> None:
