@@ -171,7 +171,9 @@ class CardDef:
     designed_parts: tuple[str, ...] = ()   # designed parts of a printed card (leaders)
     note: str = ""
     # Facts derived once from the fields above (the rules ask them on every question).
-    boosts_of: MappingProxyType = field(init=False, repr=False, compare=False)
+    #: boost type -> the card's boosts of that type (a plain dict, read on every
+    #: question: a mappingproxy's ``get`` costs 2.5x; do not change it)
+    boosts_of: dict = field(init=False, repr=False, compare=False)
     dual_price: bool = field(init=False, repr=False, compare=False)
     #: The Action's dollar costs as ``(n, per_pop)`` terms: each wealth effect costs
     #: ``-(n + per_pop * pops)`` when that is positive (see :meth:`action_cost`).
@@ -184,7 +186,7 @@ class CardDef:
         by_type: dict[str, tuple[Effect, ...]] = {}
         for b in self.boosts:
             by_type[b.type] = by_type.get(b.type, ()) + (b,)
-        object.__setattr__(self, "boosts_of", MappingProxyType(by_type))
+        object.__setattr__(self, "boosts_of", by_type)
         object.__setattr__(self, "dual_price", self.price[0] != self.price[1])
         object.__setattr__(self, "cost_terms", tuple(
             (e["n"], e["per_pop"]) for e in self.action if e.type == "wealth"))
