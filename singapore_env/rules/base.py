@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ..content import SEAT_FACTION
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from ..state import VP_SOURCES, Frame
 
 VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}

@@ -11,7 +11,7 @@ contributions) picks the conflict table row.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
 from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
                    gain, log, pop, push, record_fact, revealed_boosts, roll, score,

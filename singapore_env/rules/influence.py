@@ -8,7 +8,7 @@ district with at least ``district_threshold`` tokens scores and is cleared.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from .base import (PASS, YES, add_ships, add_storehouse, decision, district_open, faction, log,
                    pop, score)
 from .roles import may_access, place_in_storehouse, scores_everywhere

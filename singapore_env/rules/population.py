@@ -7,7 +7,7 @@ district's ``opens_at`` (board data). A district that closes loses its Influence
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
 from .base import decision, log, pop, push
 

@@ -16,7 +16,7 @@ rulesets and before the Treaty.
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
 from .base import (PASS, YES, add_storehouse, auto, clockwise_from, decision, faction,
                    find_frame, log, mate, multiplier, pop, push, shuffle)

@@ -3,7 +3,7 @@ excess Public Works."""
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, Kind
+from ..decisions import DECISION, Kind
 from ..state import Frame
 from .base import (PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push,
                    score)

@@ -24,7 +24,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
 
 from __future__ import annotations
 
-from ..decisions import DECISION, Decision, FastKind as Kind
+from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
                    mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
