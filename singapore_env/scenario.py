@@ -108,11 +108,14 @@ class ScriptedDice:
         self.d4 = list(d4)
 
     def integers(self, low, high=None, size=None):
-        if high in (6, 5) and size is not None:
+        """A die (the rules draw one at a time: ``integers(0, 6)`` for an 1819 die,
+        ``integers(1, 5)`` for a D4) shows the next scripted face; any other draw
+        goes to the real generator."""
+        if (low, high, size) in ((0, 6, None), (1, 5, None)):
             script, unit = (self.faces, 2) if high == 6 else (self.d4, 1)
-            if len(script) < size:
+            if not script:
                 raise AssertionError("the scenario ran out of scripted dice")
-            return np.array([script.pop(0) * unit for _ in range(size)])
+            return script.pop(0) * unit
         return self._rng.integers(low, high, size=size)
 
     def permutation(self, n):
