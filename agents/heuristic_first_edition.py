@@ -29,8 +29,8 @@ from singapore_env.rules.base import boost_total, modifier_total, star_allowed_i
 from singapore_env.rules.war import commit_options, committed_card, war_cost
 from singapore_env.rules.war_first_edition import steal_price
 
-from .heuristic import (PASS, YES, Ctx, _seat_visible_strength, battle_card_value,
-                        market_card_value)
+from .heuristic_context import PASS, YES, Ctx
+from .heuristic_values import _seat_visible_strength, battle_card_value, market_card_value
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
 MAX_TOKENS = 4

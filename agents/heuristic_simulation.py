@@ -22,7 +22,7 @@ from singapore_env.decisions import Decision, Kind
 from singapore_env.rules.roles import ALLY, LEADER, storehouse_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .heuristic import Ctx
+    from .heuristic_context import Ctx
 
 YES = Decision(Kind.YES, 0)
 

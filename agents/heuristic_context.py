@@ -1,0 +1,164 @@
+"""The heuristic player's view of the game from one seat (:class:`Ctx`): its exchange
+rates (a dollar, a Storehouse token, an Influence token in VP equivalents), Legacy
+steps, the Conflict Events still to come and the Battle cards it cannot see; and the
+tunable numbers (:data:`DEFAULT_PARAMS`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from singapore_env.content import SEAT_FACTION
+from singapore_env.decisions import Decision, Kind
+from singapore_env.rules.base import multiplier
+from singapore_env.rules.roles import lone_leader, scores_everywhere, storehouse_of
+from singapore_env.rules.upkeep import tax_totals
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.engine import Game
+
+PASS = Decision(Kind.PASS, 0)
+YES = Decision(Kind.YES, 0)
+LAST_ROUND = 8
+
+#: The tunable numbers (VP equivalents); ``HeuristicAgent(params={...})`` overrides them.
+DEFAULT_PARAMS = {
+    "action_cost": 1.0,      # value of an Action spent on something else
+    "opp_vp_weight": 0.5,    # how much a VP of an opposing-faction seat hurts
+    "vice_survival": 0.75,   # chance a vice card is not outlawed before the end
+    "ship_value": 0.2,       # one more ship in the Port (income for everyone)
+    "pw_close_risk": True,   # a Public Works card that cannot be funded is worth its instant
+    "money_scale": 0.8,      # scales the value of a dollar
+    "token_scale": 0.5,      # scales the value of a Storehouse token
+    "battle_scale": 1.4,     # scales the value of a Battle card
+    "war_margin": 0.0,       # extra expected VP a War must promise
+    "keep_card": 0.6,        # share of a Battle card's value lost by spending it now
+}
+
+
+class Ctx:
+    """Per-decision view of the game from one seat, with cached values."""
+
+    def __init__(self, g: "Game", seat: int, params: dict | None = None):
+        self.p = params if params is not None else DEFAULT_PARAMS
+        self.g, self.seat = g, seat
+        self.s, self.c, self.defs = g.s, g.c, g.c.defs
+        self.fac = SEAT_FACTION[seat]
+        self.store_fac = storehouse_of(g, seat)  # the Storehouse it uses (-1: none)
+        self.scores_all = scores_everywhere(g, seat)  # simulation: a Colonial Ally
+        # simulation: the only Resistance Leader places extra tokens in its Storehouse
+        self.drop_extra = g.cfg.lone_leader_extra_tokens if lone_leader(g, seat) else 0
+        self.round = max(1, g.s.round)
+        self.rounds_left = LAST_ROUND + 1 - self.round  # upkeeps / activations left
+        self.mult = multiplier(g)
+        self._iv = None
+        self._tax = None
+        self._conflicts = None
+        self.mv = self._money_value() * self.p["money_scale"]
+        self.tv = self._token_value() * self.p["token_scale"]
+
+    # ------------------------------------------------------------ exchange rates
+    def _money_value(self) -> float:
+        r = self.round
+        mv = 0.55 if r <= 5 else 0.5 if r == 6 else 0.42 if r == 7 else 0.25
+        # The Sultan's "Prosperous" Legacy pays for money kept at the end.
+        if self.round >= 6:
+            step = self.legacy_step("wealth", self.s.wealth[self.seat], 1)
+            mv = max(mv, min(1.0, step))
+        return mv
+
+    def _token_value(self) -> float:
+        s = self.s
+        tv = 0.45
+        if self.legacy_of("outlawed_vices") and self.round <= LAST_ROUND:
+            done = s.outlawed.count(self.seat)
+            legal_vices = sum(1 for v in s.outlawed if v < 0)
+            if done < 3 and legal_vices:
+                tv = 0.9
+        if self.round == LAST_ROUND:
+            tv *= 0.5
+        return tv
+
+    @property
+    def iv(self) -> float:
+        """Value of one Influence token placed now (from the placement model)."""
+        if self._iv is None:
+            base = influence_plan(self, 0)[0]
+            best = influence_plan(self, 3)[0]
+            self._iv = max(0.15, (best - base) / 3)
+        return self._iv
+
+    @property
+    def tax(self):
+        if self._tax is None:
+            self._tax = tax_totals(self.g)
+        return self._tax
+
+    # ------------------------------------------------------------ legacies
+    def legacy_of(self, metric: str):
+        for leg in self.defs[self.c.leader_ids[self.seat]].legacies:
+            if leg.metric == metric:
+                return leg
+        return None
+
+    def legacy_step(self, metric: str, value: int, delta: int) -> float:
+        """Smoothed VP of raising a Legacy metric from ``value`` by ``delta``."""
+        leg = self.legacy_of(metric)
+        if leg is None or delta == 0:
+            return 0.0
+        if leg.per:
+            return float(leg.per * delta)
+        cur = max([vp for t, vp in leg.bands if value >= t], default=0)
+        new = max([vp for t, vp in leg.bands if value + delta >= t], default=0)
+        if new > cur:
+            return float(new - cur)
+        nxt = [(t, vp) for t, vp in leg.bands if t > value + delta]
+        if not nxt:
+            return 0.0
+        t, vp = min(nxt)
+        # part of the next step, discounted: it may never be reached
+        return 0.7 * (vp - cur) * delta / (t - value)
+
+    # ------------------------------------------------------------ conflicts
+    @property
+    def conflicts_left(self) -> float:
+        """Expected Conflict Events still to be revealed, from the Event cards not seen
+        yet (which cards are in the deck is hidden; how many of each deck is not)."""
+        if self._conflicts is None:
+            s, c, cfg = self.s, self.c, self.g.cfg
+            seen = set(s.event_discard) | {s.current_event}
+            seen_i = sum(1 for e in seen if e in c.event_ids["I"])
+            n_i = max(0, min(len(s.event_deck), cfg.event_i_cards - seen_i))
+            n_ii = len(s.event_deck) - n_i
+            total = 0.0
+            for deck, n in (("I", n_i), ("II", n_ii)):
+                unseen = [e for e in c.event_ids[deck] if e not in seen]
+                if unseen and n:
+                    conf = sum(1 for e in unseen
+                               if any(x.type == "conflict" for x in self.defs[e].instant))
+                    total += n * conf / len(unseen)
+            self._conflicts = total
+        return self._conflicts
+
+    def battle_cards_held(self) -> int:
+        return len(self.s.hands[self.seat]) + len(self.s.revealed[self.seat])
+
+    # ------------------------------------------------------------ misc
+    def unseen_pool(self, fac: int) -> list[int]:
+        """Battle cards of ``fac`` this seat cannot see: the deck, the other players'
+        hands and their face-down cards in pending frames (used as a multiset only)."""
+        s = self.s
+        pool = list(s.battle_deck[fac])
+        for p in range(4):
+            if p != self.seat and SEAT_FACTION[p] == fac:
+                pool += s.hands[p]
+        for f in s.stack:
+            if f.kind == "keep_battle" and f.seat != self.seat and SEAT_FACTION[f.seat] == fac:
+                pool += [c for c in f.d["cards"] if c >= 0]
+            elif f.kind == "war" and f.d["phase"] < 6:
+                pool += [c for p, c in enumerate(f.d["commits"])
+                         if c >= 0 and p != self.seat and SEAT_FACTION[p] == fac]
+        return pool
+
+
+# The placement model values Influence for Ctx.iv (imported last: it reads Ctx).
+from .heuristic_influence import influence_plan  # noqa: E402
