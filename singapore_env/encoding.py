@@ -435,19 +435,18 @@ class ObservationEncoder:
     def legal_mask(self, game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``int8`` mask over the action table: the engine's legal decisions for ``seat``
         (all zeros when ``seat`` is not the one to act)."""
-        if out is None:
-            out = np.zeros(self.n_actions, np.int8)
-        else:
-            out.fill(0)
+        mask = bytearray(self.n_actions)   # zeroed; a new array views it (no copy)
         if seat == game.acting_seat:
-            m = memoryview(out)
             try:
                 for i in map(self._index.__getitem__, game.legal_decisions()):
-                    m[i] = 1
+                    mask[i] = 1
             except KeyError as exc:
                 raise ValueError(
                     f"engine decision {exc.args[0]!r} is outside the action table (engine "
                     f"limits max_tableau={self.T}, max_hand={self.H})") from None
+        if out is None:
+            return np.frombuffer(mask, np.int8)
+        out[...] = np.frombuffer(mask, np.int8)
         return out
 
     def legal_indices(self, game) -> list[int]:
