@@ -229,8 +229,12 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action) if is_int(action) else action
-        d = self._decisions[a] if is_int(a) and 0 <= a < self._n_actions else None
+        if type(action) is int and 0 <= action < self._n_actions:   # the common case
+            a = action
+            d = self._decisions[a]
+        else:
+            a = int(action) if is_int(action) else action
+            d = self._decisions[a] if is_int(a) and 0 <= a < self._n_actions else None
         game = self.game
         try:
             if d is None:
@@ -291,9 +295,9 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict:
         ob = self._obs_cache.get(agent)
         if ob is None:
-            seat = SEAT_OF[agent]
-            ob = {"observation": self.encoder.encode(self.game, seat),
-                  "action_mask": self.encoder.legal_mask(self.game, seat)}
+            seat, game, encoder = SEAT_OF[agent], self.game, self.encoder
+            ob = {"observation": encoder.encode(game, seat),
+                  "action_mask": encoder.legal_mask(game, seat)}
             if self.candidates is not None:
                 ob.update(self.candidates.encode(self.game, seat))
             self._obs_cache[agent] = ob
