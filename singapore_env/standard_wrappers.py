@@ -12,8 +12,9 @@ subclasses here keep the stock classes, checks, errors and warnings, and add fas
   out-of-range action still fails with the stock ``AssertionError``;
 * :class:`EnforcedOrder`: once the env has been reset, the attributes and calls an agent
   loop uses (``agent_selection``, ``agents``, ``terminations``, ``truncations``,
-  ``rewards``, ``infos``, ``observe``, ``step``) go straight to the unwrapped env; before
-  ``reset()`` the stock errors are raised.
+  ``rewards``, ``infos``, ``observe``, ``last``, ``step`` and the ``agent_iter`` iterator,
+  which keeps the stock step-before-next assertion) go straight to the unwrapped env;
+  before ``reset()`` the stock errors are raised.
 
 Both only forward what the wrappers between them and the unwrapped env do not change
 (``CheckedActions`` changes nothing but ``step``).
@@ -23,6 +24,9 @@ from __future__ import annotations
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (AECOrderEnforcingIterable,
+                                                       AECOrderEnforcingIterator)
+
 
 class CheckedActions(wrappers.AssertOutOfBoundsWrapper):
     """``AssertOutOfBoundsWrapper`` with a fast path for plain in-range ints."""
@@ -76,6 +80,35 @@ class EnforcedOrder(wrappers.OrderEnforcingWrapper):
             self.env.step(action)
         else:
             super().step(action)
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)    # the stock error
+        return self._raw.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)   # the stock error
+        return _EnforcedOrderIterable(self, max_iter)
+
+
+class _EnforcedOrderIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _EnforcedOrderIterator(self.env, self.max_iter)
+
+
+class _EnforcedOrderIterator(AECOrderEnforcingIterator):
+    """The stock iterator (same checks and assertion), reading the unwrapped env's
+    ``agents`` and ``agent_selection`` directly."""
+
+    def __next__(self):
+        raw = self.env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return raw.agent_selection
 
 
 def standard_chain(raw: AECEnv) -> AECEnv:
