@@ -53,6 +53,7 @@ class Ctx:
         self._iv = None
         self._tax = None
         self._conflicts = None
+        self.plans: dict = {}  # influence_plan's plain answers in this decision
         self.mv = self._money_value() * self.p["money_scale"]
         self.tv = self._token_value() * self.p["token_scale"]
 

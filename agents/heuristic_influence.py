@@ -35,6 +35,22 @@ def _district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
 
 def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
                    detail: bool = False, options: bool = False):
+    """Best placement of ``n`` tokens: ``(value, decision)`` (see :func:`_plan`).
+
+    A decision asks for the same plain placements many times (every card that brings
+    Influence asks for ``n`` tokens and for none), so those are kept in ``ctx.plans``;
+    the game does not change while a Ctx lives."""
+    if detail or options:
+        return _plan(ctx, n, pos, asking, detail, options)
+    key = (n, pos, asking)
+    found = ctx.plans.get(key)
+    if found is None:
+        found = ctx.plans[key] = _plan(ctx, n, pos, asking)
+    return found
+
+
+def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
+          detail: bool = False, options: bool = False):
     """Best placement of ``n`` tokens: ``(value, decision)``.
 
     ``pos = -1``: choose the start (decision INFLUENCE_START). ``asking``: the walk is
