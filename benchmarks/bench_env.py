@@ -1,6 +1,13 @@
 """Agent-steps per second of random masked play through the environment layers.
 
     .venv/bin/python benchmarks/bench_env.py [--steps 20000] [--reps 3] [--seed 0]
+    git worktree add /tmp/base <commit>          # the code to compare with
+    .venv/bin/python benchmarks/bench_env.py --baseline /tmp/base --reps 3
+
+With ``--baseline DIR`` every repetition runs once with this checkout's code and once
+with ``DIR``'s (this script, in fresh processes, alternating, on the same seeds), and
+the table shows both sides' medians and their ratio: the env before and after a change,
+each next to its trivial-env reference.
 
 Measured in the same run, every path once per repetition (alternating), medians of
 the repetitions, CPU time of this process (``time.process_time``, which other processes
@@ -25,14 +32,18 @@ on a loaded machine disturb less than wall time):
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+HERE = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+# --baseline runs this script again with BENCH_TREE set to the other checkout
+sys.path.insert(0, os.environ.get("BENCH_TREE", HERE))
 
 from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
@@ -215,36 +226,74 @@ def paths(steps: int, seed: int, d: int, n: int) -> list:
     ]
 
 
+RATIOS = (("env() (wrapped AEC)", "trivial AEC env (stock chain)", "env() / trivial (stock chain)"),
+          ("env() with the stock chain", "trivial AEC env (stock chain)",
+           "env() stock chain / trivial (stock chain)"),
+          ("raw_env (no wrappers)", "trivial AEC env (raw)", "raw_env / trivial (both raw)"),
+          ("env() (wrapped AEC)", "env() with the stock chain",
+           "env() / env() with the stock chain"))
+
+
+def measure(steps: int, seed: int) -> dict[str, float]:
+    """One repetition of every path (agent-steps/s) and the translation costs (us)."""
+    probe = raw_env()
+    out: dict[str, float] = {}
+    for fn in paths(steps, seed, probe.encoder.size, len(probe.table)):
+        out.update(fn())
+    out["encode us"], out["legal_mask us"] = encoder_costs(steps // 4, seed)
+    return out
+
+
+def run_in(tree: str, args) -> dict[str, float]:
+    """:func:`measure` in a fresh process importing the project from ``tree``."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--steps", str(args.steps),
+           "--seed", str(args.seed)]
+    env = {**os.environ, "BENCH_TREE": tree, "PYTHONPATH": tree}
+    done = subprocess.run(cmd, env=env, cwd=tree, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--reps", type=int, default=3, help="alternating repetitions")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--baseline", help="another checkout to measure side by side")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker:
+        print(json.dumps(measure(args.steps, args.seed)))
+        return
     probe = raw_env()
-    d, n = probe.encoder.size, len(probe.table)
-    print(f"observation size D = {d}, action count N = {n}; CPU time, medians of "
-          f"{args.reps} alternating repetitions; load average {os.getloadavg()[0]:.2f}")
-    runs: dict[str, list[float]] = {}
+    print(f"observation size D = {probe.encoder.size}, action count N = {len(probe.table)}; "
+          f"CPU time, medians of {args.reps} alternating repetitions; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    trees = {"this": HERE} | ({"baseline": os.path.abspath(args.baseline)}
+                              if args.baseline else {})
+    runs: dict[str, list[dict]] = {name: [] for name in trees}
     for _ in range(args.reps):
-        for fn in paths(args.steps, args.seed, d, n):
-            for name, r in fn().items():
-                runs.setdefault(name, []).append(r)
-    results = {name: statistics.median(r) for name, r in runs.items()}
-    width = max(len(x) for x in results)
-    for name, rate in results.items():
-        print(f"{name:<{width}}  {rate:>10,.0f} agent-steps/s  ({1e6 / rate:6.1f} us/step)")
-    for a, b, label in (("env() (wrapped AEC)", "trivial AEC env (stock chain)",
-                         "env() / trivial (stock chain)"),
-                        ("env() with the stock chain", "trivial AEC env (stock chain)",
-                         "env() stock chain / trivial (stock chain)"),
-                        ("raw_env (no wrappers)", "trivial AEC env (raw)",
-                         "raw_env / trivial (both raw)"),
-                        ("env() (wrapped AEC)", "env() with the stock chain",
-                         "env() / env() with the stock chain")):
-        print(f"{label + ':':<42} {results[a] / results[b]:.2f}")
-    t_enc, t_mask = encoder_costs(args.steps // 4, args.seed)
-    print(f"translation per step: encode {t_enc:.1f} us, legal_mask {t_mask:.1f} us")
+        for name, tree in trees.items():
+            runs[name].append(run_in(tree, args) if args.baseline
+                              else measure(args.steps, args.seed))
+    med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+           for name, rs in runs.items()}
+    rates = [k for k in med["this"] if not k.endswith(" us")]
+    width = max(map(len, rates))
+    if args.baseline:
+        print(f"{'agent-steps/s':<{width}}  {'this':>10}  {'baseline':>10}  ratio")
+    for name in rates:
+        a = med["this"][name]
+        if args.baseline:
+            b = med["baseline"][name]
+            print(f"{name:<{width}}  {a:>10,.0f}  {b:>10,.0f}  {a / b:5.2f}")
+        else:
+            print(f"{name:<{width}}  {a:>10,.0f} agent-steps/s  ({1e6 / a:6.1f} us/step)")
+    for a, b, label in RATIOS:
+        shown = "  ".join(f"{m[a] / m[b]:.2f}" for m in med.values())
+        print(f"{label + ':':<42} {shown}")
+    for name in ("encode us", "legal_mask us"):
+        print(f"{name.replace(' us', '') + ' per step (us):':<42} "
+              + "  ".join(f"{m[name]:.1f}" for m in med.values()))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
