@@ -2,13 +2,16 @@
 kind of pending frame holds (:data:`FRAMES`), for :mod:`singapore_env.save_validation`.
 
 A checker returns the value it accepts (lists copied) or raises :class:`Bad` saying
-what is wrong; the caller adds where. The checker of an int also has ``fits``: whether
-every entry of a list passes it, tested over the whole list at once (a list of ints is
-then checked without a call per entry); a list checker runs its entries' checker one by
-one only when that fails, to name the bad entry.
+what is wrong; the caller adds where. Many checkers also have a bulk form, ``many``:
+given a list of values, the list of what the checker returns for each, tested over the
+whole list at once (a type set, min and max, a set inclusion: no call per entry), or
+None if some entry fails. A list checker uses its entries' bulk form and runs their
+checker one by one only when that fails, to name the bad entry.
 """
 
 from __future__ import annotations
+
+from itertools import chain
 
 BIG = 10**6           # bound on VP, dollars and other open-ended counters
 INT_ONLY = frozenset({int})
@@ -30,8 +33,12 @@ def int_in(lo: int, hi: int):
         if type(x) is not int or not lo <= x <= hi:
             raise Bad(f"must be an int in {lo}..{hi}, got {short(x)}")
         return x
-    check.fits = lambda xs: not xs or ({*map(type, xs)} <= INT_ONLY
-                                       and lo <= min(xs) and max(xs) <= hi)
+
+    def many(xs: list) -> list | None:
+        if not xs or ({*map(type, xs)} <= INT_ONLY and lo <= min(xs) and max(xs) <= hi):
+            return xs[:]
+        return None
+    check.many = many
     return check
 
 
@@ -44,9 +51,10 @@ def one_of(*choices: str):
     return check
 
 
-def list_of(item, length: int | None = None, most: int = 1000):
-    """Checker of a list of ``length`` (or at most ``most``) entries passing ``item``."""
-    fits = getattr(item, "fits", None)
+def list_of(item, length: int | None = None, most: int = 1000, many=None):
+    """Checker of a list of ``length`` (or at most ``most``) entries passing ``item``;
+    ``many`` is the bulk form of ``item`` if it has none of its own."""
+    item_many = many or getattr(item, "many", None)
 
     def check(x):
         if type(x) is not list:
@@ -55,8 +63,9 @@ def list_of(item, length: int | None = None, most: int = 1000):
             raise Bad(f"must have {length} entries, got {len(x)}")
         if len(x) > most:
             raise Bad(f"must have at most {most} entries, got {len(x)}")
-        if fits is not None and fits(x):
-            return x[:]
+        out = item_many(x) if item_many is not None else None
+        if out is not None:
+            return out
         out = []
         for i, y in enumerate(x):
             try:
@@ -64,6 +73,24 @@ def list_of(item, length: int | None = None, most: int = 1000):
             except Bad as exc:
                 raise Bad(f"[{i}] {exc}") from None
         return out
+
+    def lists(xs: list) -> list | None:
+        """The bulk form: the entries of all the lists ``xs`` checked as one list."""
+        if not {*map(type, xs)} <= {list}:
+            return None
+        sizes = [*map(len, xs)]
+        if length is not None and {*sizes} - {length} or max(sizes, default=0) > most:
+            return None
+        flat = item_many([*chain.from_iterable(xs)])
+        if flat is None:
+            return None
+        out, start = [], 0
+        for size in sizes:
+            out.append(flat[start:start + size])
+            start += size
+        return out
+    if item_many is not None:
+        check.many = lists
     return check
 
 
@@ -74,7 +101,7 @@ def text(x):
     return x
 
 
-text.fits = lambda xs: {*map(type, xs)} <= {str}
+text.many = lambda xs: xs[:] if {*map(type, xs)} <= {str} else None
 SEAT = int_in(0, 3)
 SEAT_OR_NONE = int_in(-1, 3)
 FLAG = int_in(0, 1)

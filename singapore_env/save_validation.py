@@ -10,7 +10,8 @@ against the shapes the rules modules push. Whatever is wrong raises
 from __future__ import annotations
 
 import json
-from itertools import repeat
+from itertools import chain, repeat
+from operator import le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind
@@ -22,6 +23,7 @@ FORMAT_NAME = "singapore-1819-game"
 FORMAT_VERSION = 1
 _KINDS = frozenset(int(k) for k in Kind)
 _FIELDS = frozenset(GameState.__slots__)
+_DOWN = frozenset(DOWN)
 _TOP_KEYS = ("seed", "config", "history", "rng", "state")
 _DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
@@ -250,7 +252,7 @@ class _StateCheck:
             "folk_hands": list_of(list_of(card("folk_hero")), 4),
             "vp_sources": list_of(list_of(int_in(-BIG, BIG), len(VP_SOURCES)), 4),
             "facts": list_of(self.fact, most=10**5),
-            "tableau": list_of(list_of(self.slot, most=cfg.max_tableau), 4),
+            "tableau": list_of(list_of(self.slot, most=cfg.max_tableau, many=self.slots), 4),
             "stack": list_of(self.frame_shape, most=500),
             "log_text": list_of(text, most=10**6),
         }
@@ -270,7 +272,8 @@ class _StateCheck:
             return x
         ids = check.ids = frozenset([-1] * none + [i for i, cdef in enumerate(defs)
                                                    if cdef.category in categories])
-        check.fits = lambda xs: {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs)
+        check.many = lambda xs: xs[:] if {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs) \
+            else None
         return check
 
     def modifier(self, x):
@@ -294,33 +297,34 @@ class _StateCheck:
 
     def slot(self, x) -> Slot:
         """A tableau slot: [card, up, link, pops, activated, stored, down, searched]."""
-        if not self._slot_fits(x):
-            self._slot_error(x)
-        return Slot(x[0], bool(x[1]), bool(x[2]), x[3][:], bool(x[4]), x[5], x[6],
-                    bool(x[7]))
-
-    def _slot_fits(self, x) -> bool:
-        """Whether ``x`` is a good slot (the quick test of :meth:`slot`)."""
-        if type(x) is not list or len(x) != 8:
-            return False
-        card, up, link, pops, activated, stored, down, searched = x
-        return (type(card) is int and card in self.tableau_card.ids and type(pops) is list
-                and len(pops) <= self.pop_slots[card] and self.pop_card.fits(pops)
-                and {type(up), type(link), type(activated), type(searched),
-                     type(stored)} == INT_ONLY
-                and {up, link, activated, searched} <= {0, 1} and 0 <= stored <= BIG
-                and type(down) is str and down in DOWN)
-
-    def _slot_error(self, x) -> None:
-        """Raise Bad naming what is wrong with slot ``x``, entry by entry."""
         if type(x) is not list or len(x) != 8:
             raise Bad(f"a tableau slot is an 8-entry list, got {short(x)}")
         card = self.tableau_card(x[0])
         for i in (1, 2, 4, 7):
             FLAG(x[i])
-        list_of(self.pop_card, most=self.pop_slots[card])(x[3])
+        pops = list_of(self.pop_card, most=self.pop_slots[card])(x[3])
         one_of(*DOWN)(x[6])
-        COUNT(x[5])
+        return Slot(card, bool(x[1]), bool(x[2]), pops, bool(x[4]), COUNT(x[5]), x[6],
+                    bool(x[7]))
+
+    def slots(self, xs: list) -> list[Slot] | None:
+        """The bulk form of :meth:`slot`, column by column."""
+        if not ({*map(type, xs)} <= {list} and {*map(len, xs)} <= {8}):
+            return None
+        if not xs:
+            return []
+        cards, ups, links, pops, activated, stored, down, searched = zip(*xs)
+        flags = ups + links + activated + searched
+        if not ({*map(type, cards), *map(type, flags), *map(type, stored)} <= INT_ONLY
+                and self.tableau_card.ids.issuperset(cards) and {*flags} <= {0, 1}
+                and 0 <= min(stored) and max(stored) <= BIG
+                and {*map(type, down)} <= {str} and {*down} <= _DOWN
+                and {*map(type, pops)} <= {list}
+                and all(map(le, map(len, pops), map(self.pop_slots.__getitem__, cards)))
+                and self.pop_card.many([*chain.from_iterable(pops)]) is not None):
+            return None
+        return list(map(Slot, cards, map(bool, ups), map(bool, links), map(list.copy, pops),
+                        map(bool, activated), stored, down, map(bool, searched)))
 
     def frame_shape(self, x) -> Frame:
         if not isinstance(x, dict) or set(x) != {"kind", "seat", "d"}:
