@@ -24,6 +24,7 @@ FORMAT_VERSION = 1
 _KINDS = frozenset(int(k) for k in Kind)
 _FIELDS = frozenset(GameState.__slots__)
 _DOWN = frozenset(DOWN)
+_FRAME_KEYS = frozenset({"kind", "seat", "d"})
 _TOP_KEYS = ("seed", "config", "history", "rng", "state")
 _DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
@@ -327,7 +328,7 @@ class _StateCheck:
                         map(bool, activated), stored, down, map(bool, searched)))
 
     def frame_shape(self, x) -> Frame:
-        if not isinstance(x, dict) or set(x) != {"kind", "seat", "d"}:
+        if not isinstance(x, dict) or x.keys() != _FRAME_KEYS:
             raise Bad(f"a frame is an object with kind, seat and d, got {short(x)}")
         kind, seat, data = x["kind"], x["seat"], x["d"]
         spec, checks = self.frames.get(kind, (None, None)) if isinstance(kind, str) \
@@ -355,43 +356,57 @@ class _StateCheck:
 
     # ------------------------------------------------------------ across fields
     def consistent(self, s: GameState) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise SaveFormatError(f"inconsistent state: {what}")
+        """Raise SaveFormatError naming the first cross-field check ``s`` fails."""
+        problem = self._problem(s)
+        if problem:
+            raise SaveFormatError(f"inconsistent state: {problem}")
 
-        c = self.c
+    def _problem(self, s: GameState) -> str | None:
+        """What is inconsistent across the fields of ``s`` (None if nothing)."""
         for f in (0, 1):
-            need(self.battle_ids[f].issuperset(s.battle_deck[f] + s.battle_discard[f]),
-                 f"battle_deck/battle_discard[{f}] holds another faction's Battle card")
+            if not self.battle_ids[f].issuperset(s.battle_deck[f] + s.battle_discard[f]):
+                return f"battle_deck/battle_discard[{f}] holds another faction's Battle card"
         for seat, row in enumerate(s.tableau):
-            need(all(slot.card in self.market_ids or slot.card == c.leader_ids[seat]
-                     for slot in row), f"tableau[{seat}] holds another seat's Leader")
-        need(len(set(s.used_cards)) == len(s.used_cards), "used_cards repeats a card")
+            leader = self.c.leader_ids[seat]
+            if not all(slot.card in self.market_ids or slot.card == leader for slot in row):
+                return f"tableau[{seat}] holds another seat's Leader"
+        if len(set(s.used_cards)) != len(s.used_cards):
+            return "used_cards repeats a card"
         if s.game_over:
-            need(len(s.final_vp) == 4, "a finished game has 4 final_vp")
-            need(not s.stack, "a finished game has no pending frames")
+            if len(s.final_vp) != 4:
+                return "a finished game has 4 final_vp"
+            if s.stack:
+                return "a finished game has no pending frames"
         else:
-            need(not s.final_vp, "final_vp is set but game_over is 0")
-            need(bool(s.stack) and s.stack[0].kind in _ROUND_ENDS,
-                 f"a running game's stack starts with one of {_ROUND_ENDS}")
-            need(s.round >= 1, "a running game is in round 1 or later")
-            need(len(s.event_deck) <= self.rounds - s.round,
-                 f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}")
-        kinds = [f.kind for f in s.stack]
-        for kind in _ONE_AT_A_TIME:
-            need(kinds.count(kind) <= 1, f"the stack holds more than one {kind} frame")
-        for i, f in enumerate(s.stack):
+            if s.final_vp:
+                return "final_vp is set but game_over is 0"
+            if not (s.stack and s.stack[0].kind in _ROUND_ENDS):
+                return f"a running game's stack starts with one of {_ROUND_ENDS}"
+            if s.round < 1:
+                return "a running game is in round 1 or later"
+            if len(s.event_deck) > self.rounds - s.round:
+                return f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}"
+        return self._stack_problem(s.stack)
+
+    @staticmethod
+    def _stack_problem(stack: list[Frame]) -> str | None:
+        """What is wrong with how the frames of ``stack`` sit on each other, if anything."""
+        kinds = [f.kind for f in stack]
+        for kind in _ONE_AT_A_TIME if len(set(kinds)) < len(kinds) else ():
+            if kinds.count(kind) > 1:
+                return f"the stack holds more than one {kind} frame"
+        for i, f in enumerate(stack):
             spec = FRAMES[f.kind]
-            below = s.stack[:i]
             parent = spec.parent(f) if spec.parent else None
             if parent is not None:
-                found = [p for p in below if p.kind == parent]
-                need(bool(found), f"stack[{i}] {f.kind} has no {parent} frame below it")
-                if spec.check:
-                    need(spec.check(f, found[-1]), f"stack[{i}] {f.kind} does not fit its "
-                                                   f"{parent} frame")
-            elif spec.check:
-                need(spec.check(f, None), f"stack[{i}] {f.kind} data is inconsistent")
+                found = [p for p in stack[:i] if p.kind == parent]
+                if not found:
+                    return f"stack[{i}] {f.kind} has no {parent} frame below it"
+                if spec.check and not spec.check(f, found[-1]):
+                    return f"stack[{i}] {f.kind} does not fit its {parent} frame"
+            elif spec.check and not spec.check(f, None):
+                return f"stack[{i}] {f.kind} data is inconsistent"
+        return None
 
 
 _CHECKS: dict[tuple[RulesConfig, int], _StateCheck] = {}
