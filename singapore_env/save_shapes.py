@@ -38,7 +38,7 @@ def int_in(lo: int, hi: int):
         if not xs or ({*map(type, xs)} <= INT_ONLY and lo <= min(xs) and max(xs) <= hi):
             return xs[:]
         return None
-    check.many = many
+    check.many, check.range = many, (lo, hi)
     return check
 
 
@@ -91,6 +91,7 @@ def list_of(item, length: int | None = None, most: int = 1000, many=None):
         return out
     if item_many is not None:
         check.many = lists
+    check.shape = (item, length, most)
     return check
 
 

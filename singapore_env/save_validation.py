@@ -15,6 +15,7 @@ from operator import le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind
+from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
 from .state import OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
@@ -160,7 +161,12 @@ def state_from_dict(d, g) -> GameState:
                                   f"{[short(k) for k in unknown[:5]]}")
     v = _state_check(g.cfg, g.c)
     s = GameState.__new__(GameState)
-    for name, check in v.fields:
+    plain, fields = v.plain.values(d), v.fields
+    if plain is not None:  # all good: the other fields are left
+        for name, value in zip(v.plain.names, plain):
+            setattr(s, name, value)
+        fields = v.rest
+    for name, check in fields:
         if name in d:
             try:
                 setattr(s, name, check(d[name]))
@@ -218,6 +224,10 @@ class _StateCheck:
         checks = self._field_checks()
         #: (field, checker) in GameState order, which is the order fields are checked in.
         self.fields = tuple((name, checks[name]) for name in GameState.__slots__)
+        self.plain = PlainFields(checks)
+        #: the fields left to check once the plain ones passed
+        self.rest = tuple((name, check) for name, check in self.fields
+                          if name not in self.plain.names)
 
     def _field_checks(self) -> dict:
         c, cfg, card = self.c, self.cfg, self.card
