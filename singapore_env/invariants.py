@@ -7,7 +7,8 @@ inclusion) and build a message only for the invariant that is broken.
 from __future__ import annotations
 
 from collections import Counter
-from operator import itemgetter
+from itertools import chain
+from operator import attrgetter, itemgetter, le
 
 from .rules.raid_first_edition import COMMIT_FRAMES
 from .state import FINAL_ONLY_SOURCES, VP_SOURCES
@@ -130,6 +131,28 @@ def _check_cards(g) -> None:
         missing = [c.defs[cid].key for cid in ids["expected"] if cid not in seen]
         raise InvariantError(f"cards lost: {missing}")
     _need(seen <= ids["known"], "unknown card in play")
+    if not _places_fit(s, ids):
+        _check_places(g, ids)
+
+
+def _places_fit(s, ids: dict) -> bool:
+    """Whether the tableaux hold Market and Leader cards with the Population they take,
+    and the hands their kind of card (tested over every seat at once)."""
+    slots = [*chain.from_iterable(s.tableau)]
+    cards = [*map(attrgetter("card"), slots)]
+    pops = [*map(attrgetter("pops"), slots)]
+    return (ids["tableau"].issuperset(cards)
+            and all(map(le, map(len, pops), map(ids["pop_slots"].__getitem__, cards)))
+            and ids["population"].issuperset(chain.from_iterable(pops))
+            and ids["battle"].issuperset(chain(*s.hands, *s.revealed))
+            and len(s.folk_hands) >= len(s.tableau)
+            and ids["folk_hero"].issuperset(chain.from_iterable(s.folk_hands)))
+
+
+def _check_places(g, ids: dict) -> None:
+    """Raise InvariantError naming the first seat whose tableau or hands hold a card
+    that does not belong there (:func:`_places_fit` failed)."""
+    s, c = g.s, g.c
     for seat, row in enumerate(s.tableau):
         for slot in row:
             cdef = c.defs[slot.card]
@@ -148,10 +171,11 @@ def _check_cards(g) -> None:
 _CARD_IDS: dict[tuple[int, bool], tuple] = {}
 
 
-def _card_ids(c, simulation: bool) -> dict[str, set[int]]:
+def _card_ids(c, simulation: bool) -> dict:
     """Card ids of content ``c`` by role, computed once per content and ruleset:
     ``expected`` (every card that is always in play), ``known`` (those and the Events),
-    ``tableau`` (Market and Leader cards) and one set per category of hand or card."""
+    ``tableau`` (Market and Leader cards) and one set per category of hand or card;
+    and ``pop_slots``, the Population each card takes, by card id."""
     hit = _CARD_IDS.get((id(c), simulation))
     if hit is None:
         if len(_CARD_IDS) >= 16:
@@ -164,7 +188,8 @@ def _card_ids(c, simulation: bool) -> dict[str, set[int]]:
                        for cat in ("market", "leader", "population", "battle", "folk_hero")}
         ids = {"expected": expected,
                "known": expected | set(c.event_ids["I"]) | set(c.event_ids["II"]),
-               "tableau": by_category["market"] | by_category["leader"], **by_category}
+               "tableau": by_category["market"] | by_category["leader"], **by_category,
+               "pop_slots": [d.pop_slots for d in c.defs]}
         hit = _CARD_IDS[id(c), simulation] = (c, ids)  # (holding c keeps its id its own)
     return hit[1]
 
