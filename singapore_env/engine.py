@@ -23,6 +23,7 @@ from . import rules  # noqa: F401  (registers every frame handler)
 from .config import ConfigError, RulesConfig
 from .content import SEAT_NAMES, Content, default_content
 from .decisions import Decision, Kind, arg_sizes, is_decision
+from .invariants import InvariantError, check_invariants
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
 from .rules.roles import setup_simulation
@@ -260,7 +261,6 @@ class Game:
             raise SaveFormatError(f"the log has {len(history)} decisions but the state says "
                                   f"{g.s.decisions}")
         g.history = history
-        from .invariants import InvariantError, check_invariants
         try:
             check_invariants(g)
             g._run()

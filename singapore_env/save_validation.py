@@ -116,9 +116,12 @@ def _all_decisions(raw: list) -> bool:
     (checked list-wide; :func:`_history` finds the first bad entry if not)."""
     if not raw:
         return True
-    if {*map(type, raw)} != {list} or {*map(len, raw)} != {2}:
+    if {*map(type, raw)} != {list}:
         return False
-    kinds, args = zip(*raw)
+    try:  # (strict: lists of unequal lengths raise, and all of 2 entries unpack)
+        kinds, args = zip(*raw, strict=True)
+    except ValueError:
+        return False
     return {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds)
 
 
