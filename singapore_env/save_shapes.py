@@ -113,7 +113,7 @@ DOWN = ("", "closed", "outlawed")  # why a tableau card is face down
 
 
 # ---------------------------------------------------------------- frame shapes
-class FrameSpec:
+class _Spec:
     """What one frame kind holds: its seat (True = a seat 0..3, False = -1, None =
     either), required and optional data, the frame it works on and a cross-check.
     The data are keyed makers of checkers: each takes the state checker (its ``cfg``,
@@ -164,53 +164,53 @@ def _war_fits(f, _) -> bool:
     return True
 
 
-FRAMES: dict[str, FrameSpec] = {
+FRAMES: dict[str, _Spec] = {
     # the round
-    "round": FrameSpec(False), "events": FrameSpec(False), "income": FrameSpec(False),
-    "upkeep": FrameSpec(False), "cleanup": FrameSpec(False), "end_game": FrameSpec(False),
-    "refill_market": FrameSpec(False),
-    "turn": FrameSpec(), "place_leader": FrameSpec(),
-    "actions": FrameSpec(need={"left": lambda self: int_in(0, self.cfg.actions_per_turn)}),
-    "leader_action": FrameSpec(need={"space": _v(int_in(0, 3))}),
+    "round": _Spec(False), "events": _Spec(False), "income": _Spec(False),
+    "upkeep": _Spec(False), "cleanup": _Spec(False), "end_game": _Spec(False),
+    "refill_market": _Spec(False),
+    "turn": _Spec(), "place_leader": _Spec(),
+    "actions": _Spec(need={"left": lambda self: int_in(0, self.cfg.actions_per_turn)}),
+    "leader_action": _Spec(need={"space": _v(int_in(0, 3))}),
     # cards
-    "place_card": FrameSpec(need={"card": _card("market")}),
-    "connect": FrameSpec(need={"card": _card("market")}),
-    "effects": FrameSpec(None, need={"card": _card("market", "leader", "event", "battle",
+    "place_card": _Spec(need={"card": _card("market")}),
+    "connect": _Spec(need={"card": _card("market")}),
+    "effects": _Spec(None, need={"card": _card("market", "leader", "event", "battle",
                                                "folk_hero", "population"),
                                  "start": _v(SMALL), "pops": _v(SMALL)}),
-    "attach_pop": FrameSpec(need={"card": _card("population")}),
-    "keep_battle": FrameSpec(need={"cards": _cards("battle", most=2)}),
-    "search_pick": FrameSpec(need={"options": _cards("market", most=4)}),
-    "influence": FrameSpec(need={"n": _v(SMALL), "pos": _v(int_in(-1, 100)),
+    "attach_pop": _Spec(need={"card": _card("population")}),
+    "keep_battle": _Spec(need={"cards": _cards("battle", most=2)}),
+    "search_pick": _Spec(need={"options": _cards("market", most=4)}),
+    "influence": _Spec(need={"n": _v(SMALL), "pos": _v(int_in(-1, 100)),
                              "asking": _v(FLAG), "store_asked": _v(FLAG)}),
-    "moves": FrameSpec(need={"n": _v(SMALL), "scope": _v(one_of("own", "any")),
+    "moves": _Spec(need={"n": _v(SMALL), "scope": _v(one_of("own", "any")),
                          "target": _v(SEAT_OR_NONE)}),
-    "boom_pick": FrameSpec(need={"n": _v(SMALL)}),
-    "lose_pop": FrameSpec(need={"n": _v(SMALL)}),
-    "remove_influence": FrameSpec(need={"n": _v(SMALL)}),
-    "fund_close": FrameSpec(need={"index": _v(int_in(0, 100))}),
+    "boom_pick": _Spec(need={"n": _v(SMALL)}),
+    "lose_pop": _Spec(need={"n": _v(SMALL)}),
+    "remove_influence": _Spec(need={"n": _v(SMALL)}),
+    "fund_close": _Spec(need={"index": _v(int_in(0, 100))}),
     # decree
-    "decree": FrameSpec(need={"vice": _v(int_in(0, 20)), "phase": _v(int_in(0, 2)),
+    "decree": _Spec(need={"vice": _v(int_in(0, 20)), "phase": _v(int_in(0, 2)),
                           "vetoed": _v(FLAG)}),
-    "veto": FrameSpec(need={"vice": _v(int_in(0, 20))}, parent="decree"),
+    "veto": _Spec(need={"vice": _v(int_in(0, 20))}, parent="decree"),
     # raid and conflict
-    "raid": FrameSpec(need={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200))},
+    "raid": _Spec(need={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200))},
                   may={"roll_dice": _v(DICE)}, ruleset=_NOT_FE),
-    "hinder": FrameSpec(parent="raid", ruleset=_NOT_FE),
-    "reroll": FrameSpec(need={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
+    "hinder": _Spec(parent="raid", ruleset=_NOT_FE),
+    "reroll": _Spec(need={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
                           "field": _v(one_of("roll", "roll0", "roll1")),
                           "card": _card("battle"), "dice": _v(int_in(0, 40))},
                     parent=lambda f: f.d["parent"], check=_reroll_fits),
-    "conflict": FrameSpec(False, need={
+    "conflict": _Spec(False, need={
         "table": lambda self: one_of(*self.c.conflict_tables),
         "dice": _v(int_in(0, 40)), "plus": _v(int_in(0, 100)), "base": _v(int_in(0, 100)),
         "per": _v(int_in(0, 100)), "phase": _v(int_in(0, 1)), "strength": _ROLL,
         "cards": _COMMITS4, "money": _v(list_of(COUNT, 4)),
         "boosts": lambda self: list_of(list_of(self.card("market", "leader", "battle",
-                                                     "folk_hero"), most=20), 4)}),
-    "contribute": FrameSpec(parent="conflict"),
+                                                         "folk_hero"), most=20), 4)}),
+    "contribute": _Spec(parent="conflict"),
     # war
-    "war": FrameSpec(need={
+    "war": _Spec(need={
         "defender": _v(SEAT), "phase": _v(int_in(0, 7)), "joined": _v(list_of(FLAG, 2)),
         "allies": _SEATS2, "commits": lambda self: list_of(self.card("battle", none=True), 4),
         "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
@@ -219,25 +219,25 @@ FRAMES: dict[str, FrameSpec] = {
         "loser": _v(SEAT_OR_NONE)},
         may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
              "totals": _v(list_of(COUNT, 2))}, check=_war_fits, ruleset=_NOT_FE),
-    "war_join": FrameSpec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_accept": FrameSpec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_commit": FrameSpec(parent="war", ruleset=_NOT_FE),
-    "war_discard": FrameSpec(may={"parent": _v(one_of("war_fe"))},
+    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
+    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
+    "war_commit": _Spec(parent="war", ruleset=_NOT_FE),
+    "war_discard": _Spec(may={"parent": _v(one_of("war_fe"))},
                          parent=lambda f: f.d.get("parent", "war")),
-    "spoils": FrameSpec(parent="war", ruleset=_NOT_FE),
-    "ally_pay": FrameSpec(parent="war", ruleset=_NOT_FE),
-    "share": FrameSpec(parent="war", ruleset=_NOT_FE),
+    "spoils": _Spec(parent="war", ruleset=_NOT_FE),
+    "ally_pay": _Spec(parent="war", ruleset=_NOT_FE),
+    "share": _Spec(parent="war", ruleset=_NOT_FE),
     # simulation
-    "declare_role": FrameSpec(ruleset=_SIM), "reveal_roles": FrameSpec(False, ruleset=_SIM),
-    "storehouse_veto": FrameSpec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))},
+    "declare_role": _Spec(ruleset=_SIM), "reveal_roles": _Spec(False, ruleset=_SIM),
+    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))},
                              ruleset=_SIM),
-    "ruler_buy": FrameSpec(parent="war", ruleset=_SIM),
+    "ruler_buy": _Spec(parent="war", ruleset=_SIM),
     # first edition
-    "raid_fe": FrameSpec(need={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
+    "raid_fe": _Spec(need={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
                            "commits": _COMMITS4, "die": _v(one_of("d4")), "roll": _ROLL,
                            "hinder": _v(int_in(0, 200)), "shown": _v(FLAG)},
                      may={"roll_dice": _v(DICE)}, ruleset=_FE),
-    "war_fe": FrameSpec(need={
+    "war_fe": _Spec(need={
         "defender": _v(SEAT), "phase": _v(int_in(0, 6)), "commits": _COMMITS4,
         "bonus": _COUNTS4, "tokens": _v(list_of(COUNT, 2)), "die": _v(one_of("d4")),
         "roll0": _ROLL, "roll1": _ROLL, "totals": _v(list_of(COUNT, 2)),
@@ -245,11 +245,11 @@ FRAMES: dict[str, FrameSpec] = {
         "shown": _v(FLAG)},
         may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits,
         ruleset=_FE),
-    "fe_intervene": FrameSpec(parent="raid_fe", ruleset=_FE),
-    "fe_hinder": FrameSpec(parent="raid_fe", ruleset=_FE),
-    "fe_commit": FrameSpec(need={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
+    "fe_intervene": _Spec(parent="raid_fe", ruleset=_FE),
+    "fe_hinder": _Spec(parent="raid_fe", ruleset=_FE),
+    "fe_commit": _Spec(need={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
                        parent=lambda f: f.d["parent"], ruleset=_FE),
-    "fe_tokens": FrameSpec(need={"side": _v(FLAG)}, parent="war_fe", ruleset=_FE),
-    "fe_donate": FrameSpec(parent="war_fe", ruleset=_FE),
-    "fe_plunder": FrameSpec(parent="war_fe", ruleset=_FE),
+    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe", ruleset=_FE),
+    "fe_donate": _Spec(parent="war_fe", ruleset=_FE),
+    "fe_plunder": _Spec(parent="war_fe", ruleset=_FE),
 }

@@ -67,7 +67,7 @@ def check_header(data, parsed: bool = False) -> tuple[RulesConfig, int, list[Dec
         if key not in data:
             raise SaveFormatError(f"missing field {key!r}")
     seed = data["seed"]
-    if not type(seed) is int or seed < 0 or seed >= _U128:
+    if type(seed) is not int or seed < 0 or seed >= _U128:
         raise SaveFormatError(f"seed must be a non-negative int, got {short(seed)}")
     if not isinstance(data.get("keep_text_log", True), bool):
         raise SaveFormatError("keep_text_log must be true or false")
@@ -143,7 +143,7 @@ def rng_state(data) -> dict:
                               ("state.inc", inner.get("inc"), _U128),
                               ("has_uint32", data.get("has_uint32"), 2),
                               ("uinteger", data.get("uinteger"), 2**32)):
-        if not type(value) is int or not 0 <= value < top:
+        if type(value) is not int or not 0 <= value < top:
             raise SaveFormatError(f"malformed state: rng.{where} must be an int in "
                                   f"0..{top - 1}, got {short(value)}")
     return {"bit_generator": "PCG64",
@@ -165,7 +165,7 @@ def state_from_dict(d, g) -> GameState:
     v = _state_check(g.cfg, g.c)
     s = GameState.__new__(GameState)
     plain, fields = v.plain.values(d), v.fields
-    if plain is not None:  # all good: the other fields are left
+    if plain is not None:  # the plain fields are all good: only the others are left
         for name, value in zip(v.plain.names, plain):
             setattr(s, name, value)
         fields = v.rest
