@@ -186,7 +186,11 @@ class RulesConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
+        if self.extra:  # free-form: converted the way dataclasses.asdict does
+            d = dataclasses.asdict(self)
+        else:  # plain values only (asdict is ~10x slower)
+            d = {name: getattr(self, name) for name in _FIELD_NAMES}
+            d["extra"] = {}
         d["spoils_shares"] = [list(x) for x in self.spoils_shares]
         d["sim_put_away_british"] = list(self.sim_put_away_british)
         return d
@@ -211,6 +215,7 @@ class RulesConfig:
         return cls(**d)
 
 
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(RulesConfig))
 #: Allowed values of the text settings.
 CHOICES = {"ruleset": RULESETS, "reward_mode": REWARD_MODES, "spoils_sharing": SPOILS_SHARING}
 

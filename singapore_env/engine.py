@@ -22,6 +22,7 @@ from . import rules  # noqa: F401  (registers every frame handler)
 from .config import ConfigError, RulesConfig
 from .content import SEAT_NAMES, Content, default_content
 from .decisions import Decision, Kind, arg_sizes, is_decision
+from .invariants import InvariantError, check_invariants
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
 from .rules.roles import setup_simulation
@@ -51,12 +52,14 @@ class Game:
         self.c = content if content is not None else default_content(self.cfg.slavery)
         self.seed = int(seed)
         self.keep_text_log = keep_text_log
-        self._rng: np.random.Generator | None = np.random.Generator(np.random.PCG64(self.seed))
+        # An empty game (from_dict) gets its state and generator state from the save.
+        self._rng: np.random.Generator | None = None
         self._rng_state: dict | None = None
-        self.s = GameState()
         self.history: list[Decision] = []
         self._legal: list[Decision] = []
         if not _empty:
+            self._rng = np.random.Generator(np.random.PCG64(self.seed))
+            self.s = GameState()
             self._setup()
             self._run()
 
@@ -234,13 +237,15 @@ class Game:
     @classmethod
     def from_json(cls, text: str, content: Content | None = None) -> "Game":
         """Load a snapshot saved by :meth:`to_json`; raise SaveFormatError if it is bad."""
-        return cls.from_dict(parse_json(text), content)
+        return cls.from_dict(parse_json(text), content, _parsed=True)
 
     @classmethod
-    def from_dict(cls, data: dict, content: Content | None = None) -> "Game":
+    def from_dict(cls, data: dict, content: Content | None = None, *,
+                  _parsed: bool = False) -> "Game":
         """Load a snapshot from :meth:`to_dict` data, validated in full
-        (:mod:`singapore_env.save_validation`); raise SaveFormatError if it is bad."""
-        cfg, seed, history = check_header(data)
+        (:mod:`singapore_env.save_validation`); raise SaveFormatError if it is bad.
+        ``_parsed``: ``data`` comes straight from ``json.loads``."""
+        cfg, seed, history = check_header(data, _parsed)
         try:
             g = cls(seed, cfg, content, keep_text_log=data.get("keep_text_log", True),
                     _empty=True)
@@ -250,12 +255,11 @@ class Game:
             raise SaveFormatError(f"saved with content {str(data.get('content'))[:40]!r}, "
                                   f"this engine has {g.c.digest!r}")
         g.s = state_from_dict(data["state"], g)
-        g.rng.bit_generator.state = rng_state(data["rng"])
+        g._rng_state = rng_state(data["rng"])  # the generator is built on first use
         if len(history) != g.s.decisions:
             raise SaveFormatError(f"the log has {len(history)} decisions but the state says "
                                   f"{g.s.decisions}")
         g.history = history
-        from .invariants import InvariantError, check_invariants
         try:
             check_invariants(g)
             g._run()
@@ -285,7 +289,7 @@ class Game:
         """Rebuild a saved game by replaying its seed and log (ignores the snapshot);
         a bad file or a logged decision that is not legal raises SaveFormatError."""
         data = parse_json(text)
-        cfg, seed, history = check_header(data)
+        cfg, seed, history = check_header(data, parsed=True)
         try:
             return cls.replay(seed, history, cfg, content,
                               keep_text_log=data.get("keep_text_log", True))

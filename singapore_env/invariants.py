@@ -1,11 +1,21 @@
-"""Consistency checks on a game state (used by tests and when loading a saved game)."""
+"""Consistency checks on a game state (used by tests and when loading a saved game).
+
+Loading a save runs them on every load, so they test whole lists at once (min/max, set
+inclusion) and build a message only for the invariant that is broken.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
+from operator import attrgetter, itemgetter, le
 
 from .rules.raid_first_edition import COMMIT_FRAMES
 from .state import FINAL_ONLY_SOURCES, VP_SOURCES
+
+#: The VP of a row of ``vp_sources`` that are on the VP track (not end-of-game ones).
+_ON_TRACK = itemgetter(*[i for i, name in enumerate(VP_SOURCES)
+                         if name not in FINAL_ONLY_SOURCES])
 
 
 class InvariantError(AssertionError):
@@ -29,101 +39,188 @@ def _limbo_cards(s) -> list[int]:
     return out
 
 
-def card_locations(g) -> Counter:
-    s = g.s
-    seen: Counter = Counter()
-    for pile in (s.market, s.market_deck, s.market_discard, s.population_deck,
-                 s.population_discard, s.event_deck, s.event_discard, *s.hands, *s.revealed,
-                 *s.battle_deck, *s.battle_discard, _limbo_cards(s), s.put_away, s.folk_deck,
-                 s.folk_discard, *s.folk_hands):
-        seen.update(c for c in pile if c >= 0)
+def _held_cards(s) -> list[int]:
+    """Every card in play, once per place it is in: the piles (without their -1 empty
+    slots), the current Event, then each tableau card followed by its Population."""
+    held = [*s.market, *s.market_deck, *s.market_discard, *s.population_deck,
+            *s.population_discard, *s.event_deck, *s.event_discard]
+    for piles in (s.hands, s.revealed, s.battle_deck, s.battle_discard):
+        for pile in piles:
+            held += pile
+    held += _limbo_cards(s)
+    held += s.put_away
+    held += s.folk_deck
+    held += s.folk_discard
+    for pile in s.folk_hands:
+        held += pile
+    if held and min(held) < 0:
+        held = [c for c in held if c >= 0]
     if s.current_event >= 0:
-        seen[s.current_event] += 1
+        held.append(s.current_event)
     for row in s.tableau:
         for slot in row:
-            seen[slot.card] += 1
-            seen.update(slot.pops)
-    return seen
+            held.append(slot.card)
+            held += slot.pops
+    return held
+
+
+def card_locations(g) -> Counter:
+    """How many places each card in play is in."""
+    return Counter(_held_cards(g.s))
+
+
+def _within(xs: list[int], lo: int, hi: int) -> bool:
+    """Whether every entry of ``xs`` is in ``lo..hi``."""
+    return not xs or (lo <= min(xs) and max(xs) <= hi)
 
 
 def check_invariants(g) -> None:
     """Raise InvariantError naming the first broken invariant."""
-    s, c = g.s, g.c
+    _check_counters(g)
+    _check_cards(g)
+    _check_roles(g)
+    _check_stack(g)
 
-    def need(ok: bool, what: str) -> None:
-        if not ok:
-            raise InvariantError(what)
 
-    need(len(s.wealth) == 4 and all(w >= 0 for w in s.wealth), f"wealth {s.wealth}")
+def _need(ok: bool, what: str) -> None:
+    """Raise InvariantError(what) unless ``ok`` (a message that shows values is built
+    only once a check has failed, by the caller)."""
+    if not ok:
+        raise InvariantError(what)
+
+
+def _check_counters(g) -> None:
+    """Money, VP, tokens, ships and the board's lists have their sizes and ranges."""
+    s, board, need = g.s, g.c.board, _need
+    if not (len(s.wealth) == 4 and min(s.wealth) >= 0):
+        raise InvariantError(f"wealth {s.wealth}")
     need(len(s.vp) == 4, "vp has 4 seats")
     need(len(s.vp_sources) == 4 and all(len(row) == len(VP_SOURCES) for row in s.vp_sources),
          f"vp_sources has 4 seats of {len(VP_SOURCES)} sources")
-    track = [sum(v for name, v in zip(VP_SOURCES, row) if name not in FINAL_ONLY_SOURCES)
-             for row in s.vp_sources]
-    need(track == s.vp, f"the VP track {s.vp} is not the sum of its sources {track}")
-    need(not s.final_vp or [sum(row) for row in s.vp_sources] == s.final_vp,
-         f"final VP {s.final_vp} is not the sum of the VP sources")
-    need(len(s.storehouse) == 2 and all(x >= 0 for x in s.storehouse),
-         f"storehouses {s.storehouse}")
-    need(all(0 <= p <= c.board.max_population for p in s.population),
-         f"population {s.population}")
-    need(0 <= s.ships <= c.board.max_ships, f"ships {s.ships}")
-    need(len(s.districts) == 4 * len(c.board.loop_ids) and all(x >= 0 for x in s.districts),
+    track = [sum(_ON_TRACK(row)) for row in s.vp_sources]
+    if track != s.vp:
+        raise InvariantError(f"the VP track {s.vp} is not the sum of its sources {track}")
+    if s.final_vp and [sum(row) for row in s.vp_sources] != s.final_vp:
+        raise InvariantError(f"final VP {s.final_vp} is not the sum of the VP sources")
+    if not (len(s.storehouse) == 2 and min(s.storehouse) >= 0):
+        raise InvariantError(f"storehouses {s.storehouse}")
+    if not _within(s.population, 0, board.max_population):
+        raise InvariantError(f"population {s.population}")
+    if not 0 <= s.ships <= board.max_ships:
+        raise InvariantError(f"ships {s.ships}")
+    need(len(s.districts) == 4 * len(board.loop_ids) and min(s.districts, default=0) >= 0,
          "district tokens")
-    need(all(0 <= p < 4 for p in s.pw_track), "public works owners")
-    need(all(-1 <= p < 4 for p in s.leader_space), "leader spaces")
-    need(len(s.outlawed) == len(c.board.vices) and all(-1 <= p < 4 for p in s.outlawed),
-         "outlawed vices")
+    need(_within(s.pw_track, 0, 3), "public works owners")
+    need(_within(s.leader_space, -1, 3), "leader spaces")
+    need(len(s.outlawed) == len(board.vices) and _within(s.outlawed, -1, 3), "outlawed vices")
     need(len(s.market) == g.cfg.market_slots, "market slots")
     need(len(s.tableau) == 4 and len(s.hands) == 4 and len(s.revealed) == 4, "seat lists")
-    n = len(c.defs)
-    seen = card_locations(g)
-    need(all(0 <= cid < n for cid in seen), "card ids in range")
-    dupes = [c.defs[cid].key for cid, k in seen.items() if k > 1]
-    need(not dupes, f"cards in two places: {dupes}")
-    expected = set(c.market_ids) | set(c.leader_ids) | set(c.battle_ids[0]) \
-        | set(c.battle_ids[1]) | set(c.population_ids)
-    if g.cfg.ruleset == "simulation":
-        expected |= set(c.folk_ids)
-    missing = [c.defs[cid].key for cid in expected if cid not in seen]
-    need(not missing, f"cards lost: {missing}")
-    events = set(c.event_ids["I"]) | set(c.event_ids["II"])
-    need(all(cid in expected or cid in events for cid in seen), "unknown card in play")
+
+
+def _check_cards(g) -> None:
+    """Every card of the game is in exactly one place, and each place holds its kind."""
+    s, c = g.s, g.c
+    held = _held_cards(s)
+    seen = set(held)
+    _need(_within(seen, 0, len(c.defs) - 1), "card ids in range")
+    if len(seen) != len(held):
+        dupes = [c.defs[cid].key for cid, k in Counter(held).items() if k > 1]
+        raise InvariantError(f"cards in two places: {dupes}")
+    ids = _card_ids(c, g.cfg.ruleset == "simulation")
+    if not seen >= ids["expected"]:
+        missing = [c.defs[cid].key for cid in ids["expected"] if cid not in seen]
+        raise InvariantError(f"cards lost: {missing}")
+    _need(seen <= ids["known"], "unknown card in play")
+    if not _places_fit(s, ids):
+        _check_places(g, ids)
+
+
+def _places_fit(s, ids: dict) -> bool:
+    """Whether the tableaux hold Market and Leader cards with the Population they take,
+    and the hands their kind of card (tested over every seat at once)."""
+    slots = [*chain.from_iterable(s.tableau)]
+    cards = [*map(attrgetter("card"), slots)]
+    pops = [*map(attrgetter("pops"), slots)]
+    return (ids["tableau"].issuperset(cards)
+            and all(map(le, map(len, pops), map(ids["pop_slots"].__getitem__, cards)))
+            and ids["population"].issuperset(chain.from_iterable(pops))
+            and ids["battle"].issuperset(chain(*s.hands, *s.revealed))
+            and len(s.folk_hands) >= len(s.tableau)
+            and ids["folk_hero"].issuperset(chain.from_iterable(s.folk_hands)))
+
+
+def _check_places(g, ids: dict) -> None:
+    """Raise InvariantError naming the first seat whose tableau or hands hold a card
+    that does not belong there (:func:`_places_fit` failed)."""
+    s, c = g.s, g.c
     for seat, row in enumerate(s.tableau):
         for slot in row:
             cdef = c.defs[slot.card]
-            need(cdef.category in ("market", "leader"), f"{cdef.key} cannot be in a tableau")
-            need(len(slot.pops) <= cdef.pop_slots, f"{cdef.key} holds too many Population")
-            need(all(c.defs[p].category == "population" for p in slot.pops),
-                 "non-population card attached")
-        for cid in s.hands[seat] + s.revealed[seat]:
-            need(c.defs[cid].category == "battle", "non-battle card in hand")
-        need(all(c.defs[cid].category == "folk_hero" for cid in s.folk_hands[seat]),
-             "non-Folk-Hero card in a Folk Hero hand")
-    _check_roles(g, need)
+            if slot.card not in ids["tableau"]:
+                raise InvariantError(f"{cdef.key} cannot be in a tableau")
+            if len(slot.pops) > cdef.pop_slots:
+                raise InvariantError(f"{cdef.key} holds too many Population")
+            _need(ids["population"].issuperset(slot.pops), "non-population card attached")
+        _need(ids["battle"].issuperset(s.hands[seat] + s.revealed[seat]),
+              "non-battle card in hand")
+        _need(ids["folk_hero"].issuperset(s.folk_hands[seat]),
+              "non-Folk-Hero card in a Folk Hero hand")
+
+
+#: (id of a content, simulation ruleset?) -> (the content, its card-id sets).
+_CARD_IDS: dict[tuple[int, bool], tuple] = {}
+
+
+def _card_ids(c, simulation: bool) -> dict:
+    """Card ids of content ``c`` by role, computed once per content and ruleset:
+    ``expected`` (every card that is always in play), ``known`` (those and the Events),
+    ``tableau`` (Market and Leader cards) and one set per category of hand or card;
+    and ``pop_slots``, the Population each card takes, by card id."""
+    hit = _CARD_IDS.get((id(c), simulation))
+    if hit is None:
+        if len(_CARD_IDS) >= 16:
+            _CARD_IDS.clear()
+        expected = set(c.market_ids) | set(c.leader_ids) | set(c.battle_ids[0]) \
+            | set(c.battle_ids[1]) | set(c.population_ids)
+        if simulation:
+            expected |= set(c.folk_ids)
+        by_category = {cat: {i for i, d in enumerate(c.defs) if d.category == cat}
+                       for cat in ("market", "leader", "population", "battle", "folk_hero")}
+        ids = {"expected": expected,
+               "known": expected | set(c.event_ids["I"]) | set(c.event_ids["II"]),
+               "tableau": by_category["market"] | by_category["leader"], **by_category,
+               "pop_slots": [d.pop_slots for d in c.defs]}
+        hit = _CARD_IDS[id(c), simulation] = (c, ids)  # (holding c keeps its id its own)
+    return hit[1]
+
+
+def _check_roles(g) -> None:
+    """Simulation Mode: Roles only after the Anglo-Dutch Treaty, Rajas Ally or Leader,
+    Agents Rulers once revealed, a veto only on a Colonial Ally."""
+    s = g.s
+    _need(len(s.roles) == 4 and len(s.vetoed) == 4 and len(s.folk_hands) == 4,
+          "role lists have 4 seats")
+    if not all(r in (-1, 0, 1, 2) for r in s.roles):
+        raise InvariantError(f"roles {s.roles}")
+    _need(s.anglo_dutch or s.roles == [-1] * 4, "roles declared before the Anglo-Dutch Treaty")
+    if s.roles_public:
+        if not (s.roles[:2] == [2, 2] and all(r in (0, 1) for r in s.roles[2:])):
+            raise InvariantError(f"revealed roles {s.roles}")
+    else:
+        _need(s.roles[:2] == [-1, -1], "Colonial Rulers before the Roles are revealed")
+    if not all(not v or s.roles[p] == 0 for p, v in enumerate(s.vetoed)):
+        raise InvariantError(f"a veto on a seat that is not a Colonial Ally: {s.vetoed}")
+
+
+def _check_stack(g) -> None:
+    """Conflict contributions are held cards; a running game has a decision pending."""
+    s = g.s
     for f in s.stack:
         if f.kind == "conflict":
             for seat, cards in enumerate(f.d["cards"]):
                 held = s.hands[seat] + s.revealed[seat]
-                need(all(card in held for card in cards) and len(set(cards)) == len(cards),
-                     "a Conflict contribution is not a card its player holds")
+                _need(all(card in held for card in cards) and len(set(cards)) == len(cards),
+                      "a Conflict contribution is not a card its player holds")
     if not s.game_over:
-        need(bool(s.stack), "a running game has pending work")
-        need(0 <= s.stack[-1].seat < 4, "the pending decision has a seat")
-
-
-def _check_roles(g, need) -> None:
-    """Simulation Mode: Roles only after the Anglo-Dutch Treaty, Rajas Ally or Leader,
-    Agents Rulers once revealed, a veto only on a Colonial Ally."""
-    s = g.s
-    need(len(s.roles) == 4 and len(s.vetoed) == 4 and len(s.folk_hands) == 4,
-         "role lists have 4 seats")
-    need(all(r in (-1, 0, 1, 2) for r in s.roles), f"roles {s.roles}")
-    need(s.anglo_dutch or s.roles == [-1] * 4, "roles declared before the Anglo-Dutch Treaty")
-    if s.roles_public:
-        need(s.roles[:2] == [2, 2] and all(r in (0, 1) for r in s.roles[2:]),
-             f"revealed roles {s.roles}")
-    else:
-        need(s.roles[:2] == [-1, -1], "Colonial Rulers before the Roles are revealed")
-    need(all(not v or s.roles[p] == 0 for p, v in enumerate(s.vetoed)),
-         f"a veto on a seat that is not a Colonial Ally: {s.vetoed}")
+        _need(bool(s.stack), "a running game has pending work")
+        _need(0 <= s.stack[-1].seat < 4, "the pending decision has a seat")

@@ -10,16 +10,23 @@ against the shapes the rules modules push. Whatever is wrong raises
 from __future__ import annotations
 
 import json
+from itertools import chain, repeat
+from operator import le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind
+from .save_plain import PlainFields
+from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
+                          int_in, list_of, one_of, short, text)
 from .state import OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
 FORMAT_VERSION = 1
 _KINDS = frozenset(int(k) for k in Kind)
+_FIELDS = frozenset(GameState.__slots__)
+_DOWN = frozenset(DOWN)
+_FRAME_KEYS = frozenset({"kind", "seat", "d"})
 _TOP_KEYS = ("seed", "config", "history", "rng", "state")
-_BIG = 10**6          # bound on VP, dollars and other open-ended counters
 _DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
 _ROUND_ENDS = ("cleanup", "round", "end_game")  # what closes a round, bottom of the stack
@@ -45,41 +52,84 @@ def parse_json(text) -> object:
         raise SaveFormatError(f"not JSON: {str(exc)[:200]}") from None
 
 
-def check_header(data) -> tuple[RulesConfig, int, list[Decision]]:
-    """The config, seed and decision log of a saved game, each validated."""
+def check_header(data, parsed: bool = False) -> tuple[RulesConfig, int, list[Decision]]:
+    """The config, seed and decision log of a saved game, each validated. ``parsed``:
+    ``data`` is straight from ``json.loads`` (plain JSON types only)."""
     if not isinstance(data, dict):
         raise SaveFormatError("a saved game is a JSON object")
     if data.get("format") != FORMAT_NAME:
-        raise SaveFormatError(f"format is {_short(data.get('format'))}, expected "
+        raise SaveFormatError(f"format is {short(data.get('format'))}, expected "
                               f"{FORMAT_NAME!r}")
     if data.get("version") != FORMAT_VERSION or isinstance(data.get("version"), bool):
-        raise SaveFormatError(f"version {_short(data.get('version'))} is not supported "
+        raise SaveFormatError(f"version {short(data.get('version'))} is not supported "
                               f"(this engine reads {FORMAT_VERSION})")
     for key in _TOP_KEYS:
         if key not in data:
             raise SaveFormatError(f"missing field {key!r}")
     seed = data["seed"]
-    if not _is_int(seed) or seed < 0 or seed >= _U128:
-        raise SaveFormatError(f"seed must be a non-negative int, got {_short(seed)}")
+    if type(seed) is not int or seed < 0 or seed >= _U128:
+        raise SaveFormatError(f"seed must be a non-negative int, got {short(seed)}")
     if not isinstance(data.get("keep_text_log", True), bool):
         raise SaveFormatError("keep_text_log must be true or false")
-    config = data["config"]
+    return _config(data["config"], parsed), seed, _history(data["history"])
+
+
+#: Configs already built from saves, by the repr of their JSON object (see _config).
+_CONFIGS: dict[str, RulesConfig] = {}
+
+
+def _config(config, parsed: bool) -> RulesConfig:
+    """``RulesConfig.from_dict(config)``, validated. A parsed config without ``extra``
+    settings is built once: the repr of plain JSON data tells every value apart (1, 1.0
+    and true), so an equal repr is an equal, already validated config."""
     if isinstance(config, dict) and _depth(config.get("extra"), _DEPTH) > _DEPTH:
         raise SaveFormatError(f"bad config: extra is nested deeper than {_DEPTH}")
-    try:
-        cfg = RulesConfig.from_dict(config)
-    except (ConfigError, TypeError, ValueError) as exc:
-        raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
-    raw = data["history"]
+    key = repr(config) if parsed and type(config) is dict and config.get("extra") == {} \
+        else None
+    cfg = _CONFIGS.get(key)
+    if cfg is None or cfg.extra:  # (``extra`` is a dict: a caller may have filled it)
+        try:
+            cfg = RulesConfig.from_dict(config)
+        except (ConfigError, TypeError, ValueError) as exc:
+            raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
+        if key is not None:
+            _bounded(_CONFIGS)[key] = cfg
+    return cfg
+
+
+def _history(raw) -> list[Decision]:
+    """The decision log, validated: a list of [kind, arg] pairs of ints."""
     if not isinstance(raw, list):
         raise SaveFormatError(f"history must be a list, got {type(raw).__name__}")
-    history = []
-    for i, d in enumerate(raw):
-        if not (type(d) is list and len(d) == 2 and _is_int(d[0]) and _is_int(d[1])
-                and d[0] in _KINDS):
-            raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: {_short(d)}")
-        history.append(Decision(d[0], d[1]))
-    return cfg, seed, history
+    if not _all_decisions(raw):
+        for i, d in enumerate(raw):
+            if not (type(d) is list and len(d) == 2 and type(d[0]) is int and type(d[1]) is int
+                    and d[0] in _KINDS):
+                raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: "
+                                      f"{short(d)}")
+    # Decision(kind, arg) of each pair; tuple.__new__ is what Decision._make calls.
+    return list(map(tuple.__new__, repeat(Decision), raw))
+
+
+def _all_decisions(raw: list) -> bool:
+    """Whether every entry of ``raw`` is a [kind, arg] pair of ints with a known kind
+    (checked list-wide; :func:`_history` finds the first bad entry if not)."""
+    if not raw:
+        return True
+    if {*map(type, raw)} != {list}:
+        return False
+    try:  # (strict: lists of unequal lengths raise, and all of 2 entries unpack)
+        kinds, args = zip(*raw, strict=True)
+    except ValueError:
+        return False
+    return {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds)
+
+
+def _bounded(cache: dict) -> dict:
+    """``cache``, emptied first if it holds many entries (a per-process memo)."""
+    if len(cache) >= 64:
+        cache.clear()
+    return cache
 
 
 def rng_state(data) -> dict:
@@ -93,9 +143,9 @@ def rng_state(data) -> dict:
                               ("state.inc", inner.get("inc"), _U128),
                               ("has_uint32", data.get("has_uint32"), 2),
                               ("uinteger", data.get("uinteger"), 2**32)):
-        if not _is_int(value) or not 0 <= value < top:
+        if type(value) is not int or not 0 <= value < top:
             raise SaveFormatError(f"malformed state: rng.{where} must be an int in "
-                                  f"0..{top - 1}, got {_short(value)}")
+                                  f"0..{top - 1}, got {short(value)}")
     return {"bit_generator": "PCG64",
             "state": {"state": inner["state"], "inc": inner["inc"]},
             "has_uint32": data["has_uint32"], "uinteger": data["uinteger"]}
@@ -106,32 +156,31 @@ def state_from_dict(d, g) -> GameState:
     data, checking every field; SaveFormatError names the first bad one."""
     if not isinstance(d, dict):
         raise SaveFormatError("malformed state: state must be an object")
-    expected = set(GameState.__slots__)
-    missing = sorted(expected - set(d) - set(OPTIONAL_FIELDS))
-    unknown = sorted(set(d) - expected, key=str)
-    if missing or unknown:
-        raise SaveFormatError(f"malformed state: fields missing {missing}, unknown "
-                              f"{[_short(k) for k in unknown[:5]]}")
-    v = _StateCheck(g)
+    if d.keys() != _FIELDS:
+        missing = sorted(_FIELDS - set(d) - set(OPTIONAL_FIELDS))
+        unknown = sorted(set(d) - _FIELDS, key=str)
+        if missing or unknown:
+            raise SaveFormatError(f"malformed state: fields missing {missing}, unknown "
+                                  f"{[short(k) for k in unknown[:5]]}")
+    v = _state_check(g.cfg, g.c)
     s = GameState.__new__(GameState)
-    for name in GameState.__slots__:
+    plain, fields = v.plain.values(d), v.fields
+    if plain is not None:  # the plain fields are all good: only the others are left
+        for name, value in zip(v.plain.names, plain):
+            setattr(s, name, value)
+        fields = v.rest
+    for name, check in fields:
         if name in d:
-            setattr(s, name, v.field(name, d[name]))
+            try:
+                setattr(s, name, check(d[name]))
+            except Bad as exc:
+                raise SaveFormatError(f"malformed state: {name} {exc}") from None
     if "facts" not in d:  # saved before facts were recorded
         s.facts = []
     if "vp_sources" not in d:  # saved before VP sources were recorded
         s.vp_sources = [[0] * (len(VP_SOURCES) - 1) + [vp] for vp in s.vp]
     v.consistent(s)
     return s
-
-
-def _is_int(x) -> bool:
-    return type(x) is int
-
-
-def _short(x) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _depth(x, most: int) -> int:
@@ -145,366 +194,232 @@ def _depth(x, most: int) -> int:
     return 0
 
 
-class _Bad(Exception):
-    """A value of the wrong type or range (the caller adds where it is)."""
-
-
-# ---------------------------------------------------------------- value checkers
-def _int(lo: int, hi: int):
-    def check(x):
-        if not _is_int(x) or not lo <= x <= hi:
-            raise _Bad(f"must be an int in {lo}..{hi}, got {_short(x)}")
-        return x
+def _state_check(cfg: RulesConfig, c) -> "_StateCheck":
+    """The checker of saved states for config ``cfg`` and content ``c``, built once per
+    pair (both are immutable; the memo holds the content, so its id stays its own)."""
+    check = _CHECKS.get((cfg, id(c)))
+    if check is None:
+        check = _bounded(_CHECKS)[cfg, id(c)] = _StateCheck(cfg, c)
     return check
-
-
-def _str(*choices: str):
-    def check(x):
-        if not isinstance(x, str) or x not in choices:
-            raise _Bad(f"must be one of {list(choices)}, got {_short(x)}")
-        return x
-    return check
-
-
-def _list(item, length: int | None = None, most: int = 1000):
-    def check(x):
-        if type(x) is not list:
-            raise _Bad(f"must be a list, got {_short(x)}")
-        if length is not None and len(x) != length:
-            raise _Bad(f"must have {length} entries, got {len(x)}")
-        if len(x) > most:
-            raise _Bad(f"must have at most {most} entries, got {len(x)}")
-        out = []
-        for i, y in enumerate(x):
-            try:
-                out.append(item(y))
-            except _Bad as exc:
-                raise _Bad(f"[{i}] {exc}") from None
-        return out
-    return check
-
-
-SEAT = _int(0, 3)
-SEAT_OR_NONE = _int(-1, 3)
-FLAG = _int(0, 1)
-COUNT = _int(0, _BIG)
-SMALL = _int(0, 50)
-DICE = _list(_int(0, 4), most=40)
 
 
 class _StateCheck:
-    """Checks one saved state against game ``g``'s content and config."""
+    """Checks one saved state against a config and a content set."""
 
-    def __init__(self, g):
-        c, cfg = g.c, g.cfg
-        self.g, self.c, self.cfg = g, c, cfg
+    def __init__(self, cfg: RulesConfig, c):
+        self.c, self.cfg = c, cfg
         self.rounds = cfg.event_i_cards + cfg.event_ii_cards + 1
-        self.n_cards = len(c.defs)
         self.modifier_names = {m.type for cdef in c.defs for m in cdef.modifiers}
-        n_spaces = len(c.board.loop_ids)
+        self.battle_ids = [frozenset(ids) for ids in c.battle_ids]
+        self.market_ids = self.card("market").ids
+        self.tableau_card, self.pop_card = self.card("market", "leader"), self.card("population")
+        self.pop_slots = [cdef.pop_slots for cdef in c.defs]
+        values = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": int_in(-BIG, BIG),
+                  "vice": int_in(0, len(c.board.vices) - 1), "outcome": int_in(-1, 1)}
+        #: fact kind -> checkers of its round and values
+        self.facts = {kind: (int_in(0, self.rounds), *(values[name] for name in names))
+                      for kind, names in _FACT_VALUES.items()}
+        #: frame kind of this ruleset -> (its spec, checkers of its data by key)
+        self.frames = {kind: (spec, {key: make(self) for key, make in
+                                     {**spec.need, **spec.may}.items()})
+                       for kind, spec in FRAMES.items()
+                       if not spec.ruleset or cfg.ruleset in spec.ruleset}
+        checks = self._field_checks()
+        #: (field, checker) in GameState order, which is the order fields are checked in.
+        self.fields = tuple((name, checks[name]) for name in GameState.__slots__)
+        self.plain = PlainFields(checks)
+        #: the fields left to check once the plain ones passed
+        self.rest = tuple((name, check) for name, check in self.fields
+                          if name not in self.plain.names)
 
-        card = self.card
-        self.scalars = {
-            "round": _int(0, self.rounds), "first_player": SEAT, "anglo_dutch": FLAG,
-            "ships": _int(0, c.board.max_ships), "current_event": card("event", none=True),
-            "game_over": FLAG, "turn_seat": SEAT_OR_NONE, "decisions": _int(0, 10**9),
+    def _field_checks(self) -> dict:
+        c, cfg, card = self.c, self.cfg, self.card
+        seat_ints = list_of(int_in(-BIG, BIG), 4)
+        return {
+            "round": int_in(0, self.rounds), "first_player": SEAT, "anglo_dutch": FLAG,
+            "ships": int_in(0, c.board.max_ships), "current_event": card("event", none=True),
+            "game_over": FLAG, "turn_seat": SEAT_OR_NONE, "decisions": int_in(0, 10**9),
             "discount_used": FLAG, "roles_public": FLAG,
-        }
-        seat_ints = _list(_int(-_BIG, _BIG), 4)
-        self.lists = {
-            "vp": seat_ints, "wealth": _list(COUNT, 4), "storehouse": _list(COUNT, 2),
-            "population": _list(_int(0, c.board.max_population), 2),
-            "pw_track": _list(SEAT, most=100),
-            "market": _list(card("market", none=True), cfg.market_slots),
-            "market_deck": _list(card("market")), "market_discard": _list(card("market")),
-            "population_deck": _list(card("population")),
-            "population_discard": _list(card("population")),
-            "event_deck": _list(card("event"), most=self.rounds),
-            "event_discard": _list(card("event"), most=self.rounds),
-            "leader_space": _list(SEAT_OR_NONE, len(c.board.leader_spaces)),
-            "outlawed": _list(SEAT_OR_NONE, len(c.board.vices)),
-            "wars_won": _list(_int(0, 1000), 4),
-            "used_cards": _list(card("market", "leader", "battle", "folk_hero")),
-            "districts": _list(COUNT, 4 * n_spaces),
-            "final_vp": _list(_int(-_BIG, _BIG), most=4),
-            "roles": _list(_int(-1, 2), 4), "vetoed": _list(FLAG, 4),
-            "folk_deck": _list(card("folk_hero")), "folk_discard": _list(card("folk_hero")),
-            "put_away": _list(card("battle")),
-            "hands": _list(_list(card("battle"), most=cfg.max_hand), 4),
-            "revealed": _list(_list(card("battle")), 4),
-            "battle_deck": _list(_list(card("battle")), 2),
-            "battle_discard": _list(_list(card("battle")), 2),
-            "modifiers": _list(self.modifier, most=20),
-            "folk_hands": _list(_list(card("folk_hero")), 4),
-            "vp_sources": _list(_list(_int(-_BIG, _BIG), len(VP_SOURCES)), 4),
-            "facts": _list(self.fact, most=10**5),
-            "tableau": _list(_list(self.slot, most=cfg.max_tableau), 4),
-            "stack": _list(self.frame_shape, most=500),
-            "log_text": _list(self.text, most=10**6),
+            "vp": seat_ints, "wealth": list_of(COUNT, 4), "storehouse": list_of(COUNT, 2),
+            "population": list_of(int_in(0, c.board.max_population), 2),
+            "pw_track": list_of(SEAT, most=100),
+            "market": list_of(card("market", none=True), cfg.market_slots),
+            "market_deck": list_of(card("market")), "market_discard": list_of(card("market")),
+            "population_deck": list_of(card("population")),
+            "population_discard": list_of(card("population")),
+            "event_deck": list_of(card("event"), most=self.rounds),
+            "event_discard": list_of(card("event"), most=self.rounds),
+            "leader_space": list_of(SEAT_OR_NONE, len(c.board.leader_spaces)),
+            "outlawed": list_of(SEAT_OR_NONE, len(c.board.vices)),
+            "wars_won": list_of(int_in(0, 1000), 4),
+            "used_cards": list_of(card("market", "leader", "battle", "folk_hero")),
+            "districts": list_of(COUNT, 4 * len(c.board.loop_ids)),
+            "final_vp": list_of(int_in(-BIG, BIG), most=4),
+            "roles": list_of(int_in(-1, 2), 4), "vetoed": list_of(FLAG, 4),
+            "folk_deck": list_of(card("folk_hero")), "folk_discard": list_of(card("folk_hero")),
+            "put_away": list_of(card("battle")),
+            "hands": list_of(list_of(card("battle"), most=cfg.max_hand), 4),
+            "revealed": list_of(list_of(card("battle")), 4),
+            "battle_deck": list_of(list_of(card("battle")), 2),
+            "battle_discard": list_of(list_of(card("battle")), 2),
+            "modifiers": list_of(self.modifier, most=20),
+            "folk_hands": list_of(list_of(card("folk_hero")), 4),
+            "vp_sources": list_of(list_of(int_in(-BIG, BIG), len(VP_SOURCES)), 4),
+            "facts": list_of(self.fact, most=10**5),
+            "tableau": list_of(list_of(self.slot, most=cfg.max_tableau, many=self.slots), 4),
+            "stack": list_of(self.frame_shape, most=500),
+            "log_text": list_of(text, most=10**6),
         }
 
     # ------------------------------------------------------------ values
     def card(self, *categories: str, none: bool = False):
+        """The checker of a card id of one of ``categories`` (or -1 with ``none``); its
+        ``ids`` are the ids it accepts."""
         defs, lo = self.c.defs, -1 if none else 0
 
         def check(x):
-            if not _is_int(x) or not lo <= x < len(defs):
-                raise _Bad(f"must be a card id in {lo}..{len(defs) - 1}, got {_short(x)}")
+            if type(x) is not int or not lo <= x < len(defs):
+                raise Bad(f"must be a card id in {lo}..{len(defs) - 1}, got {short(x)}")
             if x >= 0 and defs[x].category not in categories:
-                raise _Bad(f"{defs[x].key} is a {defs[x].category} card, expected "
+                raise Bad(f"{defs[x].key} is a {defs[x].category} card, expected "
                            f"{' or '.join(categories)}")
             return x
+        ids = check.ids = frozenset([-1] * none + [i for i, cdef in enumerate(defs)
+                                                   if cdef.category in categories])
+        check.many = lambda xs: xs[:] if {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs) \
+            else None
         return check
 
     def modifier(self, x):
         if not (type(x) is list and len(x) == 2 and isinstance(x[0], str)
-                and _is_int(x[1]) and -100 <= x[1] <= 100):
-            raise _Bad(f"must be a [name, n] pair with a small n, got {_short(x)}")
+                and type(x[1]) is int and -100 <= x[1] <= 100):
+            raise Bad(f"must be a [name, n] pair with a small n, got {short(x)}")
         if x[0] not in self.modifier_names:
-            raise _Bad(f"unknown modifier {_short(x[0])}; known: "
+            raise Bad(f"unknown modifier {short(x[0])}; known: "
                        f"{sorted(self.modifier_names)}")
         return [x[0], x[1]]
 
     def fact(self, x):
-        values = _FACT_VALUES.get(x[0]) if type(x) is list and x and isinstance(x[0], str) \
+        checks = self.facts.get(x[0]) if type(x) is list and x and isinstance(x[0], str) \
             else None
-        if values is None or len(x) != 2 + len(values):
-            raise _Bad(f"a fact is [kind, round, values...] with a kind of "
-                       f"{sorted(_FACT_VALUES)}, got {_short(x)}")
-        checks = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": _int(-_BIG, _BIG),
-                  "vice": _int(0, len(self.c.board.vices) - 1), "outcome": _int(-1, 1)}
-        _int(0, self.rounds)(x[1])
-        for value, check in zip(x[2:], values):
-            checks[check](value)
+        if checks is None or len(x) != 1 + len(checks):
+            raise Bad(f"a fact is [kind, round, values...] with a kind of "
+                       f"{sorted(_FACT_VALUES)}, got {short(x)}")
+        for value, check in zip(x[1:], checks):  # the round, then the values
+            check(value)
         return list(x)
 
-    @staticmethod
-    def text(x):
-        if not isinstance(x, str):
-            raise _Bad(f"must be a string, got {_short(x)}")
-        return x
-
     def slot(self, x) -> Slot:
+        """A tableau slot: [card, up, link, pops, activated, stored, down, searched]."""
         if type(x) is not list or len(x) != 8:
-            raise _Bad(f"a tableau slot is an 8-entry list, got {_short(x)}")
-        card = self.card("market", "leader")(x[0])
+            raise Bad(f"a tableau slot is an 8-entry list, got {short(x)}")
+        card = self.tableau_card(x[0])
         for i in (1, 2, 4, 7):
             FLAG(x[i])
-        pops = _list(self.card("population"), most=self.c.defs[card].pop_slots)(x[3])
-        _str("", "closed", "outlawed")(x[6])
+        pops = list_of(self.pop_card, most=self.pop_slots[card])(x[3])
+        one_of(*DOWN)(x[6])
         return Slot(card, bool(x[1]), bool(x[2]), pops, bool(x[4]), COUNT(x[5]), x[6],
                     bool(x[7]))
 
+    def slots(self, xs: list) -> list[Slot] | None:
+        """The bulk form of :meth:`slot`, column by column."""
+        if not ({*map(type, xs)} <= {list} and {*map(len, xs)} <= {8}):
+            return None
+        if not xs:
+            return []
+        cards, ups, links, pops, activated, stored, down, searched = zip(*xs)
+        flags = ups + links + activated + searched
+        if not ({*map(type, cards), *map(type, flags), *map(type, stored)} <= INT_ONLY
+                and self.tableau_card.ids.issuperset(cards) and {*flags} <= {0, 1}
+                and 0 <= min(stored) and max(stored) <= BIG
+                and {*map(type, down)} <= {str} and {*down} <= _DOWN
+                and {*map(type, pops)} <= {list}
+                and all(map(le, map(len, pops), map(self.pop_slots.__getitem__, cards)))
+                and self.pop_card.many([*chain.from_iterable(pops)]) is not None):
+            return None
+        return list(map(Slot, cards, map(bool, ups), map(bool, links), map(list.copy, pops),
+                        map(bool, activated), stored, down, map(bool, searched)))
+
     def frame_shape(self, x) -> Frame:
-        if not isinstance(x, dict) or set(x) != {"kind", "seat", "d"}:
-            raise _Bad(f"a frame is an object with kind, seat and d, got {_short(x)}")
+        if not isinstance(x, dict) or x.keys() != _FRAME_KEYS:
+            raise Bad(f"a frame is an object with kind, seat and d, got {short(x)}")
         kind, seat, data = x["kind"], x["seat"], x["d"]
-        spec = FRAMES.get(kind) if isinstance(kind, str) else None
-        if spec is None or (spec.ruleset and self.cfg.ruleset not in spec.ruleset):
-            raise _Bad(f"unknown frame kind {_short(kind)} in the {self.cfg.ruleset} ruleset")
+        spec, checks = self.frames.get(kind, (None, None)) if isinstance(kind, str) \
+            else (None, None)
+        if spec is None:
+            raise Bad(f"unknown frame kind {short(kind)} in the {self.cfg.ruleset} ruleset")
         try:
-            (SEAT if spec.seated else _int(-1, -1 if spec.seated is False else 3))(seat)
-        except _Bad as exc:
-            raise _Bad(f"{kind}.seat {exc}") from None
+            spec.seat(seat)
+        except Bad as exc:
+            raise Bad(f"{kind}.seat {exc}") from None
         if not isinstance(data, dict):
-            raise _Bad(f"{kind}.d must be an object, got {_short(data)}")
-        missing = sorted(set(spec.need) - set(data))
-        unknown = sorted(set(data) - set(spec.need) - set(spec.may), key=str)
-        if missing or unknown:
-            raise _Bad(f"{kind}.d keys missing {missing}, unknown "
-                       f"{[_short(k) for k in unknown[:5]]}")
+            raise Bad(f"{kind}.d must be an object, got {short(data)}")
+        if not data.keys() >= spec.need.keys() or not data.keys() <= checks.keys():
+            missing = sorted(set(spec.need) - set(data))
+            unknown = sorted(set(data) - set(spec.need) - set(spec.may), key=str)
+            raise Bad(f"{kind}.d keys missing {missing}, unknown "
+                       f"{[short(k) for k in unknown[:5]]}")
         out = {}
         for key, value in data.items():
             try:
-                out[key] = {**spec.need, **spec.may}[key](self, value)
-            except _Bad as exc:
-                raise _Bad(f"{kind}.d.{key} {exc}") from None
+                out[key] = checks[key](value)
+            except Bad as exc:
+                raise Bad(f"{kind}.d.{key} {exc}") from None
         return Frame(kind, seat, **out)
-
-    def field(self, name: str, value):
-        check = self.scalars.get(name) or self.lists[name]
-        try:
-            return check(value)
-        except _Bad as exc:
-            raise SaveFormatError(f"malformed state: {name} {exc}") from None
 
     # ------------------------------------------------------------ across fields
     def consistent(self, s: GameState) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise SaveFormatError(f"inconsistent state: {what}")
+        """Raise SaveFormatError naming the first cross-field check ``s`` fails."""
+        problem = self._problem(s)
+        if problem:
+            raise SaveFormatError(f"inconsistent state: {problem}")
 
-        c = self.c
-        for f, ids in ((0, s.battle_deck[0] + s.battle_discard[0]),
-                       (1, s.battle_deck[1] + s.battle_discard[1])):
-            need(all(cid in c.battle_ids[f] for cid in ids),
-                 f"battle_deck/battle_discard[{f}] holds another faction's Battle card")
+    def _problem(self, s: GameState) -> str | None:
+        """What is inconsistent across the fields of ``s`` (None if nothing)."""
+        for f in (0, 1):
+            if not self.battle_ids[f].issuperset(s.battle_deck[f] + s.battle_discard[f]):
+                return f"battle_deck/battle_discard[{f}] holds another faction's Battle card"
         for seat, row in enumerate(s.tableau):
-            need(all(c.defs[slot.card].category == "market" or slot.card == c.leader_ids[seat]
-                     for slot in row), f"tableau[{seat}] holds another seat's Leader")
-        need(len(set(s.used_cards)) == len(s.used_cards), "used_cards repeats a card")
+            leader = self.c.leader_ids[seat]
+            if not all(slot.card in self.market_ids or slot.card == leader for slot in row):
+                return f"tableau[{seat}] holds another seat's Leader"
+        if len(set(s.used_cards)) != len(s.used_cards):
+            return "used_cards repeats a card"
         if s.game_over:
-            need(len(s.final_vp) == 4, "a finished game has 4 final_vp")
-            need(not s.stack, "a finished game has no pending frames")
+            if len(s.final_vp) != 4:
+                return "a finished game has 4 final_vp"
+            if s.stack:
+                return "a finished game has no pending frames"
         else:
-            need(not s.final_vp, "final_vp is set but game_over is 0")
-            need(bool(s.stack) and s.stack[0].kind in _ROUND_ENDS,
-                 f"a running game's stack starts with one of {_ROUND_ENDS}")
-            need(s.round >= 1, "a running game is in round 1 or later")
-            need(len(s.event_deck) <= self.rounds - s.round,
-                 f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}")
-        kinds = [f.kind for f in s.stack]
-        for kind in _ONE_AT_A_TIME:
-            need(kinds.count(kind) <= 1, f"the stack holds more than one {kind} frame")
-        for i, f in enumerate(s.stack):
+            if s.final_vp:
+                return "final_vp is set but game_over is 0"
+            if not (s.stack and s.stack[0].kind in _ROUND_ENDS):
+                return f"a running game's stack starts with one of {_ROUND_ENDS}"
+            if s.round < 1:
+                return "a running game is in round 1 or later"
+            if len(s.event_deck) > self.rounds - s.round:
+                return f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}"
+        return self._stack_problem(s.stack)
+
+    @staticmethod
+    def _stack_problem(stack: list[Frame]) -> str | None:
+        """What is wrong with how the frames of ``stack`` sit on each other, if anything."""
+        kinds = [f.kind for f in stack]
+        for kind in _ONE_AT_A_TIME if len(set(kinds)) < len(kinds) else ():
+            if kinds.count(kind) > 1:
+                return f"the stack holds more than one {kind} frame"
+        for i, f in enumerate(stack):
             spec = FRAMES[f.kind]
-            below = s.stack[:i]
             parent = spec.parent(f) if spec.parent else None
             if parent is not None:
-                found = [p for p in below if p.kind == parent]
-                need(bool(found), f"stack[{i}] {f.kind} has no {parent} frame below it")
-                if spec.check:
-                    need(spec.check(f, found[-1]), f"stack[{i}] {f.kind} does not fit its "
-                                                   f"{parent} frame")
-            elif spec.check:
-                need(spec.check(f, None), f"stack[{i}] {f.kind} data is inconsistent")
+                found = [p for p in stack[:i] if p.kind == parent]
+                if not found:
+                    return f"stack[{i}] {f.kind} has no {parent} frame below it"
+                if spec.check and not spec.check(f, found[-1]):
+                    return f"stack[{i}] {f.kind} does not fit its {parent} frame"
+            elif spec.check and not spec.check(f, None):
+                return f"stack[{i}] {f.kind} data is inconsistent"
+        return None
 
 
-# ---------------------------------------------------------------- frame shapes
-class _Spec:
-    """What one frame kind holds: its seat (True = a seat 0..3, False = -1, None =
-    either), required and optional data, the frame it works on and a cross-check."""
-
-    def __init__(self, seated=True, need=None, may=None, parent=None, check=None,
-                 ruleset=()):
-        self.seated, self.need, self.may = seated, need or {}, may or {}
-        self.parent = (lambda f: parent) if isinstance(parent, str) else parent
-        self.check, self.ruleset = check, ruleset
-
-
-def _v(checker):
-    """A state-independent checker used as a frame-data checker."""
-    return lambda self, x: checker(x)
-
-
-def _card(*categories, none=False):
-    return lambda self, x: self.card(*categories, none=none)(x)
-
-
-def _cards(*categories, length=None, most=20):
-    return lambda self, x: _list(self.card(*categories), length, most)(x)
-
-
-_SEATS2 = _v(_list(SEAT_OR_NONE, 2))
-_COUNTS4 = _v(_list(COUNT, 4))
-_ROLL = _v(_int(0, 200))
-_COMMITS4 = lambda self, x: _list(_list(self.card("battle"), most=20), 4)(x)  # noqa: E731
-_FE = ("first-edition",)
-_SIM = ("simulation",)
-_NOT_FE = ("standard", "simulation")
-
-
-def _reroll_fits(f, parent) -> bool:
-    return f.d["field"] + "_dice" in parent.d and f.d["field"] in parent.d
-
-
-def _war_fits(f, _) -> bool:
-    """A War (either edition) is declared on another seat; once it has a victor it has
-    a loser too, and a standard War settling its spoils (phase 6) has both."""
-    d = f.d
-    if (d["victor"] >= 0) != (d["loser"] >= 0) or d["defender"] == f.seat:
-        return False
-    if f.kind == "war" and d["phase"] == 6:
-        return d["victor"] >= 0 and "totals" in d
-    return True
-
-
-FRAMES: dict[str, _Spec] = {
-    # the round
-    "round": _Spec(False), "events": _Spec(False), "income": _Spec(False),
-    "upkeep": _Spec(False), "cleanup": _Spec(False), "end_game": _Spec(False),
-    "refill_market": _Spec(False),
-    "turn": _Spec(), "place_leader": _Spec(),
-    "actions": _Spec(need={"left": lambda self, x: _int(0, self.cfg.actions_per_turn)(x)}),
-    "leader_action": _Spec(need={"space": _v(_int(0, 3))}),
-    # cards
-    "place_card": _Spec(need={"card": _card("market")}),
-    "connect": _Spec(need={"card": _card("market")}),
-    "effects": _Spec(None, need={"card": _card("market", "leader", "event", "battle",
-                                               "folk_hero", "population"),
-                                 "start": _v(SMALL), "pops": _v(SMALL)}),
-    "attach_pop": _Spec(need={"card": _card("population")}),
-    "keep_battle": _Spec(need={"cards": _cards("battle", most=2)}),
-    "search_pick": _Spec(need={"options": _cards("market", most=4)}),
-    "influence": _Spec(need={"n": _v(SMALL), "pos": _v(_int(-1, 100)),
-                             "asking": _v(FLAG), "store_asked": _v(FLAG)}),
-    "moves": _Spec(need={"n": _v(SMALL), "scope": _v(_str("own", "any")),
-                         "target": _v(SEAT_OR_NONE)}),
-    "boom_pick": _Spec(need={"n": _v(SMALL)}),
-    "lose_pop": _Spec(need={"n": _v(SMALL)}),
-    "remove_influence": _Spec(need={"n": _v(SMALL)}),
-    "fund_close": _Spec(need={"index": _v(_int(0, 100))}),
-    # decree
-    "decree": _Spec(need={"vice": _v(_int(0, 20)), "phase": _v(_int(0, 2)),
-                          "vetoed": _v(FLAG)}),
-    "veto": _Spec(need={"vice": _v(_int(0, 20))}, parent="decree"),
-    # raid and conflict
-    "raid": _Spec(need={"phase": _v(_int(0, 2)), "roll": _ROLL, "hinder": _v(_int(0, 200))},
-                  may={"roll_dice": _v(DICE)}, ruleset=_NOT_FE),
-    "hinder": _Spec(parent="raid", ruleset=_NOT_FE),
-    "reroll": _Spec(need={"parent": _v(_str("raid", "raid_fe", "war", "war_fe")),
-                          "field": _v(_str("roll", "roll0", "roll1")),
-                          "card": _card("battle"), "dice": _v(_int(0, 40))},
-                    parent=lambda f: f.d["parent"], check=_reroll_fits),
-    "conflict": _Spec(False, need={
-        "table": lambda self, x: _str(*self.c.conflict_tables)(x),
-        "dice": _v(_int(0, 40)), "plus": _v(_int(0, 100)), "base": _v(_int(0, 100)),
-        "per": _v(_int(0, 100)), "phase": _v(_int(0, 1)), "strength": _ROLL,
-        "cards": _COMMITS4, "money": _v(_list(COUNT, 4)),
-        "boosts": lambda self, x: _list(_list(self.card("market", "leader", "battle",
-                                                        "folk_hero"), most=20), 4)(x)}),
-    "contribute": _Spec(parent="conflict"),
-    # war
-    "war": _Spec(need={
-        "defender": _v(SEAT), "phase": _v(_int(0, 7)), "joined": _v(_list(FLAG, 2)),
-        "allies": _SEATS2, "commits": lambda self, x: _list(self.card("battle", none=True),
-                                                            4)(x),
-        "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
-        "share": lambda self, x: _int(-1, len(self.cfg.spoils_shares) - 1)(x), "cap": _v(COUNT), "victor": _v(SEAT_OR_NONE),
-        "loser": _v(SEAT_OR_NONE)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
-             "totals": _v(_list(COUNT, 2))}, check=_war_fits, ruleset=_NOT_FE),
-    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_commit": _Spec(parent="war", ruleset=_NOT_FE),
-    "war_discard": _Spec(may={"parent": _v(_str("war_fe"))},
-                         parent=lambda f: f.d.get("parent", "war")),
-    "spoils": _Spec(parent="war", ruleset=_NOT_FE),
-    "ally_pay": _Spec(parent="war", ruleset=_NOT_FE),
-    "share": _Spec(parent="war", ruleset=_NOT_FE),
-    # simulation
-    "declare_role": _Spec(ruleset=_SIM), "reveal_roles": _Spec(False, ruleset=_SIM),
-    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(_list(SEAT, most=2))},
-                             ruleset=_SIM),
-    "ruler_buy": _Spec(parent="war", ruleset=_SIM),
-    # first edition
-    "raid_fe": _Spec(need={"phase": _v(_int(0, 2)), "intervener": _v(SEAT_OR_NONE),
-                           "commits": _COMMITS4, "die": _v(_str("d4")), "roll": _ROLL,
-                           "hinder": _v(_int(0, 200)), "shown": _v(FLAG)},
-                     may={"roll_dice": _v(DICE)}, ruleset=_FE),
-    "war_fe": _Spec(need={
-        "defender": _v(SEAT), "phase": _v(_int(0, 6)), "commits": _COMMITS4,
-        "bonus": _COUNTS4, "tokens": _v(_list(COUNT, 2)), "die": _v(_str("d4")),
-        "roll0": _ROLL, "roll1": _ROLL, "totals": _v(_list(COUNT, 2)),
-        "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),
-        "shown": _v(FLAG)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits,
-        ruleset=_FE),
-    "fe_intervene": _Spec(parent="raid_fe", ruleset=_FE),
-    "fe_hinder": _Spec(parent="raid_fe", ruleset=_FE),
-    "fe_commit": _Spec(need={"parent": _v(_str("raid_fe", "war_fe")), "must": _v(FLAG)},
-                       parent=lambda f: f.d["parent"], ruleset=_FE),
-    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe", ruleset=_FE),
-    "fe_donate": _Spec(parent="war_fe", ruleset=_FE),
-    "fe_plunder": _Spec(parent="war_fe", ruleset=_FE),
-}
+_CHECKS: dict[tuple[RulesConfig, int], _StateCheck] = {}

@@ -68,7 +68,7 @@ class Frame:
         return f
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "seat": self.seat, "d": copy.deepcopy(self.d)}
+        return {"kind": self.kind, "seat": self.seat, "d": _copy_data(self.d)}
 
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, seat={self.seat}, {self.d})"

@@ -1,0 +1,255 @@
+"""Shapes of saved values: the checkers of ints, card lists and strings, and what each
+kind of pending frame holds (:data:`FRAMES`), for :mod:`singapore_env.save_validation`.
+
+A checker returns the value it accepts (lists copied) or raises :class:`Bad` saying
+what is wrong; the caller adds where. Many checkers also have a bulk form, ``many``:
+given a list of values, the list of what the checker returns for each, tested over the
+whole list at once (a type set, min and max, a set inclusion: no call per entry), or
+None if some entry fails. A list checker uses its entries' bulk form and runs their
+checker one by one only when that fails, to name the bad entry.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+BIG = 10**6           # bound on VP, dollars and other open-ended counters
+INT_ONLY = frozenset({int})
+
+
+class Bad(Exception):
+    """A value of the wrong type or range (the caller adds where it is)."""
+
+
+def short(x) -> str:
+    """``repr(x)`` cut to 60 characters, for messages."""
+    shown = repr(x)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def int_in(lo: int, hi: int):
+    """Checker of an int in ``lo..hi`` (not a bool)."""
+    def check(x):
+        if type(x) is not int or not lo <= x <= hi:
+            raise Bad(f"must be an int in {lo}..{hi}, got {short(x)}")
+        return x
+
+    def many(xs: list) -> list | None:
+        if not xs or ({*map(type, xs)} <= INT_ONLY and lo <= min(xs) and max(xs) <= hi):
+            return xs[:]
+        return None
+    check.many, check.range = many, (lo, hi)
+    return check
+
+
+def one_of(*choices: str):
+    """Checker of a string among ``choices``."""
+    def check(x):
+        if not isinstance(x, str) or x not in choices:
+            raise Bad(f"must be one of {list(choices)}, got {short(x)}")
+        return x
+    return check
+
+
+def list_of(item, length: int | None = None, most: int = 1000, many=None):
+    """Checker of a list of ``length`` (or at most ``most``) entries passing ``item``;
+    ``many`` is the bulk form of ``item`` if it has none of its own."""
+    item_many = many or getattr(item, "many", None)
+
+    def check(x):
+        if type(x) is not list:
+            raise Bad(f"must be a list, got {short(x)}")
+        if length is not None and len(x) != length:
+            raise Bad(f"must have {length} entries, got {len(x)}")
+        if len(x) > most:
+            raise Bad(f"must have at most {most} entries, got {len(x)}")
+        out = item_many(x) if item_many is not None else None
+        if out is not None:
+            return out
+        out = []
+        for i, y in enumerate(x):
+            try:
+                out.append(item(y))
+            except Bad as exc:
+                raise Bad(f"[{i}] {exc}") from None
+        return out
+
+    def lists(xs: list) -> list | None:
+        """The bulk form: the entries of all the lists ``xs`` checked as one list."""
+        if not {*map(type, xs)} <= {list}:
+            return None
+        sizes = [*map(len, xs)]
+        if length is not None and {*sizes} - {length} or max(sizes, default=0) > most:
+            return None
+        flat = item_many([*chain.from_iterable(xs)])
+        if flat is None:
+            return None
+        out, start = [], 0
+        for size in sizes:
+            out.append(flat[start:start + size])
+            start += size
+        return out
+    if item_many is not None:
+        check.many = lists
+    check.shape = (item, length, most)
+    return check
+
+
+def text(x):
+    """Checker of a string."""
+    if not isinstance(x, str):
+        raise Bad(f"must be a string, got {short(x)}")
+    return x
+
+
+text.many = lambda xs: xs[:] if {*map(type, xs)} <= {str} else None
+SEAT = int_in(0, 3)
+SEAT_OR_NONE = int_in(-1, 3)
+FLAG = int_in(0, 1)
+COUNT = int_in(0, BIG)
+SMALL = int_in(0, 50)
+DICE = list_of(int_in(0, 4), most=40)
+DOWN = ("", "closed", "outlawed")  # why a tableau card is face down
+
+
+# ---------------------------------------------------------------- frame shapes
+class _Spec:
+    """What one frame kind holds: its seat (True = a seat 0..3, False = -1, None =
+    either), required and optional data, the frame it works on and a cross-check.
+    The data are keyed makers of checkers: each takes the state checker (its ``cfg``,
+    content ``c`` and ``card(*categories)``) and gives the checker of that entry."""
+
+    def __init__(self, seated=True, need=None, may=None, parent=None, check=None,
+                 ruleset=()):
+        self.seat = SEAT if seated else int_in(-1, -1 if seated is False else 3)
+        self.need, self.may = need or {}, may or {}
+        self.parent = (lambda f: parent) if isinstance(parent, str) else parent
+        self.check, self.ruleset = check, ruleset
+
+
+def _v(checker):
+    """A state-independent checker as a maker of a frame-data checker."""
+    return lambda self: checker
+
+
+def _card(*categories, none=False):
+    return lambda self: self.card(*categories, none=none)
+
+
+def _cards(*categories, length=None, most=20):
+    return lambda self: list_of(self.card(*categories), length, most)
+
+
+_SEATS2 = _v(list_of(SEAT_OR_NONE, 2))
+_COUNTS4 = _v(list_of(COUNT, 4))
+_ROLL = _v(int_in(0, 200))
+_COMMITS4 = lambda self: list_of(list_of(self.card("battle"), most=20), 4)  # noqa: E731
+_FE = ("first-edition",)
+_SIM = ("simulation",)
+_NOT_FE = ("standard", "simulation")
+
+
+def _reroll_fits(f, parent) -> bool:
+    return f.d["field"] + "_dice" in parent.d and f.d["field"] in parent.d
+
+
+def _war_fits(f, _) -> bool:
+    """A War (either edition) is declared on another seat; once it has a victor it has
+    a loser too, and a standard War settling its spoils (phase 6) has both."""
+    d = f.d
+    if (d["victor"] >= 0) != (d["loser"] >= 0) or d["defender"] == f.seat:
+        return False
+    if f.kind == "war" and d["phase"] == 6:
+        return d["victor"] >= 0 and "totals" in d
+    return True
+
+
+FRAMES: dict[str, _Spec] = {
+    # the round
+    "round": _Spec(False), "events": _Spec(False), "income": _Spec(False),
+    "upkeep": _Spec(False), "cleanup": _Spec(False), "end_game": _Spec(False),
+    "refill_market": _Spec(False),
+    "turn": _Spec(), "place_leader": _Spec(),
+    "actions": _Spec(need={"left": lambda self: int_in(0, self.cfg.actions_per_turn)}),
+    "leader_action": _Spec(need={"space": _v(int_in(0, 3))}),
+    # cards
+    "place_card": _Spec(need={"card": _card("market")}),
+    "connect": _Spec(need={"card": _card("market")}),
+    "effects": _Spec(None, need={"card": _card("market", "leader", "event", "battle",
+                                               "folk_hero", "population"),
+                                 "start": _v(SMALL), "pops": _v(SMALL)}),
+    "attach_pop": _Spec(need={"card": _card("population")}),
+    "keep_battle": _Spec(need={"cards": _cards("battle", most=2)}),
+    "search_pick": _Spec(need={"options": _cards("market", most=4)}),
+    "influence": _Spec(need={"n": _v(SMALL), "pos": _v(int_in(-1, 100)),
+                             "asking": _v(FLAG), "store_asked": _v(FLAG)}),
+    "moves": _Spec(need={"n": _v(SMALL), "scope": _v(one_of("own", "any")),
+                         "target": _v(SEAT_OR_NONE)}),
+    "boom_pick": _Spec(need={"n": _v(SMALL)}),
+    "lose_pop": _Spec(need={"n": _v(SMALL)}),
+    "remove_influence": _Spec(need={"n": _v(SMALL)}),
+    "fund_close": _Spec(need={"index": _v(int_in(0, 100))}),
+    # decree
+    "decree": _Spec(need={"vice": _v(int_in(0, 20)), "phase": _v(int_in(0, 2)),
+                          "vetoed": _v(FLAG)}),
+    "veto": _Spec(need={"vice": _v(int_in(0, 20))}, parent="decree"),
+    # raid and conflict
+    "raid": _Spec(need={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200))},
+                  may={"roll_dice": _v(DICE)}, ruleset=_NOT_FE),
+    "hinder": _Spec(parent="raid", ruleset=_NOT_FE),
+    "reroll": _Spec(need={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
+                          "field": _v(one_of("roll", "roll0", "roll1")),
+                          "card": _card("battle"), "dice": _v(int_in(0, 40))},
+                    parent=lambda f: f.d["parent"], check=_reroll_fits),
+    "conflict": _Spec(False, need={
+        "table": lambda self: one_of(*self.c.conflict_tables),
+        "dice": _v(int_in(0, 40)), "plus": _v(int_in(0, 100)), "base": _v(int_in(0, 100)),
+        "per": _v(int_in(0, 100)), "phase": _v(int_in(0, 1)), "strength": _ROLL,
+        "cards": _COMMITS4, "money": _v(list_of(COUNT, 4)),
+        "boosts": lambda self: list_of(list_of(self.card("market", "leader", "battle",
+                                                         "folk_hero"), most=20), 4)}),
+    "contribute": _Spec(parent="conflict"),
+    # war
+    "war": _Spec(need={
+        "defender": _v(SEAT), "phase": _v(int_in(0, 7)), "joined": _v(list_of(FLAG, 2)),
+        "allies": _SEATS2, "commits": lambda self: list_of(self.card("battle", none=True), 4),
+        "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
+        "share": lambda self: int_in(-1, len(self.cfg.spoils_shares) - 1), "cap": _v(COUNT),
+        "victor": _v(SEAT_OR_NONE),
+        "loser": _v(SEAT_OR_NONE)},
+        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
+             "totals": _v(list_of(COUNT, 2))}, check=_war_fits, ruleset=_NOT_FE),
+    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
+    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
+    "war_commit": _Spec(parent="war", ruleset=_NOT_FE),
+    "war_discard": _Spec(may={"parent": _v(one_of("war_fe"))},
+                         parent=lambda f: f.d.get("parent", "war")),
+    "spoils": _Spec(parent="war", ruleset=_NOT_FE),
+    "ally_pay": _Spec(parent="war", ruleset=_NOT_FE),
+    "share": _Spec(parent="war", ruleset=_NOT_FE),
+    # simulation
+    "declare_role": _Spec(ruleset=_SIM), "reveal_roles": _Spec(False, ruleset=_SIM),
+    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))},
+                             ruleset=_SIM),
+    "ruler_buy": _Spec(parent="war", ruleset=_SIM),
+    # first edition
+    "raid_fe": _Spec(need={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
+                           "commits": _COMMITS4, "die": _v(one_of("d4")), "roll": _ROLL,
+                           "hinder": _v(int_in(0, 200)), "shown": _v(FLAG)},
+                     may={"roll_dice": _v(DICE)}, ruleset=_FE),
+    "war_fe": _Spec(need={
+        "defender": _v(SEAT), "phase": _v(int_in(0, 6)), "commits": _COMMITS4,
+        "bonus": _COUNTS4, "tokens": _v(list_of(COUNT, 2)), "die": _v(one_of("d4")),
+        "roll0": _ROLL, "roll1": _ROLL, "totals": _v(list_of(COUNT, 2)),
+        "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),
+        "shown": _v(FLAG)},
+        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits,
+        ruleset=_FE),
+    "fe_intervene": _Spec(parent="raid_fe", ruleset=_FE),
+    "fe_hinder": _Spec(parent="raid_fe", ruleset=_FE),
+    "fe_commit": _Spec(need={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
+                       parent=lambda f: f.d["parent"], ruleset=_FE),
+    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe", ruleset=_FE),
+    "fe_donate": _Spec(parent="war_fe", ruleset=_FE),
+    "fe_plunder": _Spec(parent="war_fe", ruleset=_FE),
+}
