@@ -9,13 +9,14 @@ import random
 import numpy as np
 import pytest
 
+from singapore_env.config import RulesConfig
 from singapore_env.content import default_content
 from singapore_env.engine import Game
 from singapore_env.rules.base import (FACES, faction, modifier_total, roll_d4, roll_dice,
                                       seat_boosts)
 from singapore_env.rules.market import leader_on_market_space, price_function
 from singapore_env.rules.roles import ally_dual_price
-from singapore_env.rules.tableau import card_move_targets, run_bounds, joins, DETACH
+from singapore_env.rules.tableau import DETACH, card_move_targets, joins, run_bounds
 
 
 class _G:
@@ -101,8 +102,6 @@ def _plain_price(g, seat, card, purchase):
 
 @pytest.mark.parametrize("ruleset", ["standard", "simulation"])
 def test_market_prices_match_the_plain_rule(ruleset):
-    from singapore_env.config import RulesConfig
-
     rng, discounted = random.Random(9), 0
     for seed in range(15):
         g = Game(seed, RulesConfig.named(ruleset), keep_text_log=False)

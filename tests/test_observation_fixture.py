@@ -42,7 +42,7 @@ def digests(ruleset: str) -> dict[str, str]:
     of the fixed games of ``ruleset``."""
     cfg = RulesConfig.named(ruleset)
     enc = ObservationEncoder(config=cfg)
-    hashes: dict[str, hashlib._Hash] = {}
+    hashes: dict = {}  # slice name -> running sha256
     for name, choose in _tables():
         for i in range(GAMES):
             g, rng = Game(7100 + i, cfg, keep_text_log=False), random.Random(i)
