@@ -107,6 +107,8 @@ SECTION_KEYS = {
     "event": _COMMON_KEYS | {"deck", "instant", "modifiers"},
     "folk_hero": _COMMON_KEYS | {"instant"},
 }
+#: Every card category (a card's category is the section it is defined in).
+CATEGORIES = tuple(SECTION_KEYS)
 # Files read besides board.toml and cards.toml (optional; part of the content digest).
 EXTRA_FILES = ("folk_heroes.toml",)
 
@@ -254,11 +256,14 @@ class Content:
     conflict_tables: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     folk_ids: tuple[int, ...] = ()      # the Folk Hero deck (Simulation Mode)
     digest: str = ""                    # sha256 of the data files (guards saved games)
-    # Per-card facts by card id, derived once: the price for each faction and the index
-    # of the card's vice on the board (-1 for none).
+    # Per-card facts by card id, derived once: the price for each faction, the index of
+    # the card's vice on the board (-1 for none) and the Population it takes; and the
+    # ids of each card category (saves and invariants test piles against them).
     prices: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False,
                                                             compare=False)
     vice_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    pop_slots: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    category_ids: MappingProxyType = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "prices", tuple(tuple(d.price[fac] for d in self.defs)
@@ -266,6 +271,10 @@ class Content:
         vices = self.board.vices
         object.__setattr__(self, "vice_index", tuple(vices.index(d.vice) if d.vice else -1
                                                      for d in self.defs))
+        object.__setattr__(self, "pop_slots", tuple(d.pop_slots for d in self.defs))
+        object.__setattr__(self, "category_ids", MappingProxyType({
+            category: frozenset(i for i, d in enumerate(self.defs) if d.category == category)
+            for category in CATEGORIES}))
 
     def card(self, card_id: int) -> CardDef:
         """Definition of a card id; raises ContentError for an unknown id."""

@@ -131,18 +131,19 @@ def _check_cards(g) -> None:
         missing = [c.defs[cid].key for cid in ids["expected"] if cid not in seen]
         raise InvariantError(f"cards lost: {missing}")
     _need(seen <= ids["known"], "unknown card in play")
-    if not _places_fit(s, ids):
+    if not _places_fit(s, ids, c.pop_slots):
         _check_places(g, ids)
 
 
-def _places_fit(s, ids: dict) -> bool:
-    """Whether the tableaux hold Market and Leader cards with the Population they take,
-    and the hands their kind of card (tested over every seat at once)."""
+def _places_fit(s, ids: dict, pop_slots: tuple[int, ...]) -> bool:
+    """Whether the tableaux hold Market and Leader cards with the Population they take
+    (``pop_slots`` by card id), and the hands their kind of card (tested over every seat
+    at once)."""
     slots = [*chain.from_iterable(s.tableau)]
     cards = [*map(attrgetter("card"), slots)]
     pops = [*map(attrgetter("pops"), slots)]
     return (ids["tableau"].issuperset(cards)
-            and all(map(le, map(len, pops), map(ids["pop_slots"].__getitem__, cards)))
+            and all(map(le, map(len, pops), map(pop_slots.__getitem__, cards)))
             and ids["population"].issuperset(chain.from_iterable(pops))
             and ids["battle"].issuperset(chain(*s.hands, *s.revealed))
             and len(s.folk_hands) >= len(s.tableau)
@@ -174,8 +175,7 @@ _CARD_IDS: dict[tuple[int, bool], tuple] = {}
 def _card_ids(c, simulation: bool) -> dict:
     """Card ids of content ``c`` by role, computed once per content and ruleset:
     ``expected`` (every card that is always in play), ``known`` (those and the Events),
-    ``tableau`` (Market and Leader cards) and one set per category of hand or card;
-    and ``pop_slots``, the Population each card takes, by card id."""
+    ``tableau`` (Market and Leader cards) and the content's set of each category."""
     hit = _CARD_IDS.get((id(c), simulation))
     if hit is None:
         if len(_CARD_IDS) >= 16:
@@ -184,12 +184,10 @@ def _card_ids(c, simulation: bool) -> dict:
             | set(c.battle_ids[1]) | set(c.population_ids)
         if simulation:
             expected |= set(c.folk_ids)
-        by_category = {cat: {i for i, d in enumerate(c.defs) if d.category == cat}
-                       for cat in ("market", "leader", "population", "battle", "folk_hero")}
+        by_category = c.category_ids
         ids = {"expected": expected,
                "known": expected | set(c.event_ids["I"]) | set(c.event_ids["II"]),
-               "tableau": by_category["market"] | by_category["leader"], **by_category,
-               "pop_slots": [d.pop_slots for d in c.defs]}
+               "tableau": by_category["market"] | by_category["leader"], **by_category}
         hit = _CARD_IDS[id(c), simulation] = (c, ids)  # (holding c keeps its id its own)
     return hit[1]
 

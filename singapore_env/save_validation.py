@@ -213,7 +213,7 @@ class _StateCheck:
         self.battle_ids = [frozenset(ids) for ids in c.battle_ids]
         self.market_ids = self.card("market").ids
         self.tableau_card, self.pop_card = self.card("market", "leader"), self.card("population")
-        self.pop_slots = [cdef.pop_slots for cdef in c.defs]
+        self.pop_slots = c.pop_slots
         values = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": int_in(-BIG, BIG),
                   "vice": int_in(0, len(c.board.vices) - 1), "outcome": int_in(-1, 1)}
         #: fact kind -> checkers of its round and values
@@ -284,8 +284,8 @@ class _StateCheck:
                 raise Bad(f"{defs[x].key} is a {defs[x].category} card, expected "
                            f"{' or '.join(categories)}")
             return x
-        ids = check.ids = frozenset([-1] * none + [i for i, cdef in enumerate(defs)
-                                                   if cdef.category in categories])
+        ids = check.ids = frozenset([-1] * none).union(
+            *(self.c.category_ids[category] for category in categories))
         check.many = lambda xs: xs[:] if {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs) \
             else None
         return check

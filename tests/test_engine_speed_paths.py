@@ -36,7 +36,12 @@ def test_dice_drawn_one_by_one_match_one_array_draw(seed):
 
 
 def test_per_card_facts_match_the_card_effects():
-    for cdef in default_content(True).defs:
+    content = default_content(True)
+    for category, ids in content.category_ids.items():
+        assert ids == {i for i, d in enumerate(content.defs) if d.category == category}
+    assert set().union(*content.category_ids.values()) == set(range(len(content.defs)))
+    assert content.pop_slots == tuple(d.pop_slots for d in content.defs)
+    for cdef in content.defs:
         taxes = [e for e in cdef.instant if e.type == "tax"]
         assert cdef.tax_player == sum(e["player"] for e in taxes)
         assert cdef.tax_neutral == sum(e["neutral"] for e in taxes)
