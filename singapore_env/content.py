@@ -264,6 +264,9 @@ class Content:
     vice_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
     pop_slots: tuple[int, ...] = field(init=False, repr=False, compare=False)
     category_ids: MappingProxyType = field(init=False, repr=False, compare=False)
+    #: boost type -> (card id -> that card's boosts of the type, () for none); only the
+    #: types some card has (the rules read it on most questions: a plain dict)
+    boosts_by_type: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "prices", tuple(tuple(d.price[fac] for d in self.defs)
@@ -275,6 +278,9 @@ class Content:
         object.__setattr__(self, "category_ids", MappingProxyType({
             category: frozenset(i for i, d in enumerate(self.defs) if d.category == category)
             for category in CATEGORIES}))
+        types = {kind for d in self.defs for kind in d.boosts_of}
+        object.__setattr__(self, "boosts_by_type", {
+            kind: tuple(d.boosts_of.get(kind, ()) for d in self.defs) for kind in types})
 
     def card(self, card_id: int) -> CardDef:
         """Definition of a card id; raises ContentError for an unknown id."""

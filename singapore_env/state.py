@@ -44,12 +44,19 @@ class Slot:
         self.searched = searched      # a once-per-game search was used
 
     def copy(self) -> "Slot":
-        return Slot(self.card, self.up, self.link, self.pops[:], self.activated,
-                    self.stored, self.down, self.searched)
+        s = _bare(Slot)  # (skips __init__'s defaults: a third cheaper)
+        s.card, s.up, s.link, s.pops = self.card, self.up, self.link, self.pops[:]
+        s.activated, s.stored, s.down, s.searched = (self.activated, self.stored, self.down,
+                                                     self.searched)
+        return s
 
     def to_list(self) -> list:
         return [self.card, int(self.up), int(self.link), list(self.pops), int(self.activated),
                 self.stored, self.down, int(self.searched)]
+
+
+#: A Slot, Frame or GameState without running its ``__init__`` (copies set every field)
+_bare = object.__new__
 
 
 class Frame:
@@ -63,8 +70,9 @@ class Frame:
         self.d = d
 
     def copy(self) -> "Frame":
-        f = Frame.__new__(Frame)
-        f.kind, f.seat, f.d = self.kind, self.seat, _copy_data(self.d)
+        f = _bare(Frame)
+        f.kind, f.seat = self.kind, self.seat
+        f.d = _copy_data(self.d) if self.d else {}  # (most frames hold no data)
         return f
 
     def to_dict(self) -> dict:
@@ -152,18 +160,38 @@ class GameState:
         self.log_text: list[str] = []
 
     def copy(self) -> "GameState":
-        s = GameState.__new__(GameState)
-        for name in _SCALARS:
-            setattr(s, name, getattr(self, name))
-        for name in _INT_LISTS:
-            setattr(s, name, list(getattr(self, name)))
-        for name in _NESTED:
-            if name != "facts":
-                setattr(s, name, [list(x) for x in getattr(self, name)])
-        s.facts = list(self.facts)  # a recorded fact never changes: its row is shared
+        """An independent copy. Search copies states thousands of times per decision, so
+        every field is written out (a loop over the field names with getattr/setattr
+        costs twice as much); ``tests/test_engine_speed_paths.py`` checks that every
+        field is copied."""
+        s = _bare(GameState)
+        s.round, s.first_player, s.anglo_dutch = self.round, self.first_player, self.anglo_dutch
+        s.ships, s.current_event, s.game_over = self.ships, self.current_event, self.game_over
+        s.turn_seat, s.decisions = self.turn_seat, self.decisions
+        s.discount_used, s.roles_public = self.discount_used, self.roles_public
+        s.vp, s.wealth, s.storehouse = self.vp[:], self.wealth[:], self.storehouse[:]
+        s.population, s.pw_track, s.market = self.population[:], self.pw_track[:], self.market[:]
+        s.market_deck, s.market_discard = self.market_deck[:], self.market_discard[:]
+        s.population_deck = self.population_deck[:]
+        s.population_discard = self.population_discard[:]
+        s.event_deck, s.event_discard = self.event_deck[:], self.event_discard[:]
+        s.leader_space, s.outlawed = self.leader_space[:], self.outlawed[:]
+        s.wars_won, s.used_cards = self.wars_won[:], self.used_cards[:]
+        s.districts, s.final_vp = self.districts[:], self.final_vp[:]
+        s.roles, s.vetoed = self.roles[:], self.vetoed[:]
+        s.folk_deck, s.folk_discard = self.folk_deck[:], self.folk_discard[:]
+        s.put_away = self.put_away[:]
+        s.hands = [x[:] for x in self.hands]
+        s.revealed = [x[:] for x in self.revealed]
+        s.battle_deck = [x[:] for x in self.battle_deck]
+        s.battle_discard = [x[:] for x in self.battle_discard]
+        s.modifiers = [x[:] for x in self.modifiers]
+        s.folk_hands = [x[:] for x in self.folk_hands]
+        s.vp_sources = [x[:] for x in self.vp_sources]
+        s.facts = self.facts[:]  # a recorded fact never changes: its row is shared
         s.tableau = [[slot.copy() for slot in row] for row in self.tableau]
         s.stack = [f.copy() for f in self.stack]
-        s.log_text = list(self.log_text)
+        s.log_text = self.log_text[:]
         return s
 
     def to_dict(self) -> dict:

@@ -1,6 +1,7 @@
 """The engine's fast paths give exactly what the plain code gave (issue 8): dice drawn
-one scalar at a time, per-card facts derived once, market prices with the discounts
-resolved once per question, and card move targets."""
+one scalar at a time, per-card facts derived once, a seat's boosts read from a per-type
+table, market prices with the discounts resolved once per question, card move targets,
+and a state copy that writes out every field."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from singapore_env.rules.base import (FACES, faction, modifier_total, roll_d4, r
 from singapore_env.rules.market import leader_on_market_space, price_function
 from singapore_env.rules.roles import ally_dual_price
 from singapore_env.rules.tableau import DETACH, card_move_targets, joins, run_bounds
+from singapore_env.state import GameState
 
 
 class _G:
@@ -49,6 +51,60 @@ def test_per_card_facts_match_the_card_effects():
             cost = sum(-(e["n"] + e["per_pop"] * pops) for e in cdef.action
                        if e.type == "wealth" and e["n"] + e["per_pop"] * pops < 0)
             assert cdef.action_cost(pops) == cost
+
+
+def _plain_seat_boosts(g, seat, kind):
+    """The definition: the boosts of each face-up tableau card, then each revealed card."""
+    cards = [slot.card for slot in g.s.tableau[seat] if slot.up] + g.s.revealed[seat]
+    return [b for card in cards for b in g.c.defs[card].boosts if b.type == kind]
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "simulation", "first-edition"])
+def test_seat_boosts_match_the_definition(ruleset):
+    rng, found = random.Random(11), 0
+    kinds = sorted({b.type for d in default_content(True).defs for b in d.boosts})
+    for seed in range(6):
+        g = Game(seed, RulesConfig.named(ruleset), keep_text_log=False)
+        while not g.is_over:
+            g.step(rng.choice(g.legal_decisions()))
+            for seat in range(4):
+                for kind in kinds + ["no_such_boost"]:
+                    boosts = seat_boosts(g, seat, kind)
+                    assert boosts == _plain_seat_boosts(g, seat, kind)
+                    found += len(boosts)
+    assert found > 1000
+
+
+def _mutate_every_list(x) -> None:
+    """Append to every list reachable from ``x`` (lists, dicts, Slots, Frames)."""
+    if isinstance(x, list):
+        for item in x:
+            _mutate_every_list(item)
+        x.append(-99)
+    elif isinstance(x, dict):
+        for item in x.values():
+            _mutate_every_list(item)
+    elif hasattr(x, "__slots__"):
+        for name in x.__slots__:
+            _mutate_every_list(getattr(x, name))
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "simulation", "first-edition"])
+def test_state_copy_sets_every_field_and_shares_nothing_mutable(ruleset):
+    rng = random.Random(2)
+    for seed in range(4):
+        g = Game(seed, RulesConfig.named(ruleset))
+        for _ in range(60 + 40 * seed):
+            if g.is_over:
+                break
+            g.step(rng.choice(g.legal_decisions()))
+        before = g.s.to_dict()
+        copy = g.s.copy()
+        assert all(hasattr(copy, name) for name in GameState.__slots__)
+        assert copy.to_dict() == before
+        copy.facts = []  # recorded facts are shared rows by design (never changed)
+        _mutate_every_list([getattr(copy, name) for name in GameState.__slots__])
+        assert g.s.to_dict() == before
 
 
 def _plain_move_targets(defs, row, src):

@@ -211,15 +211,17 @@ def revealed_boosts(g: "Game", seat: int, kind: str):
 def seat_boosts(g: "Game", seat: int, kind: str) -> list:
     """Every boost of that kind ``seat`` has now: face-up tableau cards left to right,
     then revealed Battle cards."""
-    defs = g.c.defs
+    of_card = g.c.boosts_by_type.get(kind)
+    if of_card is None:  # no card has a boost of that type
+        return []
     found = []
     for slot in g.s.tableau[seat]:
         if slot.up:
-            own = defs[slot.card].boosts_of.get(kind)
+            own = of_card[slot.card]
             if own:
                 found += own
     for cid in g.s.revealed[seat]:
-        own = defs[cid].boosts_of.get(kind)
+        own = of_card[cid]
         if own:
             found += own
     return found

@@ -27,16 +27,10 @@ def price_function(g, seat: int, purchase: bool = True):
     boosts and modifiers do not change while the seat looks at several cards."""
     prices = g.c.prices[faction(seat)]
     modifier = modifier_total(g, "market_price")
-    boosts = seat_boosts(g, seat, "price_discount")
+    discounts = applicable_discounts(g, seat, purchase)
     ally_extra = ally_dual_price(g, seat)
-    if not boosts and ally_extra is None:
+    if not discounts and ally_extra is None:
         return lambda card: (max(0, prices[card] + modifier), False)
-    # (applies, n, once_per_turn) of every discount that may apply in this question
-    on_market = leader_on_market_space(g, seat)
-    once_available = purchase and not g.s.discount_used
-    discounts = [(b["applies"], b["n"], b["once_per_turn"]) for b in boosts
-                 if (on_market or b["when"] != "leader_on_market_space")
-                 and (once_available or not b["once_per_turn"])]
     defs = g.c.defs
 
     def price(card: int) -> tuple[int, bool]:
@@ -58,6 +52,20 @@ def price_function(g, seat: int, purchase: bool = True):
         return max(0, base + modifier - discount), once_used
 
     return price
+
+
+def applicable_discounts(g, seat: int, purchase: bool) -> list[tuple[str, int, bool]]:
+    """``(applies, n, once_per_turn)`` of every price discount boost of ``seat`` that
+    may apply in this question (a once-per-turn one only to a purchase, and only while
+    the seat has not used one this turn)."""
+    boosts = seat_boosts(g, seat, "price_discount")
+    if not boosts:
+        return []
+    on_market = leader_on_market_space(g, seat)
+    once_available = purchase and not g.s.discount_used
+    return [(b["applies"], b["n"], b["once_per_turn"]) for b in boosts
+            if (on_market or b["when"] != "leader_on_market_space")
+            and (once_available or not b["once_per_turn"])]
 
 
 def market_price(g, seat: int, card: int, purchase: bool = True) -> tuple[int, bool]:
