@@ -193,19 +193,21 @@ def active_boosts(g: "Game", seat: int, kind: str):
     ``holder`` is the tableau Slot, or None for a revealed Battle card (revealed cards
     are looked up by :func:`revealed_boosts`).
     """
-    defs = g.c.defs
-    for slot in g.s.tableau[seat]:
-        if slot.up:
-            for b in defs[slot.card].boosts_of.get(kind, ()):
-                yield slot, b
+    of_card = g.c.boosts_by_type.get(kind)  # None: no card has that boost
+    if of_card is not None:
+        for slot in g.s.tableau[seat]:
+            if slot.up:
+                for b in of_card[slot.card]:
+                    yield slot, b
 
 
 def revealed_boosts(g: "Game", seat: int, kind: str):
     """Yield ``(card_id, effect)`` for revealed Battle cards of ``seat`` with that boost."""
-    defs = g.c.defs
-    for cid in g.s.revealed[seat]:
-        for b in defs[cid].boosts_of.get(kind, ()):
-            yield cid, b
+    of_card = g.c.boosts_by_type.get(kind)
+    if of_card is not None:
+        for cid in g.s.revealed[seat]:
+            for b in of_card[cid]:
+                yield cid, b
 
 
 def seat_boosts(g: "Game", seat: int, kind: str) -> list:

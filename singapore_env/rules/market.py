@@ -261,10 +261,11 @@ def _search_candidates(g, seat: int, slot) -> list[int]:
 
 def search_options(g, seat: int) -> list[Decision]:
     row = g.s.tableau[seat]
-    if len(row) >= g.cfg.max_tableau:
+    searches = g.c.boosts_by_type.get("search")  # card id -> its search boosts
+    if len(row) >= g.cfg.max_tableau or searches is None:
         return []
-    return [DECISION[Kind.SEARCH, i] for i, slot in enumerate(row[:g.cfg.max_tableau])
-            if slot.up and not slot.searched and "search" in g.c.defs[slot.card].boosts_of
+    return [DECISION[Kind.SEARCH, i] for i, slot in enumerate(row)
+            if slot.up and not slot.searched and searches[slot.card]
             and _search_candidates(g, seat, slot)]
 
 

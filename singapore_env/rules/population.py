@@ -44,10 +44,12 @@ def populate(g, seat: int) -> None:
     s = g.s
     card = s.population_deck.pop()
     log(g, f"seat {seat} populates: {g.c.defs[card].name}")
-    for other in range(4):
-        for slot in s.tableau[other]:
-            if slot.up and g.c.defs[slot.card].boost("population_watch"):
-                slot.stored += 1
+    watches = g.c.boosts_by_type.get("population_watch")  # card id -> its watch boosts
+    if watches is not None:
+        for row in s.tableau:
+            for slot in row:
+                if slot.up and watches[slot.card]:
+                    slot.stored += 1
     bonus = sum(n for t, n in s.modifiers if t == "populate_influence")
     push(g, *resolve_instant(g, seat, card), *influence_frame(seat, bonus),
          Frame("attach_pop", seat, card=card))
