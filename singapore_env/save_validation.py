@@ -9,9 +9,10 @@ against the shapes the rules modules push. Whatever is wrong raises
 
 from __future__ import annotations
 
+import copy
 import json
 from itertools import chain, repeat
-from operator import le
+from operator import itemgetter, le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind
@@ -74,27 +75,48 @@ def check_header(data, parsed: bool = False) -> tuple[RulesConfig, int, list[Dec
     return _config(data["config"], parsed), seed, _history(data["history"])
 
 
-#: Configs already built from saves, by the repr of their JSON object (see _config).
-_CONFIGS: dict[str, RulesConfig] = {}
+#: The last config built from a save, per ruleset name (see _config).
+_CONFIGS: dict[str, _SeenConfig] = {}
 
 
 def _config(config, parsed: bool) -> RulesConfig:
     """``RulesConfig.from_dict(config)``, validated. A parsed config without ``extra``
-    settings is built once: the repr of plain JSON data tells every value apart (1, 1.0
-    and true), so an equal repr is an equal, already validated config."""
-    if isinstance(config, dict) and _depth(config.get("extra"), _DEPTH) > _DEPTH:
+    settings is built once per ruleset while it stays the same (:class:`_SeenConfig`)."""
+    extra = config.get("extra") if isinstance(config, dict) else None
+    if extra != {} and _depth(extra, _DEPTH) > _DEPTH:
         raise SaveFormatError(f"bad config: extra is nested deeper than {_DEPTH}")
-    key = repr(config) if parsed and type(config) is dict and config.get("extra") == {} \
+    ruleset = config.get("ruleset") if parsed and type(config) is dict and extra == {} \
         else None
-    cfg = _CONFIGS.get(key)
-    if cfg is None or cfg.extra:  # (``extra`` is a dict: a caller may have filled it)
-        try:
-            cfg = RulesConfig.from_dict(config)
-        except (ConfigError, TypeError, ValueError) as exc:
-            raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
-        if key is not None:
-            _bounded(_CONFIGS)[key] = cfg
+    seen = _CONFIGS.get(ruleset) if type(ruleset) is str else None
+    if seen is not None and seen.same(config) and not seen.cfg.extra:
+        return seen.cfg  # (``extra`` is a dict: a caller may have filled it)
+    try:
+        cfg = RulesConfig.from_dict(config)
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
+    if type(ruleset) is str:
+        _CONFIGS[ruleset] = _SeenConfig(config, cfg)
     return cfg
+
+
+class _SeenConfig:
+    """A config built from a save's JSON object, and a test of whether other JSON is
+    the same: ``==`` alone takes 1, 1.0 and true for one another, so the keys' order
+    and the values' types are compared too, and the lists and objects by their repr
+    (the values of a valid config are never floats, so no -0.0 equals 0.0 here)."""
+
+    def __init__(self, data: dict, cfg: RulesConfig):
+        self.data, self.cfg = copy.deepcopy(data), cfg  # (the caller's data may change)
+        self.keys, self.types = [*data], [*map(type, data.values())]
+        self.nested = itemgetter(*(key for key, value in data.items()
+                                   if type(value) in (list, dict)))
+        self.nested_repr = repr(self.nested(data))
+
+    def same(self, data: dict) -> bool:
+        """Whether JSON object ``data`` is the same as the one this config was built from."""
+        return (data == self.data and [*data] == self.keys
+                and [*map(type, data.values())] == self.types
+                and repr(self.nested(data)) == self.nested_repr)
 
 
 def _history(raw) -> list[Decision]:
