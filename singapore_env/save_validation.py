@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import copy
 import json
-from itertools import chain, repeat
+from collections.abc import Iterable
+from itertools import chain
 from operator import itemgetter, le
 
 from .config import ConfigError, RulesConfig
-from .decisions import Decision, Kind
+from .decisions import Decision, Kind, SharedDecisions
 from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
@@ -123,33 +124,41 @@ def _history(raw) -> list[Decision]:
     """The decision log, validated: a list of [kind, arg] pairs of ints."""
     if not isinstance(raw, list):
         raise SaveFormatError(f"history must be a list, got {type(raw).__name__}")
-    if not _all_decisions(raw):
+    pairs = _decision_pairs(raw)
+    if pairs is None:
         for i, d in enumerate(raw):
             if not (type(d) is list and len(d) == 2 and type(d[0]) is int and type(d[1]) is int
                     and d[0] in _KINDS):
                 raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: "
                                       f"{short(d)}")
-    # Decision(kind, arg) of each pair; tuple.__new__ is what Decision._make calls.
-    return list(map(tuple.__new__, repeat(Decision), raw))
+    return list(map(_bounded(_LOGGED, 4096).__getitem__, pairs))
 
 
-def _all_decisions(raw: list) -> bool:
-    """Whether every entry of ``raw`` is a [kind, arg] pair of ints with a known kind
-    (checked list-wide; :func:`_history` finds the first bad entry if not)."""
+#: The Decision of each (kind, arg) pair of plain ints read from a log, shared (a lookup
+#: costs a third of building the named tuple).
+_LOGGED: dict[tuple[int, int], Decision] = SharedDecisions()
+
+
+def _decision_pairs(raw: list) -> Iterable[tuple[int, int]] | None:
+    """The (kind, arg) of each entry of ``raw`` if every one is a [kind, arg] pair of ints
+    with a known kind (checked list-wide; :func:`_history` finds the first bad entry if
+    not), else None."""
     if not raw:
-        return True
+        return ()
     if {*map(type, raw)} != {list}:
-        return False
+        return None
     try:  # (strict: lists of unequal lengths raise, and all of 2 entries unpack)
         kinds, args = zip(*raw, strict=True)
     except ValueError:
-        return False
-    return {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds)
+        return None
+    if {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds):
+        return zip(kinds, args)
+    return None
 
 
-def _bounded(cache: dict) -> dict:
-    """``cache``, emptied first if it holds many entries (a per-process memo)."""
-    if len(cache) >= 64:
+def _bounded(cache: dict, most: int = 64) -> dict:
+    """``cache``, emptied first if it holds ``most`` entries (a per-process memo)."""
+    if len(cache) >= most:
         cache.clear()
     return cache
 
