@@ -182,9 +182,10 @@ def rng_state(data) -> dict:
             "has_uint32": data["has_uint32"], "uinteger": data["uinteger"]}
 
 
-def state_from_dict(d, g) -> GameState:
+def state_from_dict(d, g, copy: bool = True) -> GameState:
     """Build the ``GameState`` of game ``g`` (its config and content set) from saved
-    data, checking every field; SaveFormatError names the first bad one."""
+    data, checking every field; SaveFormatError names the first bad one. Without
+    ``copy``, the state may hold the lists of ``d`` (the caller's own, just parsed)."""
     if not isinstance(d, dict):
         raise SaveFormatError("malformed state: state must be an object")
     if d.keys() != _FIELDS:
@@ -195,7 +196,7 @@ def state_from_dict(d, g) -> GameState:
                                   f"{[short(k) for k in unknown[:5]]}")
     v = _state_check(g.cfg, g.c)
     s = GameState.__new__(GameState)
-    plain, fields = v.plain.values(d), v.fields
+    plain, fields = v.plain.values(d, copy), v.fields
     if plain is not None:  # the plain fields are all good: only the others are left
         for name, value in zip(v.plain.names, plain):
             setattr(s, name, value)
