@@ -262,7 +262,7 @@ class Game:
                                   f"{g.s.decisions}")
         g.history = history
         try:
-            check_invariants(g)
+            check_invariants(g, validated=True)
             g._run()
         except InvariantError as exc:
             raise SaveFormatError(f"inconsistent state: {exc}") from None
