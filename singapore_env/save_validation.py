@@ -13,7 +13,7 @@ import copy
 import json
 from collections.abc import Iterable
 from itertools import chain
-from operator import itemgetter, le
+from operator import attrgetter, itemgetter, le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind, SharedDecisions
@@ -244,6 +244,8 @@ class _StateCheck:
         self.modifier_names = {m.type for cdef in c.defs for m in cdef.modifiers}
         self.battle_ids = [frozenset(ids) for ids in c.battle_ids]
         self.market_ids = self.card("market").ids
+        #: seat -> the cards its tableau may hold (Market cards and its own Leader)
+        self.seat_cards = [self.market_ids | {leader} for leader in c.leader_ids]
         self.tableau_card, self.pop_card = self.card("market", "leader"), self.card("population")
         self.pop_slots = c.pop_slots
         values = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": int_in(-BIG, BIG),
@@ -355,13 +357,16 @@ class _StateCheck:
 
     def slots(self, xs: list) -> list[Slot] | None:
         """The bulk form of :meth:`slot`, column by column."""
-        if not ({*map(type, xs)} <= {list} and {*map(len, xs)} <= {8}):
-            return None
         if not xs:
             return []
-        cards, ups, links, pops, activated, stored, down, searched = zip(*xs)
+        if not {*map(type, xs)} <= {list}:
+            return None
+        try:  # (strict: lists of unequal lengths raise, and all of 8 entries unpack)
+            cards, ups, links, pops, activated, stored, down, searched = zip(*xs, strict=True)
+        except ValueError:
+            return None
         flags = ups + links + activated + searched
-        if not ({*map(type, cards), *map(type, flags), *map(type, stored)} <= INT_ONLY
+        if not ({*map(type, cards + flags + stored)} <= INT_ONLY
                 and self.tableau_card.ids.issuperset(cards) and {*flags} <= {0, 1}
                 and 0 <= min(stored) and max(stored) <= BIG
                 and {*map(type, down)} <= {str} and {*down} <= _DOWN
@@ -391,13 +396,14 @@ class _StateCheck:
             unknown = sorted(set(data) - set(spec.need) - set(spec.may), key=str)
             raise Bad(f"{kind}.d keys missing {missing}, unknown "
                        f"{[short(k) for k in unknown[:5]]}")
-        out = {}
+        f = Frame.__new__(Frame)  # (Frame(kind, seat, **d) would copy d once more)
+        f.kind, f.seat, f.d = kind, seat, {}
         for key, value in data.items():
             try:
-                out[key] = checks[key](value)
+                f.d[key] = checks[key](value)
             except Bad as exc:
                 raise Bad(f"{kind}.d.{key} {exc}") from None
-        return Frame(kind, seat, **out)
+        return f
 
     # ------------------------------------------------------------ across fields
     def consistent(self, s: GameState) -> None:
@@ -412,8 +418,7 @@ class _StateCheck:
             if not self.battle_ids[f].issuperset(s.battle_deck[f] + s.battle_discard[f]):
                 return f"battle_deck/battle_discard[{f}] holds another faction's Battle card"
         for seat, row in enumerate(s.tableau):
-            leader = self.c.leader_ids[seat]
-            if not all(slot.card in self.market_ids or slot.card == leader for slot in row):
+            if not self.seat_cards[seat].issuperset(map(attrgetter("card"), row)):
                 return f"tableau[{seat}] holds another seat's Leader"
         if len(set(s.used_cards)) != len(s.used_cards):
             return "used_cards repeats a card"
