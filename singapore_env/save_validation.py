@@ -9,9 +9,9 @@ against the shapes the rules modules push. Whatever is wrong raises
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterable
+from copy import deepcopy
 from itertools import chain
 from operator import attrgetter, itemgetter, le
 
@@ -107,7 +107,7 @@ class _SeenConfig:
     (the values of a valid config are never floats, so no -0.0 equals 0.0 here)."""
 
     def __init__(self, data: dict, cfg: RulesConfig):
-        self.data, self.cfg = copy.deepcopy(data), cfg  # (the caller's data may change)
+        self.data, self.cfg = deepcopy(data), cfg  # (the caller's data may change)
         self.keys, self.types = [*data], [*map(type, data.values())]
         self.nested = itemgetter(*(key for key, value in data.items()
                                    if type(value) in (list, dict)))
