@@ -72,7 +72,7 @@ class Decision(NamedTuple):
         return f"Decision({Kind(self.kind).name}, {self.arg})"
 
 
-class _SharedDecisions(dict):
+class SharedDecisions(dict):
     """(kind, arg) -> one shared Decision, made on first use."""
 
     def __missing__(self, key: tuple[int, int]) -> Decision:
@@ -83,7 +83,7 @@ class _SharedDecisions(dict):
 #: The Decision of each ``(kind, arg)``, shared: decisions are immutable values, and the
 #: rules list thousands of options per second, so they take them from this table
 #: (``DECISION[Kind.REVEAL, i]``, ~3x cheaper than building ``Decision(Kind.REVEAL, i)``).
-DECISION: dict[tuple[int, int], Decision] = _SharedDecisions()
+DECISION: dict[tuple[int, int], Decision] = SharedDecisions()
 
 
 def is_int(x) -> bool:

@@ -244,7 +244,8 @@ class Game:
                   _parsed: bool = False) -> "Game":
         """Load a snapshot from :meth:`to_dict` data, validated in full
         (:mod:`singapore_env.save_validation`); raise SaveFormatError if it is bad.
-        ``_parsed``: ``data`` comes straight from ``json.loads``."""
+        ``_parsed``: ``data`` comes straight from ``json.loads`` and is this call's own
+        (the loaded state may hold its lists)."""
         cfg, seed, history = check_header(data, _parsed)
         try:
             g = cls(seed, cfg, content, keep_text_log=data.get("keep_text_log", True),
@@ -254,14 +255,14 @@ class Game:
         if data.get("content") != g.c.digest:
             raise SaveFormatError(f"saved with content {str(data.get('content'))[:40]!r}, "
                                   f"this engine has {g.c.digest!r}")
-        g.s = state_from_dict(data["state"], g)
+        g.s = state_from_dict(data["state"], g, copy=not _parsed)
         g._rng_state = rng_state(data["rng"])  # the generator is built on first use
         if len(history) != g.s.decisions:
             raise SaveFormatError(f"the log has {len(history)} decisions but the state says "
                                   f"{g.s.decisions}")
         g.history = history
         try:
-            check_invariants(g)
+            check_invariants(g, validated=True)
             g._run()
         except InvariantError as exc:
             raise SaveFormatError(f"inconsistent state: {exc}") from None

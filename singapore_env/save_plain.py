@@ -63,20 +63,23 @@ class PlainFields:
         self.range_at = [i for i, test in enumerate(tests) if isinstance(test, tuple)]
         self.ranges = [tests[i] for i in self.range_at]
 
-    def values(self, d: dict) -> list | None:
-        """The values of the plain fields of state data ``d`` (lists copied), in the
-        order of :attr:`names`, if every one of them is right; else None."""
-        scalars = [d.get(name) for name in self.scalars]
+    def values(self, d: dict, copy: bool = True) -> list | None:
+        """The values of the plain fields of state data ``d`` (lists copied unless not
+        ``copy``), in the order of :attr:`names`, if every one of them is right; else
+        None."""
+        scalars = [*map(d.get, self.scalars)]
         if not ({*map(type, scalars)} <= INT_ONLY and all(map(le, self.lows, scalars))
                 and all(map(le, scalars, self.highs))):
             return None
-        lists = [d.get(name) for name in self.lists]
+        lists = [*map(d.get, self.lists)]
         nested = [d.get(name) for name, _ in self.nested]
         if not ({*map(type, lists), *map(type, nested)} <= {list}
                 and [*map(len, nested)] == self.outer
                 and self._fit([*lists, *chain.from_iterable(nested)])):
             return None
-        return [*scalars, *(x[:] for x in lists), *([y[:] for y in x] for x in nested)]
+        if not copy:
+            return [*scalars, *lists, *nested]
+        return [*scalars, *map(list.copy, lists), *([y[:] for y in x] for x in nested)]
 
     def _fit(self, segments: list) -> bool:
         """Whether each list of ``segments`` has its size and its entries pass."""

@@ -10,11 +10,13 @@ against the shapes the rules modules push. Whatever is wrong raises
 from __future__ import annotations
 
 import json
-from itertools import chain, repeat
-from operator import le
+from collections.abc import Iterable
+from copy import deepcopy
+from itertools import chain
+from operator import attrgetter, itemgetter, le
 
 from .config import ConfigError, RulesConfig
-from .decisions import Decision, Kind
+from .decisions import Decision, Kind, SharedDecisions
 from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
@@ -74,60 +76,89 @@ def check_header(data, parsed: bool = False) -> tuple[RulesConfig, int, list[Dec
     return _config(data["config"], parsed), seed, _history(data["history"])
 
 
-#: Configs already built from saves, by the repr of their JSON object (see _config).
-_CONFIGS: dict[str, RulesConfig] = {}
+#: The last config built from a save, per ruleset name (see _config).
+_CONFIGS: dict[str, _SeenConfig] = {}
 
 
 def _config(config, parsed: bool) -> RulesConfig:
     """``RulesConfig.from_dict(config)``, validated. A parsed config without ``extra``
-    settings is built once: the repr of plain JSON data tells every value apart (1, 1.0
-    and true), so an equal repr is an equal, already validated config."""
-    if isinstance(config, dict) and _depth(config.get("extra"), _DEPTH) > _DEPTH:
+    settings is built once per ruleset while it stays the same (:class:`_SeenConfig`)."""
+    extra = config.get("extra") if isinstance(config, dict) else None
+    if extra != {} and _depth(extra, _DEPTH) > _DEPTH:
         raise SaveFormatError(f"bad config: extra is nested deeper than {_DEPTH}")
-    key = repr(config) if parsed and type(config) is dict and config.get("extra") == {} \
+    ruleset = config.get("ruleset") if parsed and type(config) is dict and extra == {} \
         else None
-    cfg = _CONFIGS.get(key)
-    if cfg is None or cfg.extra:  # (``extra`` is a dict: a caller may have filled it)
-        try:
-            cfg = RulesConfig.from_dict(config)
-        except (ConfigError, TypeError, ValueError) as exc:
-            raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
-        if key is not None:
-            _bounded(_CONFIGS)[key] = cfg
+    seen = _CONFIGS.get(ruleset) if type(ruleset) is str else None
+    if seen is not None and seen.same(config) and not seen.cfg.extra:
+        return seen.cfg  # (``extra`` is a dict: a caller may have filled it)
+    try:
+        cfg = RulesConfig.from_dict(config)
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
+    if type(ruleset) is str:
+        _CONFIGS[ruleset] = _SeenConfig(config, cfg)
     return cfg
+
+
+class _SeenConfig:
+    """A config built from a save's JSON object, and a test of whether other JSON is
+    the same: ``==`` alone takes 1, 1.0 and true for one another, so the keys' order
+    and the values' types are compared too, and the lists and objects by their repr
+    (the values of a valid config are never floats, so no -0.0 equals 0.0 here)."""
+
+    def __init__(self, data: dict, cfg: RulesConfig):
+        self.data, self.cfg = deepcopy(data), cfg  # (the caller's data may change)
+        self.keys, self.types = [*data], [*map(type, data.values())]
+        self.nested = itemgetter(*(key for key, value in data.items()
+                                   if type(value) in (list, dict)))
+        self.nested_repr = repr(self.nested(data))
+
+    def same(self, data: dict) -> bool:
+        """Whether JSON object ``data`` is the same as the one this config was built from."""
+        return (data == self.data and [*data] == self.keys
+                and [*map(type, data.values())] == self.types
+                and repr(self.nested(data)) == self.nested_repr)
 
 
 def _history(raw) -> list[Decision]:
     """The decision log, validated: a list of [kind, arg] pairs of ints."""
     if not isinstance(raw, list):
         raise SaveFormatError(f"history must be a list, got {type(raw).__name__}")
-    if not _all_decisions(raw):
+    pairs = _decision_pairs(raw)
+    if pairs is None:
         for i, d in enumerate(raw):
             if not (type(d) is list and len(d) == 2 and type(d[0]) is int and type(d[1]) is int
                     and d[0] in _KINDS):
                 raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: "
                                       f"{short(d)}")
-    # Decision(kind, arg) of each pair; tuple.__new__ is what Decision._make calls.
-    return list(map(tuple.__new__, repeat(Decision), raw))
+    return list(map(_bounded(_LOGGED, 4096).__getitem__, pairs))
 
 
-def _all_decisions(raw: list) -> bool:
-    """Whether every entry of ``raw`` is a [kind, arg] pair of ints with a known kind
-    (checked list-wide; :func:`_history` finds the first bad entry if not)."""
+#: The Decision of each (kind, arg) pair of plain ints read from a log, shared (a lookup
+#: costs a third of building the named tuple).
+_LOGGED: dict[tuple[int, int], Decision] = SharedDecisions()
+
+
+def _decision_pairs(raw: list) -> Iterable[tuple[int, int]] | None:
+    """The (kind, arg) of each entry of ``raw`` if every one is a [kind, arg] pair of ints
+    with a known kind (checked list-wide; :func:`_history` finds the first bad entry if
+    not), else None."""
     if not raw:
-        return True
+        return ()
     if {*map(type, raw)} != {list}:
-        return False
+        return None
     try:  # (strict: lists of unequal lengths raise, and all of 2 entries unpack)
         kinds, args = zip(*raw, strict=True)
     except ValueError:
-        return False
-    return {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds)
+        return None
+    if {*map(type, kinds), *map(type, args)} <= INT_ONLY and _KINDS.issuperset(kinds):
+        return zip(kinds, args)
+    return None
 
 
-def _bounded(cache: dict) -> dict:
-    """``cache``, emptied first if it holds many entries (a per-process memo)."""
-    if len(cache) >= 64:
+def _bounded(cache: dict, most: int = 64) -> dict:
+    """``cache``, emptied first if it holds ``most`` entries (a per-process memo)."""
+    if len(cache) >= most:
         cache.clear()
     return cache
 
@@ -151,9 +182,10 @@ def rng_state(data) -> dict:
             "has_uint32": data["has_uint32"], "uinteger": data["uinteger"]}
 
 
-def state_from_dict(d, g) -> GameState:
+def state_from_dict(d, g, copy: bool = True) -> GameState:
     """Build the ``GameState`` of game ``g`` (its config and content set) from saved
-    data, checking every field; SaveFormatError names the first bad one."""
+    data, checking every field; SaveFormatError names the first bad one. Without
+    ``copy``, the state may hold the lists of ``d`` (the caller's own, just parsed)."""
     if not isinstance(d, dict):
         raise SaveFormatError("malformed state: state must be an object")
     if d.keys() != _FIELDS:
@@ -164,7 +196,7 @@ def state_from_dict(d, g) -> GameState:
                                   f"{[short(k) for k in unknown[:5]]}")
     v = _state_check(g.cfg, g.c)
     s = GameState.__new__(GameState)
-    plain, fields = v.plain.values(d), v.fields
+    plain, fields = v.plain.values(d, copy), v.fields
     if plain is not None:  # the plain fields are all good: only the others are left
         for name, value in zip(v.plain.names, plain):
             setattr(s, name, value)
@@ -212,6 +244,8 @@ class _StateCheck:
         self.modifier_names = {m.type for cdef in c.defs for m in cdef.modifiers}
         self.battle_ids = [frozenset(ids) for ids in c.battle_ids]
         self.market_ids = self.card("market").ids
+        #: seat -> the cards its tableau may hold (Market cards and its own Leader)
+        self.seat_cards = [self.market_ids | {leader} for leader in c.leader_ids]
         self.tableau_card, self.pop_card = self.card("market", "leader"), self.card("population")
         self.pop_slots = c.pop_slots
         values = {"seat": SEAT, "seat?": SEAT_OR_NONE, "int": int_in(-BIG, BIG),
@@ -323,13 +357,16 @@ class _StateCheck:
 
     def slots(self, xs: list) -> list[Slot] | None:
         """The bulk form of :meth:`slot`, column by column."""
-        if not ({*map(type, xs)} <= {list} and {*map(len, xs)} <= {8}):
-            return None
         if not xs:
             return []
-        cards, ups, links, pops, activated, stored, down, searched = zip(*xs)
+        if not {*map(type, xs)} <= {list}:
+            return None
+        try:  # (strict: lists of unequal lengths raise, and all of 8 entries unpack)
+            cards, ups, links, pops, activated, stored, down, searched = zip(*xs, strict=True)
+        except ValueError:
+            return None
         flags = ups + links + activated + searched
-        if not ({*map(type, cards), *map(type, flags), *map(type, stored)} <= INT_ONLY
+        if not ({*map(type, cards + flags + stored)} <= INT_ONLY
                 and self.tableau_card.ids.issuperset(cards) and {*flags} <= {0, 1}
                 and 0 <= min(stored) and max(stored) <= BIG
                 and {*map(type, down)} <= {str} and {*down} <= _DOWN
@@ -359,13 +396,14 @@ class _StateCheck:
             unknown = sorted(set(data) - set(spec.need) - set(spec.may), key=str)
             raise Bad(f"{kind}.d keys missing {missing}, unknown "
                        f"{[short(k) for k in unknown[:5]]}")
-        out = {}
+        f = Frame.__new__(Frame)  # (Frame(kind, seat, **d) would copy d once more)
+        f.kind, f.seat, f.d = kind, seat, {}
         for key, value in data.items():
             try:
-                out[key] = checks[key](value)
+                f.d[key] = checks[key](value)
             except Bad as exc:
                 raise Bad(f"{kind}.d.{key} {exc}") from None
-        return Frame(kind, seat, **out)
+        return f
 
     # ------------------------------------------------------------ across fields
     def consistent(self, s: GameState) -> None:
@@ -380,8 +418,7 @@ class _StateCheck:
             if not self.battle_ids[f].issuperset(s.battle_deck[f] + s.battle_discard[f]):
                 return f"battle_deck/battle_discard[{f}] holds another faction's Battle card"
         for seat, row in enumerate(s.tableau):
-            leader = self.c.leader_ids[seat]
-            if not all(slot.card in self.market_ids or slot.card == leader for slot in row):
+            if not self.seat_cards[seat].issuperset(map(attrgetter("card"), row)):
                 return f"tableau[{seat}] holds another seat's Leader"
         if len(set(s.used_cards)) != len(s.used_cards):
             return "used_cards repeats a card"
