@@ -8,7 +8,8 @@ optionally side by side with another checkout of the project (the "before").
 Plays ``--games`` full games at engine level (``keep_text_log=False``), each decision
 picked uniformly from ``legal_decisions()`` with ``random.Random``, and prints
 decisions (steps) per second and games per second. Then times ``clone()``,
-``to_json()`` and ``from_json()`` on game states sampled along those games.
+``to_json()`` and ``from_json()`` on game states sampled along those games, and
+``from_json()`` on the saves of the finished games ("game over": the longest logs).
 
 With ``--baseline DIR`` every repetition runs once with this checkout's code and once
 with ``DIR``'s, alternating, each in a fresh process (``PYTHONPATH``), on the same seeds;
@@ -36,13 +37,14 @@ HERE = Path(__file__).resolve().parents[1]
 clock = time.process_time
 
 
-def play(n_games: int, seed: int, sample_every: int) -> tuple[int, float, list]:
-    """Play the games; return (decisions, seconds, sampled mid-game clones)."""
+def play(n_games: int, seed: int, sample_every: int) -> tuple[int, float, list, list]:
+    """Play the games; return (decisions, seconds, sampled mid-game clones, the saves of
+    the first 200 finished games)."""
     from singapore_env.engine import Game
 
     rng = random.Random(seed)
     steps = 0
-    samples = []
+    samples, finished = [], []
     elapsed = 0.0
     for i in range(n_games):
         t0 = clock()
@@ -57,7 +59,9 @@ def play(n_games: int, seed: int, sample_every: int) -> tuple[int, float, list]:
                 t0 = clock()
         elapsed += clock() - t0
         steps += n
-    return steps, elapsed, samples
+        if len(finished) < 200:
+            finished.append(g.to_json())
+    return steps, elapsed, samples, finished
 
 
 def time_op(fn, items, repeat: int) -> float:
@@ -73,7 +77,7 @@ def measure(games: int, seed: int, repeat: int) -> dict:
     """One run of every figure, with the code found first on ``sys.path``."""
     from singapore_env.engine import Game
 
-    steps, secs, samples = play(games, seed, sample_every=37)
+    steps, secs, samples, final_texts = play(games, seed, sample_every=37)
     texts = [g.to_json() for g in samples]
     return {
         "decisions": steps,
@@ -82,6 +86,7 @@ def measure(games: int, seed: int, repeat: int) -> dict:
         "clone_us": time_op(lambda g: g.clone(), samples, repeat) * 1e6,
         "to_json_us": time_op(lambda g: g.to_json(), samples, repeat) * 1e6,
         "from_json_us": time_op(Game.from_json, texts, max(1, repeat // 2)) * 1e6,
+        "from_json_end_us": time_op(Game.from_json, final_texts, max(1, repeat // 2)) * 1e6,
         "save_kib": sum(map(len, texts)) / len(texts) / 1024,
     }
 
@@ -97,7 +102,8 @@ def run_in(tree: Path, args) -> dict:
 
 FIGURES = (("decisions_per_s", "decisions/s", ",.0f"), ("games_per_s", "games/s", ",.1f"),
            ("clone_us", "clone() us", ",.1f"), ("to_json_us", "to_json() us", ",.1f"),
-           ("from_json_us", "from_json() us", ",.1f"))
+           ("from_json_us", "from_json() us", ",.1f"),
+           ("from_json_end_us", "  game over us", ",.1f"))
 
 
 def main(argv: list[str] | None = None) -> None:
