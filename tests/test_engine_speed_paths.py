@@ -102,8 +102,11 @@ def test_state_copy_sets_every_field_and_shares_nothing_mutable(ruleset):
         copy = g.s.copy()
         assert all(hasattr(copy, name) for name in GameState.__slots__)
         assert copy.to_dict() == before
-        copy.facts = []  # recorded facts are shared rows by design (never changed)
-        _mutate_every_list([getattr(copy, name) for name in GameState.__slots__])
+        # A recorded fact never changes, so its rows are shared by design: only the list
+        # of facts is the copy's own.
+        copy.facts.append(["raid", 0, 0, 0, 0])
+        _mutate_every_list([getattr(copy, name) for name in GameState.__slots__
+                            if name != "facts"])
         assert g.s.to_dict() == before
 
 
