@@ -64,11 +64,6 @@ def _held_cards(s) -> list[int]:
     return held
 
 
-def card_locations(g) -> Counter:
-    """How many places each card in play is in."""
-    return Counter(_held_cards(g.s))
-
-
 def _within(xs: list[int], lo: int, hi: int) -> bool:
     """Whether every entry of ``xs`` is in ``lo..hi``."""
     return not xs or (lo <= min(xs) and max(xs) <= hi)
