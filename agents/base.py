@@ -4,7 +4,7 @@ An agent plays at one of two levels:
 
 * **env level** -- :meth:`Agent.act` receives the observation dict of the PettingZoo
   environment and the ``int8`` legal-action mask and returns an action index into the
-  fixed action table (:class:`singapore_env.decisions.ActionTable`);
+  fixed action table (:class:`singapore_env.engine.decisions.ActionTable`);
 * **engine level** -- :meth:`Agent.choose` receives the :class:`~singapore_env.engine.Game`
   itself and the seat that must decide and returns one of ``game.legal_decisions()``.
 
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from singapore_env.decisions import Decision
+    from singapore_env.engine.decisions import Decision
     from singapore_env.engine import Game
 
 

@@ -43,10 +43,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from singapore_env.content import SEAT_FACTION
-from singapore_env.rules.base import star_allowed_in_conflict, star_allowed_in_war
-from singapore_env.rules.conflict import spendable_boosts
-from singapore_env.rules.raid_first_edition import COMMIT_FRAMES
+from singapore_env.engine.content import SEAT_FACTION
+from singapore_env.engine.rules.base import star_allowed_in_conflict, star_allowed_in_war
+from singapore_env.engine.rules.conflict import spendable_boosts
+from singapore_env.engine.rules.raid_first_edition import COMMIT_FRAMES
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from singapore_env.content import SEAT_FACTION
-from singapore_env.decisions import Decision, Kind
-from singapore_env.rules.base import multiplier
-from singapore_env.rules.roles import lone_leader, scores_everywhere, storehouse_of
-from singapore_env.rules.upkeep import tax_totals
+from singapore_env.engine.content import SEAT_FACTION
+from singapore_env.engine.decisions import Decision, Kind
+from singapore_env.engine.rules.base import multiplier
+from singapore_env.engine.rules.roles import lone_leader, scores_everywhere, storehouse_of
+from singapore_env.engine.rules.upkeep import tax_totals
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game

@@ -23,11 +23,11 @@ Like the rest of the agent it reads only what its seat may see.
 
 from __future__ import annotations
 
-from singapore_env.content import SEAT_FACTION
-from singapore_env.decisions import Decision, Kind
-from singapore_env.rules.base import boost_total, modifier_total, star_allowed_in_war
-from singapore_env.rules.war import commit_options, committed_card, war_cost
-from singapore_env.rules.war_first_edition import steal_price
+from singapore_env.engine.content import SEAT_FACTION
+from singapore_env.engine.decisions import Decision, Kind
+from singapore_env.engine.rules.base import boost_total, modifier_total, star_allowed_in_war
+from singapore_env.engine.rules.war import commit_options, committed_card, war_cost
+from singapore_env.engine.rules.war_first_edition import steal_price
 
 from .heuristic_context import PASS, YES, Ctx
 from .heuristic_values import _seat_visible_strength, battle_card_value, market_card_value

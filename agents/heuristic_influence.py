@@ -5,10 +5,10 @@ on the loop (checked against the engine in ``tests/test_agents_heuristic.py``)."
 
 from __future__ import annotations
 
-from singapore_env.content import SEAT_FACTION
-from singapore_env.decisions import N_LOOP, Decision, Kind
-from singapore_env.rules.base import district_open
-from singapore_env.rules.roles import may_access
+from singapore_env.engine.content import SEAT_FACTION
+from singapore_env.engine.decisions import N_LOOP, Decision, Kind
+from singapore_env.engine.rules.base import district_open
+from singapore_env.engine.rules.roles import may_access
 
 from .heuristic_context import PASS, YES, Ctx
 

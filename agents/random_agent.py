@@ -9,7 +9,7 @@ import numpy as np
 from .base import Agent
 
 if TYPE_CHECKING:  # pragma: no cover
-    from singapore_env.decisions import Decision
+    from singapore_env.engine.decisions import Decision
     from singapore_env.engine import Game
 
 

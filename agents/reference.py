@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from singapore_env.content import FACTIONS, SEAT_FACTION
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
 from .learned import LearnedAgent

@@ -181,7 +181,7 @@ def encoder_costs(steps: int, seed: int) -> tuple[float, float]:
 
 
 def play_faction(steps: int, seed: int) -> tuple[float, int, int]:
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
     fe = FactionEnv(faction="british", seats="one", seed=seed)
     rng = np.random.default_rng(seed)
     n = 0

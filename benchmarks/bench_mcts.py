@@ -31,7 +31,7 @@ from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.mcts import SEARCHED, MctsAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from singapore_env.engine import Game  # noqa: E402
-from singapore_env.simulate import play_game  # noqa: E402
+from arena.simulate import play_game  # noqa: E402
 
 
 def searched_positions(n: int, seed: int) -> list[Game]:

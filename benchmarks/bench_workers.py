@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from singapore_env.runner import Table, play_tables  # noqa: E402
+from arena.runner import Table, play_tables  # noqa: E402
 
 
 def cpu_seconds() -> float:

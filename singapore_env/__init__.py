@@ -1,16 +1,17 @@
-"""1819 Singapore game engine and PettingZoo environment.
+"""1819 Singapore: the rules engine (:mod:`singapore_env.engine`) and the PettingZoo
+environment built on it.
 
 ``import singapore_env`` loads nothing heavy; ``singapore_env.env(**config)`` and
 ``singapore_env.raw_env(**config)`` (the PettingZoo AEC environment, :mod:`singapore_env.env`)
-and ``singapore_env.FactionEnv`` (the single-agent Gymnasium wrapper,
-:mod:`singapore_env.wrappers`) import PettingZoo/Gymnasium on first use.
-(``singapore_env.env`` is the module :mod:`singapore_env.env`; calling it calls its
-``env()`` factory, so both spellings work.)
+import PettingZoo/Gymnasium on first use. (``singapore_env.env`` is the module
+:mod:`singapore_env.env`; calling it calls its ``env()`` factory, so both spellings work.)
+The single-agent Gymnasium view of one faction, which seats agents at the other places,
+is :class:`arena.faction_env.FactionEnv` (a layer above the agents).
 """
 
-__all__ = ["env", "raw_env", "FactionEnv"]
+__all__ = ["env", "raw_env"]
 
-_LAZY = {"env": "env", "raw_env": "env", "FactionEnv": "wrappers"}
+_LAZY = {"env": "env", "raw_env": "env"}
 
 
 def __getattr__(name: str):

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .content import SEAT_FACTION
-from .decisions import Kind
-from .rules.base import CLOCKWISE, find_frame
-from .rules.market import price_function
-from .rules.scoring import projected_final_vp
-from .rules.war import committed_card
+from .engine.content import SEAT_FACTION
+from .engine.decisions import Kind
+from .engine.rules.base import CLOCKWISE, find_frame
+from .engine.rules.market import price_function
+from .engine.rules.scoring import projected_final_vp
+from .engine.rules.war import committed_card
 
 FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
             "names_mate", "names_opponent", "prior_score", "prior_gap")

@@ -1,13 +1,13 @@
 """Action table and observation encoding for the RL environment (numpy only).
 
 Nothing here knows about PettingZoo or Gymnasium: :mod:`singapore_env.env` and
-:mod:`singapore_env.wrappers` only translate these arrays into their APIs.
+:mod:`arena.faction_env` only translate these arrays into their APIs.
 
 Actions
 =======
 One ``Discrete(N)`` space is shared by every seat. Index ``i`` is the engine decision
 ``ActionTable.decision(i)``; a decision maps back with ``ActionTable.index(d)`` (both
-O(1), see :class:`singapore_env.decisions.ActionTable`). The table is built once from the
+O(1), see :class:`singapore_env.engine.decisions.ActionTable`). The table is built once from the
 rules configuration's engine limits (``max_tableau`` = T, ``max_hand`` = H); every
 engine decision, including sub-decisions (which card to keep, where to connect, how many
 dollars...) and out-of-turn ones (join a War, veto, contribute to a Conflict...), has
@@ -146,13 +146,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import RulesConfig
-from .content import MODIFIER_FIELDS, Content, default_content
+from .engine.config import RulesConfig
+from .engine.content import MODIFIER_FIELDS, Content, default_content
 from . import encoding_first_edition as first_edition
-from .decisions import N_CHOOSE, N_LOOP, N_VICES, ActionTable, Kind
+from .engine.decisions import N_CHOOSE, N_LOOP, N_VICES, ActionTable, Kind
 from .encoding_roles import add_role_slices
 from .encoding_writer import make_encode
-from .rules.base import AUTO, CLOCKWISE, LEGAL
+from .engine.rules.base import AUTO, CLOCKWISE, LEGAL
 
 __all__ = ["ActionTable", "ObservationEncoder", "action_table", "ARG_MEANING",
            "action_table_markdown", "observation_markdown", "DECISION_FRAMES", "ALL_FRAMES"]

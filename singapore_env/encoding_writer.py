@@ -14,7 +14,7 @@ from operator import attrgetter
 import numpy as np
 
 from . import encoding_first_edition as first_edition
-from .decisions import N_CHOOSE
+from .engine.decisions import N_CHOOSE
 from .encoding_roles import make_role_encoder
 
 

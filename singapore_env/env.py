@@ -36,11 +36,11 @@ is several consecutive steps of the same agent.
 
 Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``reset()`` without a seed), ``ruleset`` (``"standard"`` by default; every name in
-:data:`~singapore_env.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
-``config`` (a :class:`~singapore_env.config.RulesConfig`; ``slavery``, ``reward_mode``
+:data:`~singapore_env.engine.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
+``config`` (a :class:`~singapore_env.engine.config.RulesConfig`; ``slavery``, ``reward_mode``
 and ``max_steps`` override it), ``content`` (the cards and board: a
-:class:`~singapore_env.content.Content`, or the folder of an edited copy of
-``singapore_env/data``; the shipped data by default),
+:class:`~singapore_env.engine.content.Content`, or the folder of an edited copy of
+``singapore_env/engine/data``; the shipped data by default),
 ``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
 ``projected_vp``, the per-action features and the seats' projected final VP of
 :mod:`singapore_env.candidates`, to every observation), ``candidate_prior`` (with
@@ -74,12 +74,13 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from .candidates import CandidateEncoder, candidate_spaces
-from .config import RulesConfig
-from .content import SEAT_NAMES, Content, resolve_content
-from .decisions import is_int
+from .engine.config import RulesConfig
+from .engine.content import SEAT_NAMES, Content, resolve_content
+from .engine.decisions import is_int
 from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
-from .render import describe, render_text
+from .engine.describe import describe
+from .render import render_text
 from .rewards import rewards as compute_rewards
 from .standard_wrappers import standard_chain
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .config import REWARD_MODES
-from .content import SEAT_FACTION
+from .engine.config import REWARD_MODES
+from .engine.content import SEAT_FACTION
 
 __all__ = ["rewards", "REWARD_MODES"]
 

@@ -6,11 +6,11 @@ import pytest
 from agents.heuristic import Ctx, HeuristicAgent, influence_plan
 from agents.random_agent import RandomAgent
 from agents.registry import known_agents, make_agent
-from singapore_env.config import RulesConfig
-from singapore_env.content import SEAT_NAMES
-from singapore_env.decisions import Kind
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.engine.decisions import Kind
 from singapore_env.engine import Game
-from singapore_env.simulate import play_game, run_tournament
+from arena.simulate import play_game, run_tournament
 
 
 def test_registered():
@@ -134,9 +134,9 @@ def test_small_choices_rerolls_boom_and_counter_boost():
     take a Boom card only if worth more than the dollars, spend HMS Andromache's +2
     when it changes the Conflict table row."""
     from agents.heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
-    from singapore_env.decisions import Decision
-    from singapore_env.scenario import give_revealed
-    from singapore_env.state import Frame
+    from singapore_env.engine.decisions import Decision
+    from singapore_env.engine.scenario import give_revealed
+    from singapore_env.engine.state import Frame
     from test_rules_choices import conflict, game
 
     g = game()

@@ -6,10 +6,10 @@ import pytest
 from agents.heuristic import HeuristicAgent
 from agents.mcts import SEARCHED, MctsAgent
 from agents.registry import make_agent, parse_spec
-from singapore_env.config import RULESETS, RulesConfig
-from singapore_env.content import SEAT_FACTION
+from singapore_env.engine.config import RULESETS, RulesConfig
+from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine import Game
-from singapore_env.simulate import play_game
+from arena.simulate import play_game
 
 FAST = "mcts:iters=4:topk=2:horizon=1"
 

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from singapore_env.cli import main
-from singapore_env.content import DATA_DIR, SEAT_NAMES
-from singapore_env.state import VP_SOURCES
-from singapore_env.study import Study, StudyError, Variant, summarize_study
+from singapore_app.cli import main
+from singapore_env.engine.content import DATA_DIR, SEAT_NAMES
+from singapore_env.engine.state import VP_SOURCES
+from singapore_app.study import Study, StudyError, Variant, summarize_study
 
 BOT = '''
 from agents import Agent

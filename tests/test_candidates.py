@@ -6,8 +6,8 @@ from pettingzoo.test import api_test
 
 from singapore_env import env as make_env
 from singapore_env.candidates import FEATURES
-from singapore_env.decisions import Decision, Kind
-from singapore_env.rules.market import market_price
+from singapore_env.engine.decisions import Decision, Kind
+from singapore_env.engine.rules.market import market_price
 
 
 def _play_until(e, kind, rng, limit=3000):
@@ -29,7 +29,7 @@ def test_env_with_candidates_passes_the_api_test(prior):
 def test_faction_env_with_candidates_passes_gymnasiums_check():
     from gymnasium.utils.env_checker import check_env
     from agents.heuristic import HeuristicAgent
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
 
     check_env(FactionEnv("malay", candidates=True, candidate_prior="heuristic",
                          opponents=HeuristicAgent()), skip_render_check=True)
@@ -70,8 +70,8 @@ def test_a_boom_pick_is_free_in_the_candidate_features():
     """Major Economic Boom: each player "takes 1 open Market card" (no price to pay)."""
     from singapore_env.candidates import CandidateEncoder
     from singapore_env.encoding import action_table
-    from singapore_env.scenario import put_on_top, run_frame
-    from singapore_env.state import Frame
+    from singapore_env.engine.scenario import put_on_top, run_frame
+    from singapore_env.engine.state import Frame
     from test_rules_findings import set_market, stop_after
     from test_rules_choices import game
 
@@ -93,8 +93,8 @@ def test_a_boom_pick_is_free_in_the_candidate_features():
 
 def test_projected_vp_is_every_seats_projection_in_relative_order():
     from singapore_env.env import SEAT_OF
-    from singapore_env.rules.base import CLOCKWISE
-    from singapore_env.rules.scoring import projected_final_vp
+    from singapore_env.engine.rules.base import CLOCKWISE
+    from singapore_env.engine.rules.scoring import projected_final_vp
 
     e = make_env(candidates=True)
     e.reset(seed=4)

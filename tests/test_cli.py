@@ -6,7 +6,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from singapore_env.cli import main
+from singapore_app.cli import main
 from singapore_env.engine import Game
 
 
@@ -114,7 +114,7 @@ def test_python_dash_m_runs_every_command():
     import subprocess
     import sys
 
-    for module in ("singapore_env", "singapore_env.cli"):
+    for module in ("singapore_app", "singapore_app.cli"):
         out = subprocess.run([sys.executable, "-m", module, "ladder", "--help"],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0 and "ladder" in out.stdout, out.stderr

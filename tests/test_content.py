@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from singapore_env.content import DATA_DIR, ContentError, default_content, load_content
+from singapore_env.engine.content import DATA_DIR, ContentError, default_content, load_content
 
 
 def test_shipped_content_loads_with_expected_decks():

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from agents.determinize import determinize
-from singapore_env.content import SEAT_FACTION
+from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine import Game
-from singapore_env.invariants import check_invariants
+from singapore_env.engine.invariants import check_invariants
 
 
 def _public(g: Game, seat: int) -> dict:
@@ -127,7 +127,7 @@ def test_rng_and_decks_are_resampled():
 
 
 def test_pending_keep_battle_and_war_commits_of_others_are_resampled():
-    from singapore_env.state import Frame
+    from singapore_env.engine.state import Frame
     g = Game(5)
     # a pending keep_battle for seat 0 (British) with two cards out of the deck
     a, b = g.s.battle_deck[0].pop(), g.s.battle_deck[0].pop()
@@ -146,8 +146,8 @@ def test_pending_keep_battle_and_war_commits_of_others_are_resampled():
 
 
 def test_hidden_war_commit_is_resampled_for_the_other_side():
-    from singapore_env.scenario import give_tableau
-    from singapore_env.state import Frame
+    from singapore_env.engine.scenario import give_tableau
+    from singapore_env.engine.state import Frame
     g = Game(6)
     give_tableau(g, 0, "police_force")  # so that the war_discard question is really asked
     card = g.s.hands[2].pop()  # the Temenggong's starting card, committed face down
@@ -185,8 +185,8 @@ def test_determinized_worlds_play_to_the_end(seat):
 def test_spent_counter_boost_is_resampled_for_the_others():
     """Whether another seat spent HMS Andromache's +2 in the Conflict is hidden: other
     worlds differ on it; the holder's own world keeps its choice."""
-    from singapore_env.decisions import Decision, Kind
-    from singapore_env.scenario import card_id
+    from singapore_env.engine.decisions import Decision, Kind
+    from singapore_env.engine.scenario import card_id
     from test_rules_findings import andromache_in_conflict
 
     g = andromache_in_conflict()

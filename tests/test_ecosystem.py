@@ -7,8 +7,8 @@ from pettingzoo.test import render_test
 
 import singapore_env
 from agents import make_agent
-from singapore_env.simulate import play_game
-from singapore_env.wrappers import GYM_ID, FactionEnv
+from arena.simulate import play_game
+from arena.faction_env import GYM_ID, FactionEnv
 
 
 def test_pettingzoo_render_test_passes_with_human_and_ansi():

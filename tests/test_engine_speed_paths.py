@@ -10,15 +10,15 @@ import random
 import numpy as np
 import pytest
 
-from singapore_env.config import RulesConfig
-from singapore_env.content import default_content
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import default_content
 from singapore_env.engine import Game
-from singapore_env.rules.base import (FACES, faction, modifier_total, roll_d4, roll_dice,
+from singapore_env.engine.rules.base import (FACES, faction, modifier_total, roll_d4, roll_dice,
                                       seat_boosts)
-from singapore_env.rules.market import leader_on_market_space, price_function
-from singapore_env.rules.roles import ally_dual_price
-from singapore_env.rules.tableau import DETACH, card_move_targets, joins, run_bounds
-from singapore_env.state import GameState
+from singapore_env.engine.rules.market import leader_on_market_space, price_function
+from singapore_env.engine.rules.roles import ally_dual_price
+from singapore_env.engine.rules.tableau import DETACH, card_move_targets, joins, run_bounds
+from singapore_env.engine.state import GameState
 
 
 class _G:

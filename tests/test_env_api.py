@@ -21,7 +21,7 @@ import singapore_env  # noqa: E402
 from singapore_env import encoding  # noqa: E402
 from singapore_env.env import AGENTS, IllegalActionError, env, raw_env  # noqa: E402
 from singapore_env.rewards import rewards  # noqa: E402
-from singapore_env.wrappers import FactionEnv  # noqa: E402
+from arena.faction_env import FactionEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

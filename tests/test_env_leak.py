@@ -15,7 +15,7 @@ import pytest
 
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
-from singapore_env.rules.base import faction
+from singapore_env.engine.rules.base import faction
 
 ENC = ObservationEncoder()
 
@@ -171,7 +171,7 @@ def test_own_hidden_cards_are_observed():
 def test_committing_a_conflict_card_changes_nothing_for_the_others():
     """A contributed card stays in the hand until the reveal: the other seats' views
     (hand sizes, revealed rows) are the same before and after the choice."""
-    from singapore_env.decisions import Kind
+    from singapore_env.engine.decisions import Kind
 
     checked = 0
     for seed in range(300):
@@ -198,7 +198,7 @@ def test_committing_a_conflict_card_changes_nothing_for_the_others():
 def test_spending_a_counter_boost_changes_nothing_for_the_others():
     """HMS Andromache's +2 chosen in a Conflict stays hidden until the reveal; the
     holder itself sees its choice."""
-    from singapore_env.decisions import Decision, Kind
+    from singapore_env.engine.decisions import Decision, Kind
     from test_rules_findings import andromache_in_conflict
 
     g = andromache_in_conflict()

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from singapore_env.content import SEAT_NAMES  # noqa: E402
-from singapore_env.decisions import ActionTable, Decision, Kind  # noqa: E402
+from singapore_env.engine.content import SEAT_NAMES  # noqa: E402
+from singapore_env.engine.decisions import ActionTable, Decision, Kind  # noqa: E402
 from singapore_env.encoding import ObservationEncoder  # noqa: E402
 from singapore_env.engine import Game  # noqa: E402
 from singapore_env.env import raw_env  # noqa: E402

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from singapore_env.decisions import Decision
+from singapore_env.engine.decisions import Decision
 from singapore_env.engine import Game, IllegalDecision
 from singapore_env.env import IllegalActionError, raw_env
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 from click.testing import CliRunner
 
-from singapore_env.cli import main
+from singapore_app.cli import main
 from training.ladder import ladder_matchups
 
 FAST = "mcts:iters=2:topk=2:horizon=1"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from agents.heuristic import HeuristicAgent
-from singapore_env.config import RULESETS, RulesConfig
+from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
 

@@ -2,8 +2,8 @@
 
 from click.testing import CliRunner
 
-from singapore_env.cli import main
-from singapore_env.content import SEAT_NAMES
+from singapore_app.cli import main
+from singapore_env.engine.content import SEAT_NAMES
 
 
 def test_play_reprompts_on_bad_input_and_finishes():
@@ -26,9 +26,9 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
     """Kept cards, face-down War commits and Conflict contributions of the other seats
     are not printed: only that such a choice is made."""
     from agents.heuristic import HeuristicAgent
-    from singapore_env.content import SEAT_NAMES
+    from singapore_env.engine.content import SEAT_NAMES
     from singapore_env.engine import Game
-    from singapore_env.render import HIDDEN_ANSWERS, describe, describe_seen_by
+    from singapore_env.engine.describe import HIDDEN_ANSWERS, describe, describe_seen_by
 
     hidden_seen = 0
     for seed in range(6):
@@ -56,7 +56,7 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
 
 
 def _battle_names():
-    from singapore_env.content import default_content
+    from singapore_env.engine.content import default_content
     return {d.name for d in default_content(True).defs if d.category == "battle"}
 
 

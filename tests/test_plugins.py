@@ -11,11 +11,11 @@ import pytest
 from agents import Agent, RandomAgent
 from agents.registry import make_agent
 from singapore_env import env as make_env
-from singapore_env.config import RulesConfig
-from singapore_env.content import DATA_DIR, ContentError, resolve_content
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import DATA_DIR, ContentError, resolve_content
 from singapore_env.engine import Game
-from singapore_env.simulate import run_tournament
-from singapore_env.wrappers import FactionEnv
+from arena.simulate import run_tournament
+from arena.faction_env import FactionEnv
 
 BOT = textwrap.dedent('''
     from agents import Agent

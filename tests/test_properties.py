@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from singapore_env.config import RulesConfig
+from singapore_env.engine.config import RulesConfig
 from singapore_env.engine import Game
-from singapore_env.invariants import check_invariants
+from singapore_env.engine.invariants import check_invariants
 
 CHUNKS = 10
 GAMES_PER_CHUNK = 100

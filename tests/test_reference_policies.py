@@ -3,9 +3,9 @@
 from agents import make_agent
 from agents.pointer_actor import PointerActor
 from agents.reference import FactionPolicies
-from singapore_env.config import RulesConfig
-from singapore_env.content import SEAT_FACTION
-from singapore_env.simulate import play_game
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import SEAT_FACTION
+from arena.simulate import play_game
 
 
 def test_learned_default_plays_each_seat_with_its_factions_policy():

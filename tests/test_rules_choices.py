@@ -1,11 +1,11 @@
 """The choices of docs/rules.md where the sources are silent, each checked."""
 
-from singapore_env.decisions import Decision, Kind
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine import Game
-from singapore_env.rules.base import star_allowed_in_conflict
-from singapore_env.scenario import (card_id, give_hand, give_revealed, give_tableau,
+from singapore_env.engine.rules.base import star_allowed_in_conflict
+from singapore_env.engine.scenario import (card_id, give_hand, give_revealed, give_tableau,
                                     put_on_top, run_frame, script_dice)
-from singapore_env.state import Frame
+from singapore_env.engine.state import Frame
 
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)
 
@@ -89,7 +89,7 @@ def test_starting_on_a_storehouse_puts_the_first_token_there():
 
 
 def test_godowns_stores_then_returns_influence():
-    from singapore_env.rules.activate import activate
+    from singapore_env.engine.rules.activate import activate
     g = game()
     give_tableau(g, 2, "godowns")
     run_frame(g, Frame("influence", 2, n=3, pos=-1, asking=0, store_asked=0))
@@ -104,7 +104,7 @@ def test_godowns_stores_then_returns_influence():
 
 
 def test_school_counts_every_population_draw():
-    from singapore_env.rules.population import populate
+    from singapore_env.engine.rules.population import populate
     g = game()
     school = give_tableau(g, 3, "school")
     put_on_top(g, g.s.population_deck, "orang_laut")
@@ -135,7 +135,7 @@ def test_police_force_discard_for_war_strength():
 
 
 def test_andromache_hinders_another_players_raid():
-    from singapore_env.rules.raid import raid
+    from singapore_env.engine.rules.raid import raid
     g = game()
     give_revealed(g, 1, "hms_andromache")
     g.s.ships, g.s.wealth[3] = 5, 0
@@ -166,7 +166,7 @@ def test_unfundable_and_unclosable_token_is_removed():
 
 
 def test_vetoed_decree_is_not_refunded_and_gives_no_vp():
-    from singapore_env.rules.decree import decree
+    from singapore_env.engine.rules.decree import decree
     g = game()
     give_tableau(g, 0, "courthouse")
     g.s.storehouse = [6, 5]
@@ -178,7 +178,7 @@ def test_vetoed_decree_is_not_refunded_and_gives_no_vp():
 
 
 def test_search_buys_the_named_card_from_the_deck():
-    from singapore_env.rules.market import search, search_options
+    from singapore_env.engine.rules.market import search, search_options
     g = game()
     give_tableau(g, 3, "naraina_pillai")
     temple = card_id(g, "hindu_temple")
@@ -195,7 +195,7 @@ def test_search_buys_the_named_card_from_the_deck():
 
 
 def test_hand_limit_blocks_buying():
-    from singapore_env.rules.market import buy_battle_options
+    from singapore_env.engine.rules.market import buy_battle_options
     g = game()
     g.s.wealth[0] = 10
     g.s.hands[0] = []
@@ -206,7 +206,7 @@ def test_hand_limit_blocks_buying():
 
 
 def test_market_keeps_empty_slots_when_deck_runs_out():
-    from singapore_env.rules.market import flush_market
+    from singapore_env.engine.rules.market import flush_market
     g = game()
     g.s.market_discard.extend(g.s.market_deck)
     g.s.market_deck = []
@@ -215,7 +215,7 @@ def test_market_keeps_empty_slots_when_deck_runs_out():
 
 
 def test_perahu_adds_a_ship_when_revealed():
-    from singapore_env.rules.market import reveal
+    from singapore_env.engine.rules.market import reveal
     g = game()
     give_hand(g, 2, "perahu")
     ships = g.s.ships
@@ -224,7 +224,7 @@ def test_perahu_adds_a_ship_when_revealed():
 
 
 def test_conflict_vp_may_be_capped_at_the_event_strength():
-    from singapore_env.config import RulesConfig
+    from singapore_env.engine.config import RulesConfig
     for full, expected in ((True, 2 + 9), (False, 2 + 4)):
         g = Game(seed=5, config=RulesConfig.standard(conflict_vp_full_strength=full))
         g.s.first_player = 0
@@ -256,8 +256,8 @@ def test_conflict_cards_stay_in_hand_until_the_reveal():
 
 
 def test_no_slavery_decree_without_slavery():
-    from singapore_env.config import RulesConfig
-    from singapore_env.rules.decree import decree_options
+    from singapore_env.engine.config import RulesConfig
+    from singapore_env.engine.rules.decree import decree_options
     g = Game(seed=1, config=RulesConfig.standard(slavery=False))
     g.s.storehouse = [10, 10]
     slavery = g.c.board.vices.index("slavery")
@@ -266,7 +266,7 @@ def test_no_slavery_decree_without_slavery():
 
 
 def test_empty_godowns_cannot_be_activated():
-    from singapore_env.rules.activate import activate_options
+    from singapore_env.engine.rules.activate import activate_options
     g = game()
     g.s.tableau[2] = []
     slot = give_tableau(g, 2, "godowns")
@@ -276,7 +276,7 @@ def test_empty_godowns_cannot_be_activated():
 
 
 def test_instant_effects_resolve_top_to_bottom():
-    from singapore_env.rules.market import gain_card
+    from singapore_env.engine.rules.market import gain_card
     g = game()
     g.s.population = [0, 5]
     gain_card(g, 2, take_card(g, "thian_hock_keng"))       # Influence 2, then 1 cube
@@ -289,7 +289,7 @@ def test_instant_effects_resolve_top_to_bottom():
 
 
 def test_revealed_star_card_war_bonus_needs_star_conditions():
-    from singapore_env.rules.war import war_bonus
+    from singapore_env.engine.rules.war import war_bonus
     g = game()
     give_revealed(g, 2, "hang_tuah")
     assert war_bonus(g, 2) == 0                  # Singapore Treaty: star cards not in War
@@ -298,5 +298,5 @@ def test_revealed_star_card_war_bonus_needs_star_conditions():
 
 
 def take_card(g, key):
-    from singapore_env.scenario import take
+    from singapore_env.engine.scenario import take
     return take(g, card_id(g, key))

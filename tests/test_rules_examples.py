@@ -6,15 +6,15 @@ Seats: 0 Lieutenant-Governor, 1 Resident (British Agents); 2 Temenggong, 3 Sulta
 
 import pytest
 
-from singapore_env.decisions import Decision, Kind
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine import Game
-from singapore_env.rules.activate import activate, activate_options
-from singapore_env.rules.base import multiplier
-from singapore_env.rules.population import populate
-from singapore_env.rules.tableau import activation_groups
-from singapore_env.scenario import (card_id, give_hand, give_revealed, give_tableau,
+from singapore_env.engine.rules.activate import activate, activate_options
+from singapore_env.engine.rules.base import multiplier
+from singapore_env.engine.rules.population import populate
+from singapore_env.engine.rules.tableau import activation_groups
+from singapore_env.engine.scenario import (card_id, give_hand, give_revealed, give_tableau,
                                     put_on_top, run_frame, script_dice)
-from singapore_env.state import Frame
+from singapore_env.engine.state import Frame
 
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)
 B1, B2, B3, BS, G1, G2, G3, GS = range(8)
@@ -106,7 +106,7 @@ def test_population_example_orang_laut_opens_second_district():
 
 
 def test_losing_population_closes_district_and_discards_its_influence():
-    from singapore_env.rules.population import add_population
+    from singapore_env.engine.rules.population import add_population
     g = game()
     g.s.population = [6, 0]
     g.s.districts[B2 * 4 + 0] = 3
@@ -116,7 +116,7 @@ def test_losing_population_closes_district_and_discards_its_influence():
 
 
 def test_population_is_capped_at_the_boxes():
-    from singapore_env.rules.population import add_population
+    from singapore_env.engine.rules.population import add_population
     g = game()
     add_population(g, 1, 30)
     assert g.s.population[1] == 22
@@ -176,7 +176,7 @@ def test_closing_example_breaks_the_community():
 
 
 def test_rebuild_restores_token_and_community_not_population():
-    from singapore_env.rules.market import rebuild, rebuild_options
+    from singapore_env.engine.rules.market import rebuild, rebuild_options
     g, res = coleman_school_resident(school_up=False)
     g.s.wealth[res] = 10
     assert Decision(Kind.REBUILD, 1) in rebuild_options(g, res)
@@ -244,7 +244,7 @@ def test_buy_connection_example():
 
 
 def test_market_prices_by_faction_and_shift_refill():
-    from singapore_env.rules.market import buy_market, market_price
+    from singapore_env.engine.rules.market import buy_market, market_price
     g = game()
     omar = card_id(g, "syed_omar_aljunied")
     assert market_price(g, 0, omar)[0] == 4 and market_price(g, 2, omar)[0] == 2
@@ -261,7 +261,7 @@ def test_market_prices_by_faction_and_shift_refill():
 
 
 def test_market_flush_discards_rightmost():
-    from singapore_env.rules.market import flush_market
+    from singapore_env.engine.rules.market import flush_market
     g = game()
     before = list(g.s.market)
     flush_market(g)
@@ -270,11 +270,11 @@ def test_market_flush_discards_rightmost():
 
 
 def test_outlawed_vice_cannot_be_bought():
-    from singapore_env.rules.market import can_buy_market
+    from singapore_env.engine.rules.market import can_buy_market
     g = game()
     put_on_top(g, g.s.market_deck, "opium_tax_farm")
     g.s.market[0] = -1
-    from singapore_env.rules.market import fill_market
+    from singapore_env.engine.rules.market import fill_market
     fill_market(g)
     slot = g.s.market.index(card_id(g, "opium_tax_farm"))
     g.s.wealth[0] = 20
@@ -284,7 +284,7 @@ def test_outlawed_vice_cannot_be_bought():
 
 
 def test_buy_battle_card_both_forms():
-    from singapore_env.rules.market import buy_battle, buy_battle_options
+    from singapore_env.engine.rules.market import buy_battle, buy_battle_options
     g = game()
     g.s.wealth[0], g.s.storehouse[0] = 2, 1
     assert buy_battle_options(g, 0) == [Decision(Kind.BUY_BATTLE, 0)]
@@ -302,7 +302,7 @@ def test_buy_battle_card_both_forms():
 
 
 def test_public_works_track_ship_spaces():
-    from singapore_env.rules.base import add_public_works_token
+    from singapore_env.engine.rules.base import add_public_works_token
     g = game()
     ships = g.s.ships
     for _ in range(3):
@@ -351,7 +351,7 @@ def test_first_round_income_and_singapore_treaty_ships():
 
 @pytest.mark.parametrize("ships,expected", [(6, 0), (7, 1)])
 def test_anglo_dutch_treaty_comes_into_force_at_seven_ships(ships, expected):
-    from singapore_env.rules.war import war_cost
+    from singapore_env.engine.rules.war import war_cost
     g = game()
     g.s.round, g.s.ships = 2, ships
     run_frame(g, Frame("events"))
@@ -370,7 +370,7 @@ def test_minor_economic_recession_instant_effects():
 
 # --------------------------------------------------------------- Raid
 def test_raid_with_daeng_ibrahim_bonus_removes_a_ship():
-    from singapore_env.rules.raid import raid
+    from singapore_env.engine.rules.raid import raid
     g = game()
     give_tableau(g, 3, "daeng_ibrahim")
     g.s.ships, g.s.wealth[3] = 3, 0
@@ -381,7 +381,7 @@ def test_raid_with_daeng_ibrahim_bonus_removes_a_ship():
 
 
 def test_raid_below_two_keeps_the_ship_and_needs_a_ship():
-    from singapore_env.rules.raid import raid, raid_options
+    from singapore_env.engine.rules.raid import raid, raid_options
     g = game()
     g.s.ships, g.s.wealth[0] = 3, 0
     script_dice(g, [1])
@@ -394,8 +394,8 @@ def test_raid_below_two_keeps_the_ship_and_needs_a_ship():
 
 # --------------------------------------------------------------- Decree
 def test_outlaw_and_legalize_opium():
-    from singapore_env.rules.decree import decree, decree_options
-    from singapore_env.rules.upkeep import tax_totals
+    from singapore_env.engine.rules.decree import decree, decree_options
+    from singapore_env.engine.rules.upkeep import tax_totals
     g = game()
     give_tableau(g, 2, "opium_tax_farm")
     opium = g.c.board.vices.index("opium")
@@ -416,7 +416,7 @@ def test_outlaw_and_legalize_opium():
 
 
 def test_slavery_costs_eight_and_cannot_be_legalized():
-    from singapore_env.rules.decree import decree, decree_cost, decree_options
+    from singapore_env.engine.rules.decree import decree, decree_cost, decree_options
     g = game()
     slavery = g.c.board.vices.index("slavery")
     g.s.storehouse = [7, 0]
@@ -430,7 +430,7 @@ def test_slavery_costs_eight_and_cannot_be_legalized():
 
 
 def test_malay_decrees_cost_eight_under_anglo_dutch_and_crawfurd_discount():
-    from singapore_env.rules.decree import decree_cost
+    from singapore_env.engine.rules.decree import decree_cost
     g = game()
     gambling = g.c.board.vices.index("gambling")
     assert decree_cost(g, 2, gambling) == 5
@@ -442,7 +442,7 @@ def test_malay_decrees_cost_eight_under_anglo_dutch_and_crawfurd_discount():
 
 
 def test_courthouse_veto():
-    from singapore_env.rules.decree import decree
+    from singapore_env.engine.rules.decree import decree
     g = game()
     give_tableau(g, 2, "courthouse")
     gambling = g.c.board.vices.index("gambling")
@@ -507,7 +507,7 @@ def test_battle_example():
 
 
 def test_star_cards_need_anglo_dutch_and_seven_ships():
-    from singapore_env.rules.base import star_allowed_in_war
+    from singapore_env.engine.rules.base import star_allowed_in_war
     g, *_ = _war_setup()
     assert star_allowed_in_war(g)
     g.s.ships = 6
@@ -592,7 +592,7 @@ def test_leader_spaces_and_money_action():
 
 
 def test_royal_privilege_once_per_turn_on_market_space():
-    from singapore_env.rules.market import market_price
+    from singapore_env.engine.rules.market import market_price
     g = game()
     omar = card_id(g, "syed_omar_aljunied")
     assert market_price(g, 3, omar)[0] == 2
@@ -604,7 +604,7 @@ def test_royal_privilege_once_per_turn_on_market_space():
 
 # --------------------------------------------------------------- End of game
 def test_end_game_legacies_and_bonuses():
-    from singapore_env.rules.scoring import end_game_vp, legacy_vp
+    from singapore_env.engine.rules.scoring import end_game_vp, legacy_vp
     g = game()
     sul = 3
     g.s.wealth[sul] = 12                         # Prosperous: $12-17 = 5 VP

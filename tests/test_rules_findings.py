@@ -5,14 +5,14 @@ import pathlib
 
 import pytest
 
-from singapore_env.config import ConfigError, RulesConfig
-from singapore_env.decisions import Decision, Kind
+from singapore_env.engine.config import ConfigError, RulesConfig
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine import Game
-from singapore_env.invariants import check_invariants
-from singapore_env.rules.population import can_populate
-from singapore_env.scenario import (card_id, give_hand, give_revealed, give_tableau,
+from singapore_env.engine.invariants import check_invariants
+from singapore_env.engine.rules.population import can_populate
+from singapore_env.engine.scenario import (card_id, give_hand, give_revealed, give_tableau,
                                     put_on_top, run_frame, script_dice, take)
-from singapore_env.state import Frame
+from singapore_env.engine.state import Frame
 from test_rules_choices import conflict, game
 
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)
@@ -176,7 +176,7 @@ def test_giant_kusu_keeps_the_better_result():
 
 
 def test_giant_kusu_in_a_raid_rerolls_the_single_die():
-    from singapore_env.rules.raid import raid
+    from singapore_env.engine.rules.raid import raid
     g = game()
     give_revealed(g, 3, "giant_kusu")
     g.s.ships, g.s.wealth[3] = 5, 0
@@ -256,7 +256,7 @@ def test_contributed_revealed_card_loses_its_own_counter_boost():
 def test_star_counter_boost_counts_only_when_star_cards_may_be_used():
     """★ cards may be used against Conflict Events under the Singapore Treaty, and under
     the Anglo-Dutch Treaty only with 7 ships or more; so may their Reveal Boosts."""
-    from singapore_env.rules.conflict import counter_boosts
+    from singapore_env.engine.rules.conflict import counter_boosts
     g = game()
     nemesis = give_revealed(g, 0, "nemesis")
     assert nemesis in [cid for cid, _ in counter_boosts(g, 0)]

@@ -11,19 +11,19 @@ import pytest
 
 from agents.determinize import determinize
 from agents.heuristic import HeuristicAgent
-from singapore_env.config import RULESETS, ConfigError, RulesConfig
+from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig
 from singapore_env.candidates import CandidateEncoder
-from singapore_env.content import SEAT_FACTION, SEAT_NAMES
-from singapore_env.decisions import Decision, Kind
+from singapore_env.engine.content import SEAT_FACTION, SEAT_NAMES
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.encoding import ObservationEncoder, action_table
 from singapore_env.engine import Game
-from singapore_env.invariants import check_invariants
-from singapore_env.render import describe
-from singapore_env.rules.base import find_frame
-from singapore_env.rules.raid_first_edition import raid_fe
-from singapore_env.rules.war_first_edition import declare_war_fe
-from singapore_env.scenario import card_id, give_hand, give_revealed, give_tableau, script_dice
-from singapore_env.simulate import run_tournament
+from singapore_env.engine.invariants import check_invariants
+from singapore_env.engine.describe import describe
+from singapore_env.engine.rules.base import find_frame
+from singapore_env.engine.rules.raid_first_edition import raid_fe
+from singapore_env.engine.rules.war_first_edition import declare_war_fe
+from singapore_env.engine.scenario import card_id, give_hand, give_revealed, give_tableau, script_dice
+from arena.simulate import run_tournament
 
 FE = RulesConfig.named("first-edition")
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)

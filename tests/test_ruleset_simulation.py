@@ -11,19 +11,19 @@ import numpy as np
 import pytest
 
 from agents.determinize import determinize
-from singapore_env.config import RulesConfig
-from singapore_env.decisions import Decision, Kind
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
-from singapore_env.invariants import check_invariants
+from singapore_env.engine.invariants import check_invariants
 from singapore_env.render import render_text
-from singapore_env.rules.folk_hero import inspire_options
-from singapore_env.rules.market import market_price
-from singapore_env.rules.base import find_frame
-from singapore_env.rules.roles import ALLY, LEADER, RULER
-from singapore_env.rules.war import declare_war, war_options
-from singapore_env.scenario import card_id, give_folk, run_frame, script_dice
-from singapore_env.state import Frame
+from singapore_env.engine.rules.folk_hero import inspire_options
+from singapore_env.engine.rules.market import market_price
+from singapore_env.engine.rules.base import find_frame
+from singapore_env.engine.rules.roles import ALLY, LEADER, RULER
+from singapore_env.engine.rules.war import declare_war, war_options
+from singapore_env.engine.scenario import card_id, give_folk, run_frame, script_dice
+from singapore_env.engine.state import Frame
 
 SIM = RulesConfig.named("simulation")
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)
@@ -139,7 +139,7 @@ def test_a_declared_role_stays_hidden_from_every_other_seat_until_both_declared(
 # ---------------------------------------------------------------- the veto
 def enc_rel(observer: int, seat: int) -> int:
     """Relative position of ``seat`` seen from ``observer`` (clockwise)."""
-    from singapore_env.rules.base import clockwise_from
+    from singapore_env.engine.rules.base import clockwise_from
     return clockwise_from(observer).index(seat)
 
 
@@ -164,8 +164,8 @@ def test_a_vetoed_colonial_ally_has_no_storehouse():
     g = with_roles(LEADER, ALLY)
     g.s.storehouse = [20, 20]
     g.s.vetoed[3] = 1
-    from singapore_env.rules.decree import decree_options
-    from singapore_env.rules.roles import place_in_storehouse
+    from singapore_env.engine.rules.decree import decree_options
+    from singapore_env.engine.rules.roles import place_in_storehouse
     assert decree_options(g, 3) == []
     place_in_storehouse(g, 3, 1)
     assert g.s.storehouse == [20, 20]
@@ -196,7 +196,7 @@ def test_colonial_ally_influence_scores_in_all_districts():
     g = with_roles(ALLY, LEADER)
     b1 = g.c.board.loop_ids.index("B1")
     g.s.districts[b1 * 4: b1 * 4 + 4] = [2, 0, 2, 1]
-    from singapore_env.rules.influence import score_districts
+    from singapore_env.engine.rules.influence import score_districts
     score_districts(g)
     assert g.s.vp == [2, 0, 2, 0]  # the Ally scores the blue x1 District; the Leader not
 
@@ -221,11 +221,11 @@ def test_colonial_ally_uses_only_the_british_storehouse():
     Action's token use the British Storehouse; Influence skips the Malay one."""
     g = with_roles(ALLY, LEADER)
     g.s.storehouse = [0, 30]
-    from singapore_env.rules.decree import decree_options
+    from singapore_env.engine.rules.decree import decree_options
     assert decree_options(g, 2) == []
     g.s.storehouse = [8, 0]
     assert decree_options(g, 2)
-    from singapore_env.rules.roles import place_in_storehouse
+    from singapore_env.engine.rules.roles import place_in_storehouse
     place_in_storehouse(g, 2, 1)
     assert g.s.storehouse == [9, 0]
     g.s.storehouse = [9, 9]
@@ -442,7 +442,7 @@ def test_pettingzoo_api_test():
 
 
 def test_heuristic_plays_legally_and_beats_random():
-    from singapore_env.simulate import run_tournament
+    from arena.simulate import run_tournament
     wins = 0.0
     for names in (["heuristic", "random"] * 2, ["random", "heuristic"] * 2):
         r = run_tournament(6, names, seed=2, config=SIM)

@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from singapore_env import env as make_env
-from singapore_env.cli import main
-from singapore_env.config import RULESETS, ConfigError, RulesConfig
+from singapore_app.cli import main
+from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig
 from singapore_env.engine import Game
-from singapore_env.wrappers import FactionEnv
+from arena.faction_env import FactionEnv
 from training.config import TrainConfig, TrainConfigError
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from singapore_env import env as make_env
-from singapore_env.config import RulesConfig
+from singapore_env.engine.config import RulesConfig
 from singapore_env.engine import Game, SaveFormatError
 
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from singapore_env.decisions import ActionTable, Decision, Kind
+from singapore_env.engine.decisions import ActionTable, Decision, Kind
 from singapore_env.engine import Game, IllegalDecision, SaveFormatError
 
 
@@ -59,7 +59,7 @@ def test_load_replay_equals_the_original(log7):
 
 
 def test_save_format_without_slavery():
-    from singapore_env.config import RulesConfig
+    from singapore_env.engine.config import RulesConfig
     g = Game(2, RulesConfig.standard(slavery=False))
     rng = random.Random(2)
     for _ in range(50):

@@ -5,10 +5,10 @@ import math
 import pytest
 
 from agents import RandomAgent
-from singapore_env.config import RulesConfig
-from singapore_env.content import SEAT_NAMES
-from singapore_env.simulate import game_seeds, play_game, run_tournament
-from singapore_env.summary import _wilson_closed_form, wilson_interval
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import SEAT_NAMES
+from arena.simulate import game_seeds, play_game, run_tournament
+from arena.summary import _wilson_closed_form, wilson_interval
 
 
 def test_play_game_is_deterministic():

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, NumpyPolicy
 from agents.random_agent import RandomAgent
-from singapore_env.cli import main
-from singapore_env.simulate import play_game
+from singapore_app.cli import main
+from arena.simulate import play_game
 from training.config import TrainConfig, TrainConfigError
 from training.evaluate import openskill_ratings, plot_learning_curves, run_matchup
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
@@ -39,7 +39,7 @@ def test_training_writes_checkpoints_and_curve(run_dir):
 
 def test_checkpoint_reproduces_the_same_actions(run_dir):
     from sb3_contrib import MaskablePPO
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
 
     model = MaskablePPO.load(run_dir / "checkpoints" / "british_phase0.zip", device="cpu")
     numpy_agent = LearnedAgent.load(run_dir / "checkpoints" / "british_phase0.npz")
@@ -152,7 +152,7 @@ def test_imitation_holds_out_whole_games_and_reports_agreement():
 
 def test_pretrain_learns_and_dagger_adds_the_learners_states():
     from sb3_contrib import MaskablePPO
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
 
     model = MaskablePPO("MlpPolicy", FactionEnv("british"), n_steps=64, batch_size=64,
                         policy_kwargs={"net_arch": [32, 32]}, device="cpu", seed=0)
@@ -212,7 +212,7 @@ def test_bad_training_config_is_a_clear_error(tmp_path):
 def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path, prior):
     from sb3_contrib import MaskablePPO
     from agents.pointer_actor import PointerActor
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
 
     out = tmp_path / "ptr"
     train(TrainConfig(**{**TINY, "phases": 1, "policy": "pointer", "embed_dim": 8,
@@ -244,7 +244,7 @@ def test_shaping_rewards_sum_to_minus_the_start_potential():
     """Potential-based shaping with gamma = 1 telescopes: over an episode the shaping
     rewards add up to phi(end) - phi(start) = -phi(start), so the return differs from the
     unshaped one by a constant of the start state."""
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
 
     plain = FactionEnv("malay", seats="both", opponents=HeuristicAgent(), seed=0)
     shaped = FactionEnv("malay", seats="both", opponents=HeuristicAgent(), seed=0, shaping=0.05)
@@ -271,7 +271,7 @@ def test_shaping_rewards_sum_to_minus_the_start_potential():
 
 
 def test_projected_final_vp_is_the_final_score_without_rolling():
-    from singapore_env.rules.scoring import projected_final_vp
+    from singapore_env.engine.rules.scoring import projected_final_vp
 
     checked = 0
     for seed in range(4):

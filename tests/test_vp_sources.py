@@ -5,10 +5,10 @@ import json
 import pytest
 
 from agents.registry import make_agent
-from singapore_env.config import RULESETS, RulesConfig
+from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine import Game
-from singapore_env.simulate import play_game
-from singapore_env.state import FINAL_ONLY_SOURCES, VP_SOURCES
+from arena.simulate import play_game
+from singapore_env.engine.state import FINAL_ONLY_SOURCES, VP_SOURCES
 
 
 def _finished(ruleset: str, agent: str, seed: int, **changes) -> Game:

@@ -34,11 +34,11 @@ class TrainConfig:
     # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
     shaping: float = 0.0
     slavery: bool = True
-    ruleset: str = "standard"            # a name of singapore_env.config.RULESETS
+    ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
     # Changes to the ruleset's numbers (any RulesConfig field), e.g. {war_cost = 6};
     # in TOML a [rules_changes] table.
     rules_changes: dict = field(default_factory=dict)
-    # Folder of an edited copy of singapore_env/data (cards and board); "" = shipped.
+    # Folder of an edited copy of singapore_env/engine/data (cards and board); "" = shipped.
     data: str = ""
 
     # Opponents of the learning faction: one pair per episode, both seats played by the
@@ -93,7 +93,7 @@ class TrainConfig:
             raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         if self.reward_mode not in ("win", "vp_margin", "faction"):
             raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
-        from singapore_env.config import RULESETS
+        from singapore_env.engine.config import RULESETS
 
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
@@ -143,8 +143,8 @@ class TrainConfig:
         return cls(**data)
 
     def _check_rules(self) -> None:
-        from singapore_env.config import ConfigError
-        from singapore_env.content import ContentError
+        from singapore_env.engine.config import ConfigError
+        from singapore_env.engine.content import ContentError
 
         if not isinstance(self.rules_changes, dict):
             raise TrainConfigError(f"rules_changes must be a table, got {self.rules_changes!r}")
@@ -155,15 +155,15 @@ class TrainConfig:
             raise TrainConfigError(str(exc)) from None
 
     def rules(self):
-        """The engine's :class:`~singapore_env.config.RulesConfig` of this run."""
-        from singapore_env.config import RulesConfig
+        """The engine's :class:`~singapore_env.engine.config.RulesConfig` of this run."""
+        from singapore_env.engine.config import RulesConfig
 
         return RulesConfig.named(self.ruleset, **{"slavery": self.slavery,
                                                   **self.rules_changes})
 
     def content(self):
         """The cards and board of this run: the edited data folder, or None (shipped)."""
-        from singapore_env.content import resolve_content
+        from singapore_env.engine.content import resolve_content
 
         if not self.data:
             return None

@@ -4,7 +4,7 @@ OpenSkill ratings, and plots.
 A *matchup* puts one agent on the British seats and one on the Malay seats (or four
 agents, one per seat). With ``swap`` every seed is played twice, the agents of each
 faction exchanging their two seats, so that seat advantages cancel out. The games are
-played by :func:`singapore_env.runner.play_tables` (the runner of ``simulate`` and
+played by :func:`arena.runner.play_tables` (the runner of ``simulate`` and
 ``balance``) and summarized in their shared schema.
 
 Ratings come from OpenSkill's Plackett-Luce model (a maintained multiplayer rating
@@ -22,10 +22,10 @@ from typing import Sequence
 import numpy as np
 
 from agents.base import Agent
-from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS, SEAT_FACTION
-from singapore_env.runner import Table, play_tables
-from singapore_env.summary import openskill_ratings, summarize  # noqa: F401 (re-exported)
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+from arena.runner import Table, play_tables
+from arena.summary import openskill_ratings, summarize  # noqa: F401 (re-exported)
 
 
 def faction_win_rate(faction: str, agent: Agent, opponent: Agent, n_games: int, seed: int,
@@ -40,7 +40,7 @@ def faction_win_rate(faction: str, agent: Agent, opponent: Agent, n_games: int, 
 
 @dataclass
 class MatchupResult:
-    """The per-game records of a matchup (:mod:`singapore_env.records`)."""
+    """The per-game records of a matchup (:mod:`arena.records`)."""
 
     records: list = field(default_factory=list)
 
@@ -49,7 +49,7 @@ class MatchupResult:
         return len(self.records)
 
     def summary(self) -> dict:
-        """The shared summary (:func:`singapore_env.summary.summarize`)."""
+        """The shared summary (:func:`arena.summary.summarize`)."""
         return summarize(self.records)
 
 
@@ -58,7 +58,7 @@ def run_matchup(agents: Sequence, n_games: int, seed: int,
                 content=None, workers: int = 1, progress: bool = False) -> MatchupResult:
     """Play ``n_games`` seeded games (with ``swap``: twice as many, mirrored seats) with
     agent objects or specs (specs only with ``workers > 1``), through
-    :func:`singapore_env.runner.play_tables`."""
+    :func:`arena.runner.play_tables`."""
     table = Table(tuple(agents), config or RulesConfig.standard(), content)
     return MatchupResult(play_tables([table], n_games, seed, swap=swap, workers=workers,
                                      progress=progress, desc="evaluating"))

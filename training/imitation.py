@@ -27,12 +27,12 @@ import numpy as np
 from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, actor_from_sb3
-from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS, SEAT_FACTION, resolve_content
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION, resolve_content
 from singapore_env.candidates import CANDIDATE_KEYS, CandidateEncoder
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
-from singapore_env.simulate import game_seeds
+from arena.simulate import game_seeds
 
 
 #: Storage types of the candidate keys (the rest is float32).

@@ -3,7 +3,7 @@
     summary = run_ladder(["random", "heuristic", "mcts:iters=24"], n_games=20, seed=7)
 
 Matchups (each seat-swapped on the same seeds, so ``2 * n_games`` games each, played
-by :func:`singapore_env.runner.play_tables`, on ``workers`` processes):
+by :func:`arena.runner.play_tables`, on ``workers`` processes):
 
 * the **mirror baseline**: heuristic British against heuristic Malay -- what an agent
   that plays exactly like the heuristic wins as each faction on these seeds;
@@ -25,9 +25,9 @@ from typing import Sequence
 
 from agents.registry import make_agent
 from agents.threads import limit_threads
-from singapore_env.config import RulesConfig
-from singapore_env.content import FACTIONS
-from singapore_env.runner import Table, play_tables
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import FACTIONS
+from arena.runner import Table, play_tables
 
 from .evaluate import MatchupResult, openskill_ratings
 

@@ -40,7 +40,7 @@ from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, NumpyPolicy, actor_from_sb3
 from agents.random_agent import RandomAgent
 from agents.threads import limit_threads
-from singapore_env.content import FACTIONS
+from singapore_env.engine.content import FACTIONS
 
 from .config import TrainConfig
 from .evaluate import faction_win_rate
@@ -121,7 +121,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
     seed = cfg.seed * 1_000_003 + phase * 1009 + rank
 
     def _init():
-        from singapore_env.wrappers import FactionEnv
+        from arena.faction_env import FactionEnv
 
         limit_threads(cfg.torch_threads)
         partner = partner_of(cfg, own)

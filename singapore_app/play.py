@@ -14,8 +14,8 @@ from typing import Callable
 
 import click
 
-from .content import SEAT_NAMES
-from .engine import Game
+from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.engine import Game
 
 HELP = """Commands at the prompt:
   <number>     take that decision
@@ -68,8 +68,8 @@ def card_text(cdef) -> str:
 def board_text(game: Game, me: int) -> str:
     """The board as ``me`` sees it, with numbered Market slots (price for ``me``) and
     numbered cards of ``me``'s tableau and hand, each with its text."""
-    from .render import render_text
-    from .rules.market import market_price
+    from singapore_env.render import render_text
+    from singapore_env.engine.rules.market import market_price
 
     c, s = game.c, game.s
     lines = [render_text(game, seat=me), "", "Market (slot: card, your price, text):"]
@@ -91,7 +91,7 @@ def board_text(game: Game, me: int) -> str:
 
 def final_text(game: Game) -> str:
     """The final screen: each seat's VP track, Legacies, End Game bonuses and total."""
-    from .rules.scoring import legacy_vp
+    from singapore_env.engine.rules.scoring import legacy_vp
 
     lines = ["", "Final scores       track  legacies  end-game  total"]
     for p in range(4):
@@ -138,7 +138,7 @@ class Session:
             self._show_events()
             acting = game.acting_seat
             if acting != me:
-                from .render import describe_seen_by
+                from singapore_env.engine.describe import describe_seen_by
                 decision = self.agents[acting].choose(game, acting)
                 click.echo(f"  {SEAT_NAMES[acting]}: {describe_seen_by(game, decision, me)}")
                 game.step(decision)
@@ -148,7 +148,7 @@ class Session:
                 shown_round = game.s.round
             game.step(self._choose())
         self._show_events()
-        from .render import render_text
+        from singapore_env.render import render_text
         click.echo("\n" + render_text(game))
         click.echo(final_text(game))
 
@@ -158,7 +158,7 @@ class Session:
         self.logged = len(self.game.s.log_text)
 
     def _choose(self):
-        from .render import describe
+        from singapore_env.engine.describe import describe
 
         game = self.game
         legal = game.legal_decisions()

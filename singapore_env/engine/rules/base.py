@@ -9,16 +9,28 @@ needs answered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
-from ..content import SEAT_FACTION
+import numpy as np
+
+from ..config import RulesConfig
+from ..content import SEAT_FACTION, Content
 from ..decisions import DECISION, FastKind as Kind
-from ..state import VP_SOURCES, Frame
+from ..state import VP_SOURCES, Frame, GameState
 
 VP_SOURCE_INDEX = {name: i for i, name in enumerate(VP_SOURCES)}
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..engine import Game
+
+class RulesGame(Protocol):
+    """What the rules read and write of a game (:class:`singapore_env.engine.game.Game`
+    is the one that runs them): its state, rules configuration, content and dice."""
+
+    s: GameState
+    cfg: RulesConfig
+    c: Content
+    rng: np.random.Generator
+    keep_text_log: bool
+
 
 AUTO: dict[str, Callable] = {}
 LEGAL: dict[str, Callable] = {}
@@ -100,7 +112,7 @@ def clockwise_from(seat: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- chance
-def roll(g: "Game", dice: int) -> int:
+def roll(g: "RulesGame", dice: int) -> int:
     """Sum of ``dice`` 1819 dice (faces 0,0,1,1,2,2)."""
     return sum(roll_dice(g, dice))
 
@@ -108,19 +120,19 @@ def roll(g: "Game", dice: int) -> int:
 # Dice are drawn one scalar at a time: the same numbers and generator state as one
 # ``integers(..., size=dice)`` call (tests/test_engine_speed_paths.py), at a third of
 # the cost of building an array.
-def roll_dice(g: "Game", dice: int) -> list[int]:
+def roll_dice(g: "RulesGame", dice: int) -> list[int]:
     """The faces of ``dice`` 1819 dice, one by one (for a re-roll of some of them)."""
     rng = g.rng
     return [FACES[rng.integers(0, 6)] for _ in range(dice)]
 
 
-def roll_d4(g: "Game", dice: int) -> list[int]:
+def roll_d4(g: "RulesGame", dice: int) -> list[int]:
     """The faces of ``dice`` four-sided dice (1..4; first-edition ruleset)."""
     rng = g.rng
     return [int(rng.integers(1, D4_SIDES + 1)) for _ in range(dice)]
 
 
-def shuffle(g: "Game", cards: list[int]) -> None:
+def shuffle(g: "RulesGame", cards: list[int]) -> None:
     """Shuffle a list of card ids in place with the game's RNG."""
     if len(cards) > 1:
         order = g.rng.permutation(len(cards)).tolist()
@@ -128,66 +140,66 @@ def shuffle(g: "Game", cards: list[int]) -> None:
 
 
 # ---------------------------------------------------------------- stack
-def push(g: "Game", *frames: Frame) -> None:
+def push(g: "RulesGame", *frames: Frame) -> None:
     """Push frames so that the first one given runs first."""
     g.s.stack.extend(reversed(frames))
 
 
-def pop(g: "Game") -> Frame:
+def pop(g: "RulesGame") -> Frame:
     return g.s.stack.pop()
 
 
-def find_frame(g: "Game", kind: str) -> Frame:
+def find_frame(g: "RulesGame", kind: str) -> Frame:
     for f in reversed(g.s.stack):
         if f.kind == kind:
             return f
     raise LookupError(f"no {kind!r} frame on the stack")
 
 
-def log(g: "Game", text: str) -> None:
+def log(g: "RulesGame", text: str) -> None:
     if g.keep_text_log:
         g.s.log_text.append(f"R{g.s.round} {text}")
 
 
 # ---------------------------------------------------------------- money, ships, VP
-def score(g: "Game", seat: int, vp: int, source: str) -> None:
+def score(g: "RulesGame", seat: int, vp: int, source: str) -> None:
     """Award ``vp`` to ``seat`` on the VP track, recorded under ``source`` (one of
-    :data:`~singapore_env.state.VP_SOURCES`): every VP change goes through here."""
+    :data:`~singapore_env.engine.state.VP_SOURCES`): every VP change goes through here."""
     g.s.vp[seat] += vp
     record_source(g, seat, source, vp)
 
 
-def record_source(g: "Game", seat: int, source: str, vp: int) -> None:
+def record_source(g: "RulesGame", seat: int, source: str, vp: int) -> None:
     """Record ``vp`` of ``seat`` under ``source`` (Legacies and End Game bonuses are
     recorded here without entering the VP track)."""
     g.s.vp_sources[seat][VP_SOURCE_INDEX[source]] += vp
 
 
-def record_fact(g: "Game", kind: str, *values: int) -> None:
+def record_fact(g: "RulesGame", kind: str, *values: int) -> None:
     """Note a game fact ``[kind, round, *values]`` for statistics (docs/state-format.md)."""
     g.s.facts.append([kind, g.s.round, *(int(v) for v in values)])
 
 
-def gain(g: "Game", seat: int, dollars: int) -> None:
+def gain(g: "RulesGame", seat: int, dollars: int) -> None:
     g.s.wealth[seat] = max(0, g.s.wealth[seat] + dollars)
 
 
-def add_ships(g: "Game", n: int) -> None:
+def add_ships(g: "RulesGame", n: int) -> None:
     g.s.ships = min(g.c.board.max_ships, max(0, g.s.ships + n))
 
 
-def add_storehouse(g: "Game", fac: int, n: int) -> None:
+def add_storehouse(g: "RulesGame", fac: int, n: int) -> None:
     g.s.storehouse[fac] = max(0, g.s.storehouse[fac] + n)
 
 
-def add_public_works_token(g: "Game", seat: int) -> None:
+def add_public_works_token(g: "RulesGame", seat: int) -> None:
     g.s.pw_track.append(seat)
     if len(g.s.pw_track) in g.c.board.pw_ship_spaces:
         add_ships(g, 1)
 
 
 # ---------------------------------------------------------------- boosts
-def active_boosts(g: "Game", seat: int, kind: str):
+def active_boosts(g: "RulesGame", seat: int, kind: str):
     """Yield ``(holder, effect)`` for every face-up card of ``seat`` with that boost.
 
     ``holder`` is the tableau Slot, or None for a revealed Battle card (revealed cards
@@ -201,7 +213,7 @@ def active_boosts(g: "Game", seat: int, kind: str):
                     yield slot, b
 
 
-def revealed_boosts(g: "Game", seat: int, kind: str):
+def revealed_boosts(g: "RulesGame", seat: int, kind: str):
     """Yield ``(card_id, effect)`` for revealed Battle cards of ``seat`` with that boost."""
     of_card = g.c.boosts_by_type.get(kind)
     if of_card is not None:
@@ -210,7 +222,7 @@ def revealed_boosts(g: "Game", seat: int, kind: str):
                 yield cid, b
 
 
-def seat_boosts(g: "Game", seat: int, kind: str) -> list:
+def seat_boosts(g: "RulesGame", seat: int, kind: str) -> list:
     """Every boost of that kind ``seat`` has now: face-up tableau cards left to right,
     then revealed Battle cards."""
     of_card = g.c.boosts_by_type.get(kind)
@@ -229,7 +241,7 @@ def seat_boosts(g: "Game", seat: int, kind: str) -> list:
     return found
 
 
-def boost_total(g: "Game", seat: int, kind: str) -> int:
+def boost_total(g: "RulesGame", seat: int, kind: str) -> int:
     """The sum of ``n`` over the seat's boosts of that kind."""
     total = 0
     for b in seat_boosts(g, seat, kind):
@@ -237,7 +249,7 @@ def boost_total(g: "Game", seat: int, kind: str) -> int:
     return total
 
 
-def modifier_total(g: "Game", kind: str) -> int:
+def modifier_total(g: "RulesGame", kind: str) -> int:
     total = 0
     for t, n in g.s.modifiers:  # a loop: usually empty, asked on most questions
         if t == kind:
@@ -245,12 +257,12 @@ def modifier_total(g: "Game", kind: str) -> int:
     return total
 
 
-def has_modifier(g: "Game", kind: str) -> bool:
+def has_modifier(g: "RulesGame", kind: str) -> bool:
     return any(t == kind for t, _ in g.s.modifiers)
 
 
 # ---------------------------------------------------------------- board
-def multiplier(g: "Game") -> int:
+def multiplier(g: "RulesGame") -> int:
     """Failed-upkeep / spoils-of-war multiplier from the opened x2/x3 districts."""
     b = g.c.board
     opened = sum(1 for i, kind in enumerate(b.loop_kind)
@@ -259,22 +271,22 @@ def multiplier(g: "Game") -> int:
     return track[min(opened, len(track) - 1)]
 
 
-def district_open(g: "Game", space: int) -> bool:
+def district_open(g: "RulesGame", space: int) -> bool:
     b = g.c.board
     return g.s.population[b.loop_faction[space]] >= b.loop_opens_at[space]
 
 
-def star_allowed_in_war(g: "Game") -> bool:
+def star_allowed_in_war(g: "RulesGame") -> bool:
     return bool(g.s.anglo_dutch) and g.s.ships >= g.cfg.star_ship_threshold
 
 
-def star_allowed_in_conflict(g: "Game") -> bool:
+def star_allowed_in_conflict(g: "RulesGame") -> bool:
     if not g.s.anglo_dutch:
         return g.cfg.star_in_conflict_under_singapore
     return g.s.ships >= g.cfg.star_ship_threshold
 
 
-def draw_battle(g: "Game", fac: int) -> int:
+def draw_battle(g: "RulesGame", fac: int) -> int:
     """Top card of a faction's Battle deck (reshuffling its discards); -1 if none."""
     s = g.s
     if not s.battle_deck[fac]:
@@ -286,11 +298,11 @@ def draw_battle(g: "Game", fac: int) -> int:
     return s.battle_deck[fac].pop()
 
 
-def battle_available(g: "Game", fac: int) -> int:
+def battle_available(g: "RulesGame", fac: int) -> int:
     return len(g.s.battle_deck[fac]) + len(g.s.battle_discard[fac])
 
 
-def slot_position(g: "Game", seat: int, card: int) -> int:
+def slot_position(g: "RulesGame", seat: int, card: int) -> int:
     for i, slot in enumerate(g.s.tableau[seat]):
         if slot.card == card:
             return i

@@ -5,7 +5,7 @@
         game.step(game.legal_decisions()[0])
     game.final_scores
 
-Rules live in :mod:`singapore_env.rules` (one module per phase or action family);
+Rules live in :mod:`singapore_env.engine.rules` (one module per phase or action family);
 this module only runs the frame stack, validates decisions and saves/loads games.
 A rejected decision raises :class:`IllegalDecision` and leaves the game untouched.
 Decisions with a single legal option are applied automatically (they are forced).
@@ -173,7 +173,7 @@ class Game:
             raise IllegalDecision(f"{Kind(d.kind).name} takes an arg in 0..{size - 1}, "
                                   f"got {d.arg}")
         if d not in self._legal:
-            from .render import describe
+            from .describe import describe
             f = self.s.stack[-1]
             raise IllegalDecision(
                 f"{describe(self, d)} is not legal for {SEAT_NAMES[f.seat]} now "
@@ -182,7 +182,7 @@ class Game:
 
     def _listing(self, most: int = 40) -> str:
         """The legal decisions in words (at most ``most``), for error messages."""
-        from .render import describe
+        from .describe import describe
 
         shown = ", ".join(f"{describe(self, x)} {tuple(x)}" for x in self._legal[:most])
         more = f" (+{len(self._legal) - most} more)" if len(self._legal) > most else ""
@@ -243,7 +243,7 @@ class Game:
     def from_dict(cls, data: dict, content: Content | None = None, *,
                   _parsed: bool = False) -> "Game":
         """Load a snapshot from :meth:`to_dict` data, validated in full
-        (:mod:`singapore_env.save_validation`); raise SaveFormatError if it is bad.
+        (:mod:`singapore_env.engine.save_validation`); raise SaveFormatError if it is bad.
         ``_parsed``: ``data`` comes straight from ``json.loads`` and is this call's own
         (the loaded state may hold its lists)."""
         cfg, seed, history = check_header(data, _parsed)

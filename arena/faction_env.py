@@ -1,7 +1,7 @@
 """Single-agent Gymnasium view of one faction, for Stable-Baselines3 / sb3-contrib.
 
     from sb3_contrib import MaskablePPO
-    from singapore_env.wrappers import FactionEnv
+    from arena.faction_env import FactionEnv
     env = FactionEnv(faction="british", seats="one", opponents=my_agent)
     model = MaskablePPO("MlpPolicy", env).learn(100_000)
 
@@ -76,9 +76,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from .config import RulesConfig
-from .content import FACTIONS, SEAT_FACTION
-from .env import AGENTS, SEAT_OF, IllegalActionError, raw_env
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+from singapore_env.env import AGENTS, SEAT_OF, IllegalActionError, raw_env
 
 __all__ = ["FactionEnv", "PolicyAgent"]
 
@@ -302,7 +302,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
         VP minus the other faction's); 0 once the game is over or without shaping."""
         if not self.shaping or self._finished():
             return 0.0
-        from .rules.scoring import projected_final_vp
+        from singapore_env.engine.rules.scoring import projected_final_vp
 
         game = self.raw.game
         vp = [projected_final_vp(game, p) for p in range(4)]
@@ -381,8 +381,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
 
 
 #: The Gymnasium id of :class:`FactionEnv`, registered when this module is imported:
-#: ``gymnasium.make(GYM_ID, faction="malay")`` after ``import singapore_env.wrappers``,
-#: or ``gymnasium.make("singapore_env.wrappers:Singapore1819Faction-v0")`` with no import.
+#: ``gymnasium.make(GYM_ID, faction="malay")`` after ``import arena.faction_env``,
+#: or ``gymnasium.make("arena.faction_env:Singapore1819Faction-v0")`` with no import.
 GYM_ID = "Singapore1819Faction-v0"
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point=f"{__name__}:FactionEnv")

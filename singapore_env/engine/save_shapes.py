@@ -1,5 +1,5 @@
 """Shapes of saved values: the checkers of ints, card lists and strings, and what each
-kind of pending frame holds (:data:`FRAMES`), for :mod:`singapore_env.save_validation`.
+kind of pending frame holds (:data:`FRAMES`), for :mod:`singapore_env.engine.save_validation`.
 
 A checker returns the value it accepts (lists copied) or raises :class:`Bad` saying
 what is wrong; the caller adds where. Many checkers also have a bulk form, ``many``:

@@ -1,6 +1,6 @@
 """The one summary of a set of games, shared by ``simulate``, ``evaluate`` and ``balance``.
 
-:func:`summarize` folds per-game records (:mod:`singapore_env.records`) into a
+:func:`summarize` folds per-game records (:mod:`arena.records`) into a
 JSON-serializable dict (schema :data:`SCHEMA`)::
 
     {"schema": "singapore-1819-summary/1", "games": 200, ...meta (seed, ruleset, ...),
@@ -27,9 +27,9 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from .content import FACTIONS, SEAT_FACTION, SEAT_NAMES
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION, SEAT_NAMES
 from .records import FACT_COLUMNS
-from .state import VP_SOURCES
+from singapore_env.engine.state import VP_SOURCES
 
 SCHEMA = "singapore-1819-summary/1"
 FACTION_SEATS = {f: [p for p in range(4) if SEAT_FACTION[p] == i] for i, f in enumerate(FACTIONS)}

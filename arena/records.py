@@ -8,7 +8,7 @@ Parquet or CSV). Columns, with ``SEAT`` each of the four seat names:
 ``vp_SEAT``                     final VP
 ``win_SEAT``                    share of the win (1, or 1/k for a k-way tie, else 0)
 ``vp_SEAT_SOURCE``              final VP from each source of
-                                :data:`~singapore_env.state.VP_SOURCES`; they sum to
+                                :data:`~singapore_env.engine.state.VP_SOURCES`; they sum to
                                 ``vp_SEAT``
 ``decisions``, ``rounds``       decisions taken, rounds played
 ``anglo_dutch_round``           the round the Anglo-Dutch Treaty came (0: never)
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from .content import FACTIONS, SEAT_FACTION, SEAT_NAMES
-from .state import VP_SOURCES
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION, SEAT_NAMES
+from singapore_env.engine.state import VP_SOURCES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Game
+    from singapore_env.engine import Game
 
 FACT_COLUMNS = ("anglo_dutch_round", "wars", "war_ties", "wars_won_british", "wars_won_malay",
                 "raids", "raid_dollars", "decrees", "decrees_vetoed", "outlawed",
@@ -39,7 +39,7 @@ FACT_COLUMNS = ("anglo_dutch_round", "wars", "war_ties", "wars_won_british", "wa
 
 
 def vp_by_source(game: "Game") -> list[dict[str, int]]:
-    """Per seat, ``{source: VP}`` over :data:`~singapore_env.state.VP_SOURCES`."""
+    """Per seat, ``{source: VP}`` over :data:`~singapore_env.engine.state.VP_SOURCES`."""
     return [dict(zip(VP_SOURCES, row)) for row in game.s.vp_sources]
 
 

@@ -1,4 +1,4 @@
-"""Options and output helpers shared by the commands of :mod:`singapore_env.cli`
+"""Options and output helpers shared by the commands of :mod:`singapore_app.cli`
 that play games: agent lists, rules and card variants, output files, the summary table.
 """
 
@@ -9,8 +9,8 @@ import os
 
 import click
 
-from .config import RULESETS, ConfigError, RulesConfig, parse_setting
-from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
+from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig, parse_setting
+from singapore_env.engine.content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
 N_SEATS = 4
 
@@ -46,7 +46,7 @@ def ci_text(ci: list[float]) -> str:
 
 
 def format_summary(summary: dict) -> str:
-    """A readable table of a summary (:func:`singapore_env.summary.summarize`)."""
+    """A readable table of a summary (:func:`arena.summary.summarize`)."""
     players = summary["players"] or ["(mixed)"] * N_SEATS
     changes = ", ".join(f"{k}={v}" for k, v in summary.get("changes", {}).items())
     lines = [
@@ -153,7 +153,7 @@ def variant_options(fn):
     fn = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
                       help="Processes playing games (the records do not depend on it).")(fn)
     fn = click.option("--data", "data_dir", type=click.Path(file_okay=False),
-                      help="Folder with an edited copy of singapore_env/data (board.toml, "
+                      help="Folder with an edited copy of singapore_env/engine/data (board.toml, "
                            "cards.toml, folk_heroes.toml).")(fn)
     return click.option("--set", "settings", multiple=True, callback=_parse_settings,
                         metavar="KEY=VALUE",
@@ -195,7 +195,7 @@ def write_summary_json(data: dict, path: str) -> None:
 
 
 def write_records_file(records: list[dict], path: str) -> None:
-    from .records import write_records
+    from arena.records import write_records
 
     write_records(records, path)
     click.echo(f"{len(records)} game records written to {path}")

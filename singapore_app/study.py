@@ -26,7 +26,7 @@ A study can be one TOML file (paths relative to the file)::
     name = "capped conflict VP"
     ruleset = "standard"              # default
     set = {conflict_vp_full_strength = false}
-    data = "my_cards"                 # an edited copy of singapore_env/data (optional)
+    data = "my_cards"                 # an edited copy of singapore_env/engine/data (optional)
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import ConfigError, RulesConfig, check_keys
-from .content import FACTIONS, ContentError, resolve_content
-from .runner import Table, play_tables
-from .state import VP_SOURCES
-from .summary import (difference_interval, faction_source_vp, faction_wins, mean_interval,
+from singapore_env.engine.config import ConfigError, RulesConfig, check_keys
+from singapore_env.engine.content import FACTIONS, ContentError, resolve_content
+from arena.runner import Table, play_tables
+from singapore_env.engine.state import VP_SOURCES
+from arena.summary import (difference_interval, faction_source_vp, faction_wins, mean_interval,
                       openskill_ratings, summarize)
 
 STUDY_SCHEMA = "singapore-1819-study/1"

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from .config import RulesConfig
-from .content import resolve_content
-from .engine import Game, IllegalDecision
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import resolve_content
+from singapore_env.engine import Game, IllegalDecision
 
 if TYPE_CHECKING:  # pragma: no cover
     from agents.base import Agent
 
-    from .content import Content
+    from singapore_env.engine.content import Content
 
 #: Safety cap on decisions in one game (a random game takes a few hundred).
 MAX_DECISIONS = 100_000
@@ -108,11 +108,11 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
                    content: "Content | str | None" = None, swap: bool = False,
                    workers: int = 1, ray_address: str | None = None) -> dict:
     """Play ``n_games`` games with the named agents (seat order) and summarize them
-    (:func:`singapore_env.summary.summarize`, the schema every command writes).
+    (:func:`arena.summary.summarize`, the schema every command writes).
 
     ``agent_names`` are agent specs (or, with ``workers=1``, agent objects, named in the
     summary by their ``name``). ``content`` is an edited data folder (or a loaded
-    :class:`~singapore_env.content.Content`); ``swap`` plays every seed twice, each
+    :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
     faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
     games, with the same records for any number. The returned dict is JSON-serializable.
     """

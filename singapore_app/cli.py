@@ -13,7 +13,7 @@
 
 ``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
 when they run, so the engine and the environment never import torch. The options
-shared by the commands that play games live in :mod:`singapore_env.cli_options`.
+shared by the commands that play games live in :mod:`singapore_app.cli_options`.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci
                           format_summary, parse_players, pct, rules_config, rules_options,
                           variant_config, variant_options, write_records_file,
                           write_summary_json)
-from .config import RULESETS, RulesConfig
-from .content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
+from singapore_env.engine.config import RULESETS, RulesConfig
+from singapore_env.engine.content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
 
 def _version() -> str:
@@ -49,7 +49,7 @@ class _Commands(click.Group):
     a clear usage error."""
 
     def invoke(self, ctx):
-        from .runner import RayUnavailable
+        from arena.runner import RayUnavailable
 
         try:
             return super().invoke(ctx)
@@ -99,9 +99,9 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     """Play GAMES games between agents and print win rates with 95% intervals."""
     import time
 
-    from .runner import Table, play_tables
-    from .simulate import config_changes
-    from .summary import summarize
+    from arena.runner import Table, play_tables
+    from arena.simulate import config_changes
+    from arena.summary import summarize
 
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
     start = time.perf_counter()
@@ -130,7 +130,7 @@ def _first_game(players: list[str], cfg: RulesConfig, data, seed: int, games: in
     """Game 0 of a run again, with its text log, to save it."""
     from agents.registry import make_agent
 
-    from .simulate import game_seeds, play_game
+    from arena.simulate import game_seeds, play_game
 
     engine_seed, *agent_seeds = game_seeds(seed, games)[0]
     return play_game(engine_seed, [make_agent(p) for p in players], cfg, content=data,
@@ -270,8 +270,9 @@ def _comparable(game) -> dict:
               help="The edited data folder the game was played with (simulate --data).")
 def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> None:
     """Replay a saved game decision by decision, then show the final board."""
-    from .engine import Game, SaveFormatError
-    from .render import describe, render_text
+    from singapore_env.engine import Game, SaveFormatError
+    from singapore_env.engine.describe import describe
+    from singapore_env.render import render_text
 
     try:
         with open(path, encoding="utf-8") as fh:
@@ -335,7 +336,7 @@ def replay(path: str, snapshot: bool, events: bool, data_dir: str | None) -> Non
 def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: str,
          no_slavery: bool) -> None:
     """Play one seat in the terminal against agents (type help at the prompt)."""
-    from .engine import Game, SaveFormatError
+    from singapore_env.engine import Game, SaveFormatError
     from .play import Session, make_opponents
 
     me = SEAT_NAMES.index(seat)
@@ -404,9 +405,9 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
     from training.evaluate import openskill_ratings, plot_faction_win_rates, write_json
 
-    from .runner import Table, play_tables
-    from .simulate import config_changes
-    from .summary import summarize
+    from arena.runner import Table, play_tables
+    from arena.simulate import config_changes
+    from arena.summary import summarize
 
     names = (parse_players(None, None, players) if players
              else [british, british, malay, malay])

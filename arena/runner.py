@@ -1,15 +1,15 @@
 """Play many seeded games -- in this process, on ``workers`` processes, or on Ray -- and
-return one record per game (:mod:`singapore_env.records`), always in the same order.
+return one record per game (:mod:`arena.records`), always in the same order.
 
 A *table* is what a set of games plays: four players (agent specs, or agent objects
-in this process only), a :class:`~singapore_env.config.RulesConfig`, the content (a
+in this process only), a :class:`~singapore_env.engine.config.RulesConfig`, the content (a
 data folder or None) and the record keys naming it (``variant``, ``mix``)::
 
     tables = [Table(("heuristic",) * 4, RulesConfig.standard(), None, {"mix": "h"})]
     records = play_tables(tables, n_games=100, seed=1, swap=True, workers=2)
 
 Game ``i`` of every table uses the seeds ``game_seeds(seed, n_games)[i]``
-(:mod:`singapore_env.simulate`); with ``swap`` it is played again with each faction's
+(:mod:`arena.simulate`); with ``swap`` it is played again with each faction's
 two seats exchanged (players and their agent seeds), so seat advantages cancel. Every
 game resets its agents with its own seeds, so a record does not depend on which
 process played it: the records are identical for any number of workers.
@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from .config import RulesConfig
+from singapore_env.engine.config import RulesConfig
 from .records import game_record
 from .simulate import game_seeds, play_game
 

@@ -1,7 +1,7 @@
 """The plain fields of a saved state, tested all at once.
 
 Most fields of a state are ints, lists of ints or lists of such lists, every int with a
-range or a card category (the checkers of :mod:`singapore_env.save_shapes`).
+range or a card category (the checkers of :mod:`singapore_env.engine.save_shapes`).
 :class:`PlainFields` tests all of them together: one type set over every int, then set
 inclusions and min/max, list by list, in a few C-level passes. A good save thus needs no
 checker call per field; a save that fails the test goes through the field checkers one

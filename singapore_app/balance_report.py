@@ -1,5 +1,5 @@
 """A balance study's report: ``report.md`` and its PNG figures, from the study summary
-(:func:`singapore_env.study.summarize_study`) and the per-game records.
+(:func:`singapore_app.study.summarize_study`) and the per-game records.
 
 Figures (matplotlib, drawn headless):
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .content import FACTIONS, SEAT_NAMES
-from .state import VP_SOURCES
+from singapore_env.engine.content import FACTIONS, SEAT_NAMES
+from singapore_env.engine.state import VP_SOURCES
 
 
 def _pct(x: float) -> str:

@@ -71,7 +71,7 @@ def _within(xs: list[int], lo: int, hi: int) -> bool:
 
 def check_invariants(g, validated: bool = False) -> None:
     """Raise InvariantError naming the first broken invariant. ``validated``: the state
-    passed save validation (:func:`singapore_env.save_validation.state_from_dict`), which
+    passed save validation (:func:`singapore_env.engine.save_validation.state_from_dict`), which
     checks the size and range of every field and the kind of every card in each place,
     so only what it does not check is tested."""
     _check_counters(g, validated)
