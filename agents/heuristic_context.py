@@ -50,7 +50,7 @@ class Ctx:
         self.round = max(1, g.s.round)
         self.rounds_left = LAST_ROUND + 1 - self.round  # upkeeps / activations left
         self.mult = multiplier(g)
-        self._iv = None
+        self.iv_cache: float | None = None  # heuristic_influence.token_value's answer
         self._tax = None
         self._conflicts = None
         self.plans: dict = {}  # influence_plan's plain answers in this decision
@@ -78,15 +78,6 @@ class Ctx:
         if self.round == LAST_ROUND:
             tv *= 0.5
         return tv
-
-    @property
-    def iv(self) -> float:
-        """Value of one Influence token placed now (from the placement model)."""
-        if self._iv is None:
-            base = influence_plan(self, 0)[0]
-            best = influence_plan(self, 3)[0]
-            self._iv = max(0.15, (best - base) / 3)
-        return self._iv
 
     @property
     def tax(self):
@@ -159,7 +150,3 @@ class Ctx:
                 pool += [c for p, c in enumerate(f.d["commits"])
                          if c >= 0 and p != self.seat and SEAT_FACTION[p] == fac]
         return pool
-
-
-# The placement model values Influence for Ctx.iv (imported last: it reads Ctx).
-from .heuristic_influence import influence_plan  # noqa: E402

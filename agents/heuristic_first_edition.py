@@ -30,6 +30,7 @@ from singapore_env.engine.rules.war import commit_options, committed_card, war_c
 from singapore_env.engine.rules.war_first_edition import steal_price
 
 from .heuristic_context import PASS, YES, Ctx
+from .heuristic_influence import token_value
 from .heuristic_values import _seat_visible_strength, battle_card_value, market_card_value
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
@@ -107,7 +108,7 @@ def q_intervene(ctx: Ctx, f, legal):
     bonus = boost_total(ctx.g, raid.seat, "raid_bonus") + modifier_total(ctx.g, "raid_bonus")
     p_win = sum(p for x, p in _d4_sum_dist(ctx.g.cfg.fe_raid_d4).items()
                 if x + bonus <= strength)
-    gain = p_win * ctx.g.cfg.fe_intervene_influence * ctx.iv
+    gain = p_win * ctx.g.cfg.fe_intervene_influence * token_value(ctx)
     card = committed_card(ctx.g, ctx.seat, d.arg)
     cost = battle_card_value(ctx, card) * ctx.p["keep_card"] * copies
     return YES if gain > cost else PASS

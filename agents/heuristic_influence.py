@@ -33,6 +33,15 @@ def _district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
     return -0.15 * tokens[me] * mult
 
 
+def token_value(ctx: Ctx) -> float:
+    """Value of one Influence token placed now (from the placement model), once per Ctx."""
+    if ctx.iv_cache is None:
+        base = influence_plan(ctx, 0)[0]
+        best = influence_plan(ctx, 3)[0]
+        ctx.iv_cache = max(0.15, (best - base) / 3)
+    return ctx.iv_cache
+
+
 def influence_plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
                    detail: bool = False, options: bool = False):
     """Best placement of ``n`` tokens: ``(value, decision)`` (see :func:`_plan`).
@@ -187,7 +196,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
 def _store_scores(ctx: Ctx, n: int, legal) -> list[tuple[float, Decision]]:
     """Storing ``k`` of ``n`` Influence tokens: the placement of the rest plus the
     stored tokens' value (a little less than placed ones)."""
-    return [(influence_plan(ctx, n - d.arg)[0] + d.arg * ctx.iv * 0.9 - 0.01 * d.arg, d)
+    return [(influence_plan(ctx, n - d.arg)[0] + d.arg * token_value(ctx) * 0.9 - 0.01 * d.arg, d)
             for d in legal]
 
 

@@ -15,6 +15,7 @@ from singapore_env.engine.rules.tableau import activation_groups, joins, run_bou
 from singapore_env.engine.rules.war import war_cost
 
 from .heuristic_context import Ctx
+from .heuristic_influence import token_value
 
 
 def _pw_burden(ctx: Ctx, extra_tokens: int = 1) -> float:
@@ -68,7 +69,7 @@ def _effects_value(ctx: Ctx, effects, pops: int = 0, instant: bool = False) -> f
             v -= _pw_burden(ctx)
             if (len(ctx.s.pw_track) + 1) in ctx.c.board.pw_ship_spaces:
                 v += ctx.p["ship_value"]
-    return v + infl * ctx.iv
+    return v + infl * token_value(ctx)
 
 
 def cube_value(ctx: Ctx, n: int) -> float:
@@ -289,7 +290,7 @@ def populate_value(ctx: Ctx) -> float:
     infl = [sum(e["n"] for e in defs[c].instant if e.type == "influence") for c in deck]
     mean_infl = sum(infl) / len(infl) + modifier_total(ctx.g, "populate_influence")
     v = sum(cube_value(ctx, k) for k in cubes) / len(cubes)
-    v += mean_infl * ctx.iv
+    v += mean_infl * token_value(ctx)
     v += best_attach_value(ctx)[0]
     return v
 

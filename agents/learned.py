@@ -16,12 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from .base import Agent
+from .numpy_nets import ACTIVATIONS, masked_choice
+from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .threads import limit_threads
-
-_ACTIVATIONS = {
-    "tanh": np.tanh,
-    "relu": lambda x: np.maximum(x, 0.0),
-}
 
 
 class NumpyPolicy:
@@ -30,12 +27,12 @@ class NumpyPolicy:
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]],
                  head: tuple[np.ndarray, np.ndarray], activation: str = "tanh",
                  meta: dict | None = None):
-        if activation not in _ACTIVATIONS:
-            raise ValueError(f"unknown activation {activation!r}; known: {sorted(_ACTIVATIONS)}")
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; known: {sorted(ACTIVATIONS)}")
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
         self.activation = activation
-        self._act = _ACTIVATIONS[activation]
+        self._act = ACTIVATIONS[activation]
         self.meta = dict(meta or {})
 
     @property
@@ -100,9 +97,7 @@ class NumpyPolicy:
             raise ValueError(f"{path}: not a saved policy ({exc})") from None
         with data:
             if "kind" in data.files:
-                from .pointer_actor import KIND, PointerActor
-
-                if str(data["kind"]) != KIND:
+                if str(data["kind"]) != POINTER_KIND:
                     raise ValueError(f"{path}: unknown policy kind {str(data['kind'])!r}")
                 return PointerActor.from_arrays(data)
             if "head_w" not in data.files:
@@ -113,25 +108,9 @@ class NumpyPolicy:
             return cls(layers, (data["head_w"], data["head_b"]), str(data["activation"]), meta)
 
 
-def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
-                  deterministic: bool = True) -> int:
-    """The best (or, with ``rng`` and not ``deterministic``, a sampled) action among
-    those ``mask`` allows."""
-    legal = mask.astype(bool)
-    if not legal.any():
-        raise ValueError("the action mask allows no action")
-    logits = np.where(legal, logits, -np.inf)
-    if deterministic or rng is None:
-        return int(np.argmax(logits))
-    z = np.exp(logits - logits.max())
-    return int(rng.choice(len(z), p=z / z.sum()))
-
-
 def actor_from_sb3(policy, meta: dict | None = None):
     """The numpy actor of an SB3 policy (MLP or action-aware pointer policy)."""
     if "candidate_card" in getattr(policy.observation_space, "spaces", {}):
-        from .pointer_actor import PointerActor
-
         return PointerActor.from_sb3(policy, meta)
     return NumpyPolicy.from_sb3(policy, meta)
 

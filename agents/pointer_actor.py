@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .learned import _ACTIVATIONS, masked_choice
+from .numpy_nets import ACTIVATIONS, masked_choice
 
 KIND = "pointer"
 
@@ -23,13 +23,13 @@ class PointerActor:
 
     def __init__(self, arrays: dict[str, np.ndarray], activation: str = "tanh",
                  meta: dict | None = None):
-        if activation not in _ACTIVATIONS:
-            raise ValueError(f"unknown activation {activation!r}; known: {sorted(_ACTIVATIONS)}")
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; known: {sorted(ACTIVATIONS)}")
         self.arrays = {k: np.asarray(v, np.float32) for k, v in arrays.items()}
         n_layers = sum(1 for k in self.arrays if k.startswith("w"))
         self.layers = [(self.arrays[f"w{i}"], self.arrays[f"b{i}"]) for i in range(n_layers)]
         self.activation = activation
-        self._act = _ACTIVATIONS[activation]
+        self._act = ACTIVATIONS[activation]
         self.meta = dict(meta or {})
 
     @property

@@ -7,6 +7,7 @@ data folder or None) and the record keys naming it (``variant``, ``mix``)::
 
     tables = [Table(("heuristic",) * 4, RulesConfig.standard(), None, {"mix": "h"})]
     records = play_tables(tables, n_games=100, seed=1, swap=True, workers=2)
+    summary = run_tournament(1000, ["random"] * 4, seed=1, workers=2)  # one table, summarized
 
 Game ``i`` of every table uses the seeds ``game_seeds(seed, n_games)[i]``
 (:mod:`arena.simulate`); with ``swap`` it is played again with each faction's
@@ -19,12 +20,18 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from singapore_env.engine.config import RulesConfig
+
 from .records import game_record
 from .simulate import game_seeds, play_game
+from .summary import summarize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.engine.content import Content
 
 
 class RayUnavailable(RuntimeError):
@@ -172,3 +179,43 @@ def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: b
             bar.close()
         _AGENTS.clear()
     return records
+
+
+def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
+                   config: RulesConfig | None = None, progress: bool = False, *,
+                   content: "Content | str | None" = None, swap: bool = False,
+                   workers: int = 1, ray_address: str | None = None) -> dict:
+    """Play ``n_games`` games with the named agents (seat order) and summarize them
+    (:func:`arena.summary.summarize`, the schema every command writes).
+
+    ``agent_names`` are agent specs (or, with ``workers=1``, agent objects, named in the
+    summary by their ``name``). ``content`` is an edited data folder (or a loaded
+    :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
+    faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
+    games, with the same records for any number. The returned dict is JSON-serializable.
+    """
+    players = list(agent_names)
+    if len(players) != 4:
+        raise ValueError(f"a game needs 4 players, got {len(players)}: {players}")
+    cfg = config if config is not None else RulesConfig.standard()
+    start = time.perf_counter()
+    records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="simulating")
+    return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
+                     swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
+                     changes=config_changes(cfg), data=_content_name(content))
+
+
+def config_changes(cfg: RulesConfig) -> dict:
+    """The settings of ``cfg`` that differ from its ruleset's own numbers (JSON values)."""
+    base = RulesConfig.named(cfg.ruleset).to_dict()
+    return {k: v for k, v in cfg.to_dict().items()
+            if k not in ("ruleset", "extra") and base.get(k) != v}
+
+
+def _content_name(content) -> str | None:
+    if content is None:
+        return None
+    return str(content) if not hasattr(content, "digest") else f"content {content.digest}"
+

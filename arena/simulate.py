@@ -1,12 +1,13 @@
-"""Play whole games between agents at engine level, and run tournaments.
+"""Play one whole game between agents at engine level.
 
     from agents import make_agent
     result = play_game(7, [make_agent("random") for _ in range(4)])
-    summary = run_tournament(1000, ["random"] * 4, seed=1, workers=2)
+
+Many games (a tournament, on processes or Ray) are :mod:`arena.runner`.
 
 No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 
-Seeds. A tournament with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
+Seeds. Many games with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
 from ``numpy.random.SeedSequence(S).spawn(n_games)[i].generate_state(5, numpy.uint64)``:
 word 0 is the engine seed (``Game(seed=...)``) and words 1..4 re-seed the agents of
 seats 0..3 (``agent.reset(seed)``). Game ``i`` is therefore the same whatever
@@ -18,15 +19,14 @@ seats 0..3 (``agent.reset(seed)``). Game ``i`` is therefore the same whatever
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from singapore_env.engine import Game, IllegalDecision
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import resolve_content
-from singapore_env.engine import Game, IllegalDecision
 
 if TYPE_CHECKING:  # pragma: no cover
     from agents.base import Agent
@@ -101,46 +101,3 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
     return GameResult(seed=seed, final_scores=game.final_scores, winners=game.winners,
                       decisions=len(game.history), round=game.s.round,
                       game=game if keep_game else None)
-
-
-def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
-                   config: RulesConfig | None = None, progress: bool = False, *,
-                   content: "Content | str | None" = None, swap: bool = False,
-                   workers: int = 1, ray_address: str | None = None) -> dict:
-    """Play ``n_games`` games with the named agents (seat order) and summarize them
-    (:func:`arena.summary.summarize`, the schema every command writes).
-
-    ``agent_names`` are agent specs (or, with ``workers=1``, agent objects, named in the
-    summary by their ``name``). ``content`` is an edited data folder (or a loaded
-    :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
-    faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
-    games, with the same records for any number. The returned dict is JSON-serializable.
-    """
-    from .runner import Table, play_tables
-    from .summary import summarize
-
-    players = list(agent_names)
-    if len(players) != 4:
-        raise ValueError(f"a game needs 4 players, got {len(players)}: {players}")
-    cfg = config if config is not None else RulesConfig.standard()
-    start = time.perf_counter()
-    records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
-                          workers=workers, ray_address=ray_address, progress=progress,
-                          desc="simulating")
-    return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
-                     swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
-                     changes=config_changes(cfg), data=_content_name(content))
-
-
-def config_changes(cfg: RulesConfig) -> dict:
-    """The settings of ``cfg`` that differ from its ruleset's own numbers (JSON values)."""
-    base = RulesConfig.named(cfg.ruleset).to_dict()
-    return {k: v for k, v in cfg.to_dict().items()
-            if k not in ("ruleset", "extra") and base.get(k) != v}
-
-
-def _content_name(content) -> str | None:
-    if content is None:
-        return None
-    return str(content) if not hasattr(content, "digest") else f"content {content.digest}"
-

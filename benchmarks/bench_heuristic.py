@@ -11,7 +11,7 @@ Match-ups (seats: 0 lieutenant_governor, 1 resident [British]; 2 temenggong,
 * one heuristic seat vs three random seats, for each seat (seat win rate; base 25%);
 * four heuristic seats (speed in games/s on one core, and seat balance).
 
-A win shared by k seats counts 1/k (``arena.simulate.run_tournament``).
+A win shared by k seats counts 1/k (``arena.runner.run_tournament``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from singapore_env.engine.content import SEAT_NAMES  # noqa: E402
-from arena.simulate import run_tournament  # noqa: E402
+from arena.runner import run_tournament  # noqa: E402
 
 
 def _fmt(rate: dict) -> str:

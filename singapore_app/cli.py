@@ -99,8 +99,7 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     """Play GAMES games between agents and print win rates with 95% intervals."""
     import time
 
-    from arena.runner import Table, play_tables
-    from arena.simulate import config_changes
+    from arena.runner import Table, config_changes, play_tables
     from arena.summary import summarize
 
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
@@ -405,8 +404,7 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
     from training.evaluate import openskill_ratings, plot_faction_win_rates, write_json
 
-    from arena.runner import Table, play_tables
-    from arena.simulate import config_changes
+    from arena.runner import Table, config_changes, play_tables
     from arena.summary import summarize
 
     names = (parse_players(None, None, players) if players

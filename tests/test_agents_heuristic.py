@@ -10,7 +10,8 @@ from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.decisions import Kind
 from singapore_env.engine import Game
-from arena.simulate import play_game, run_tournament
+from arena.runner import run_tournament
+from arena.simulate import play_game
 
 
 def test_registered():

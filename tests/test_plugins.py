@@ -14,7 +14,7 @@ from singapore_env import env as make_env
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import DATA_DIR, ContentError, resolve_content
 from singapore_env.engine import Game
-from arena.simulate import run_tournament
+from arena.runner import run_tournament
 from arena.faction_env import FactionEnv
 
 BOT = textwrap.dedent('''

@@ -106,7 +106,7 @@ def test_population_example_orang_laut_opens_second_district():
 
 
 def test_losing_population_closes_district_and_discards_its_influence():
-    from singapore_env.engine.rules.population import add_population
+    from singapore_env.engine.rules.base import add_population
     g = game()
     g.s.population = [6, 0]
     g.s.districts[B2 * 4 + 0] = 3
@@ -116,7 +116,7 @@ def test_losing_population_closes_district_and_discards_its_influence():
 
 
 def test_population_is_capped_at_the_boxes():
-    from singapore_env.engine.rules.population import add_population
+    from singapore_env.engine.rules.base import add_population
     g = game()
     add_population(g, 1, 30)
     assert g.s.population[1] == 22

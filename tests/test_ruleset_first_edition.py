@@ -23,7 +23,7 @@ from singapore_env.engine.rules.base import find_frame
 from singapore_env.engine.rules.raid_first_edition import raid_fe
 from singapore_env.engine.rules.war_first_edition import declare_war_fe
 from singapore_env.engine.scenario import card_id, give_hand, give_revealed, give_tableau, script_dice
-from arena.simulate import run_tournament
+from arena.runner import run_tournament
 
 FE = RulesConfig.named("first-edition")
 PASS, YES = Decision(Kind.PASS), Decision(Kind.YES)

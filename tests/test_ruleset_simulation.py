@@ -442,7 +442,7 @@ def test_pettingzoo_api_test():
 
 
 def test_heuristic_plays_legally_and_beats_random():
-    from arena.simulate import run_tournament
+    from arena.runner import run_tournament
     wins = 0.0
     for names in (["heuristic", "random"] * 2, ["random", "heuristic"] * 2):
         r = run_tournament(6, names, seed=2, config=SIM)

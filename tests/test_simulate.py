@@ -7,7 +7,8 @@ import pytest
 from agents import RandomAgent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import SEAT_NAMES
-from arena.simulate import game_seeds, play_game, run_tournament
+from arena.runner import run_tournament
+from arena.simulate import game_seeds, play_game
 from arena.summary import _wilson_closed_form, wilson_interval
 
 

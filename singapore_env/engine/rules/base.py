@@ -184,6 +184,21 @@ def gain(g: "RulesGame", seat: int, dollars: int) -> None:
     g.s.wealth[seat] = max(0, g.s.wealth[seat] + dollars)
 
 
+def add_population(g: "RulesGame", fac: int, n: int) -> None:
+    """Add (or with n < 0 remove) cubes; close districts whose boxes empty."""
+    s, b = g.s, g.c.board
+    before = s.population[fac]
+    after = min(b.max_population, max(0, before + n))
+    s.population[fac] = after
+    if after < before:
+        for space, kind in enumerate(b.loop_kind):
+            if (kind == "district" and b.loop_faction[space] == fac
+                    and after < b.loop_opens_at[space] <= before):
+                for seat in range(4):
+                    s.districts[space * 4 + seat] = 0
+                log(g, f"district {b.loop_ids[space]} closes")
+
+
 def add_ships(g: "RulesGame", n: int) -> None:
     g.s.ships = min(g.c.board.max_ships, max(0, g.s.ships + n))
 

@@ -8,9 +8,8 @@ place, which callers sum before placing (rulebook: "sum up all Influence gained"
 from __future__ import annotations
 
 from ..state import Frame
-from .base import (add_ships, add_storehouse, add_public_works_token, auto, clockwise_from,
-                   draw_battle, faction, gain, log, pop, push, roll)
-from .population import add_population
+from .base import (add_population, add_ships, add_storehouse, add_public_works_token, auto,
+                   clockwise_from, draw_battle, faction, gain, log, pop, push, roll)
 from .roles import place_in_storehouse
 
 # Effect types whose value is read elsewhere rather than applied on resolution:

@@ -2,29 +2,16 @@
 
 Cubes fill boxes left to right and are lost from the right, so a faction's boxes are
 fully described by its cube count; a district is open while that count reaches the
-district's ``opens_at`` (board data). A district that closes loses its Influence.
+district's ``opens_at`` (board data). A district that closes loses its Influence
+(:func:`~singapore_env.engine.rules.base.add_population`, beside the other counters).
 """
 
 from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
-from .base import decision, log, pop, push
-
-
-def add_population(g, fac: int, n: int) -> None:
-    """Add (or with n < 0 remove) cubes; close districts whose boxes empty."""
-    s, b = g.s, g.c.board
-    before = s.population[fac]
-    after = min(b.max_population, max(0, before + n))
-    s.population[fac] = after
-    if after < before:
-        for space, kind in enumerate(b.loop_kind):
-            if (kind == "district" and b.loop_faction[space] == fac
-                    and after < b.loop_opens_at[space] <= before):
-                for seat in range(4):
-                    s.districts[space * 4 + seat] = 0
-                log(g, f"district {b.loop_ids[space]} closes")
+from .base import add_population, decision, faction, log, pop, push
+from .effects import influence_frame, resolve_instant
 
 
 def vacant_slots(g, seat: int) -> list[int]:
@@ -40,7 +27,6 @@ def can_populate(g, seat: int) -> bool:
 
 def populate(g, seat: int) -> None:
     """Draw a Population card, resolve its instant effects, then attach it."""
-    from .effects import influence_frame, resolve_instant
     s = g.s
     card = s.population_deck.pop()
     log(g, f"seat {seat} populates: {g.c.defs[card].name}")
@@ -92,7 +78,6 @@ class LosePopulationCard:
 
     @staticmethod
     def apply(g, f, d):
-        from .base import faction
         slot = g.s.tableau[f.seat][d.arg]
         g.s.population_discard.append(slot.pops.pop())
         add_population(g, faction(f.seat), -1)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..decisions import DECISION, Kind
 from ..state import Frame
-from .base import (PASS, auto, boost_total, decision, faction, gain, log, multiplier, pop, push,
-                   score)
-from .population import add_population, discard_population_cards
+from .base import (PASS, add_population, auto, boost_total, decision, faction, gain, log,
+                   multiplier, pop, push, score)
+from .population import discard_population_cards
 
 
 def tax_totals(g) -> tuple[list[int], int]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind
 from ..state import Frame
-from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
-                   find_frame, gain, log, mate, modifier_total, one_more_dollar, pop, push,
-                   record_fact, revealed_boosts, roll, score, star_allowed_in_war, yes_no)
-from .population import add_population, discard_population_cards
+from .base import (PASS, active_boosts, add_population, add_ships, add_storehouse, auto,
+                   decision, faction, find_frame, gain, log, mate, modifier_total,
+                   one_more_dollar, pop, push, record_fact, revealed_boosts, roll, score,
+                   star_allowed_in_war, yes_no)
+from .population import discard_population_cards
 from .folk_hero import war_loss_frames
 from .raid import reroll_frame, roll_into
 from .roles import may_join, spoils_multiplier, war_targets
