@@ -15,9 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
+from singapore_env.candidates import CandidateEncoder
+
+from .base import Agent, _encoder_for
 from .numpy_nets import ACTIVATIONS, masked_choice
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
+from .priors import resolve_prior
 from .threads import limit_threads
 
 
@@ -159,13 +162,10 @@ class LearnedAgent(Agent):
     def choose(self, game, seat: int):
         if not self.policy.needs_candidates:
             return super().choose(game, seat)
-        from .base import _encoder_for
-        from singapore_env.candidates import CandidateEncoder
-
         encoder = _encoder_for(game)
         if self._candidates is None or self._candidates.table is not encoder.table:
             self._candidates = CandidateEncoder.for_observations(
-                encoder, self.policy.meta.get("candidate_prior"))
+                encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
         mask = encoder.legal_mask(game, seat)
         observation = {"observation": encoder.encode(game, seat), "action_mask": mask,
                        **self._candidates.encode(game, seat)}

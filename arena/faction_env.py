@@ -47,8 +47,9 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     ``True``: the observation is a dict of ``observation`` and the candidate keys of
     :mod:`singapore_env.candidates` (per-action ``candidate_card`` /
     ``candidate_features``, the seats' ``projected_vp``), for action-aware policies such
-    as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` adds the
-    heuristic's scores of the turn questions to the candidate features.
+    as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` (a name of
+    :data:`agents.priors.PRIORS`, or a scorer) adds the heuristic's scores of the turn
+    questions to the candidate features.
 
 Registered with Gymnasium as ``Singapore1819Faction-v0`` (:data:`GYM_ID`), so
 ``gymnasium.make`` and ``gymnasium.make_vec`` build it; ``render_mode="human"`` prints
@@ -76,8 +77,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
+from agents.priors import resolve_prior
+from agents.registry import as_agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+from singapore_env.engine.rules.scoring import projected_final_vp
 from singapore_env.env import AGENTS, SEAT_OF, IllegalActionError, raw_env
 
 __all__ = ["FactionEnv", "PolicyAgent"]
@@ -132,7 +136,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                  config: RulesConfig | None = None, slavery: bool | None = None,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
                  ruleset: str | None = None, candidates: bool = False,
-                 candidate_prior: str | None = None,
+                 candidate_prior: Any = None,
                  shaping: float = 0.0, shaping_gamma: float = 1.0,
                  content: Any = None):
         EzPickle.__init__(self, faction=faction, seats=seats, opponents=opponents,
@@ -161,7 +165,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
                            illegal_action=illegal_action, max_steps=max_steps, config=config,
                            render_mode=render_mode, illegal_reward=illegal_reward,
                            ruleset=ruleset, candidates=candidates,
-                           candidate_prior=candidate_prior, content=content)
+                           candidate_prior=resolve_prior(candidate_prior), content=content)
         self.render_mode = render_mode
         self.shaping, self.shaping_gamma = float(shaping), float(shaping_gamma)
         self._potential = 0.0
@@ -186,8 +190,6 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
         """Replace the opponents and the partner (from the next ``reset``); ``None`` means
         random play. Training code can call this between episodes (``env_method``)."""
-        from agents.registry import as_agent  # the engine package does not import agents
-
         controllers = {seat: as_agent(agent) if agent is not None else self._random
                        for seat, agent in self._opponent_map(opponents).items()}
         self._controllers = controllers
@@ -302,7 +304,6 @@ class FactionEnv(gymnasium.Env, EzPickle):
         VP minus the other faction's); 0 once the game is over or without shaping."""
         if not self.shaping or self._finished():
             return 0.0
-        from singapore_env.engine.rules.scoring import projected_final_vp
 
         game = self.raw.game
         vp = [projected_final_vp(game, p) for p in range(4)]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from agents.registry import as_agent
 from singapore_env.engine import Game, IllegalDecision
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import resolve_content
@@ -72,10 +73,9 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
     agent is first ``reset`` with its seed (``agent_seeds`` or seeds derived from
     ``seed``). ``content`` is the cards and board (a loaded content or an edited data
     folder; the shipped data by default). With ``keep_game`` the finished
-    :class:`Game` is returned in ``result.game``. Raises IllegalDecision (naming the seat and agent) if an agent
-    picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
+    :class:`Game` is returned in ``result.game``. Raises IllegalDecision (naming the seat
+    and agent) if an agent picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
     """
-    from agents.registry import as_agent  # the engine package does not import agents
 
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) \
             or len(agents) != 4:

@@ -33,7 +33,6 @@ from .engine.rules.war import committed_card
 
 FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
             "names_mate", "names_opponent", "prior_score", "prior_gap")
-PRIORS = ("heuristic",)
 _PRIOR_SCALE = 5.0
 _PRIOR_GAP_FLOOR = -10.0
 _VP_SCALE = 50.0
@@ -54,16 +53,15 @@ def candidate_spaces(encoder: "CandidateEncoder") -> dict:
             "projected_vp": spaces.Box(-np.inf, np.inf, (4,), np.float32)}
 
 
-def resolve_prior(prior):
-    """A prior from its name (:data:`PRIORS`), a callable, or ``None``."""
+def check_prior(prior):
+    """``prior`` if it is a scorer ``(game, seat) -> [(score, decision), ...]`` or
+    ``None``; a ValueError otherwise (a named prior such as ``"heuristic"`` is turned
+    into its scorer by :func:`agents.priors.resolve_prior`)."""
     if prior is None or callable(prior):
         return prior
-    if prior == "heuristic":
-        from agents.heuristic import HeuristicAgent  # the engine package needs no agent
-
-        return HeuristicAgent().option_scores
-    raise ValueError(f"unknown candidate prior {prior!r}; known: {list(PRIORS)} "
-                     f"or a callable (game, seat) -> [(score, decision), ...]")
+    raise ValueError(f"a candidate prior is a callable (game, seat) -> [(score, decision), "
+                     f"...] or None, got {prior!r}; a named prior such as 'heuristic' is "
+                     f"agents.priors.resolve_prior(name)")
 
 
 class CandidateEncoder:
@@ -76,7 +74,7 @@ class CandidateEncoder:
         self.n_cards = n_cards
         self.T = max_tableau
         self.index = {d: i for i, d in enumerate(table.decisions)}
-        self.prior = resolve_prior(prior)
+        self.prior = check_prior(prior)
 
     @classmethod
     def for_observations(cls, encoder, prior=None) -> "CandidateEncoder":

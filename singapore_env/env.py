@@ -44,8 +44,9 @@ and ``max_steps`` override it), ``content`` (the cards and board: a
 ``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
 ``projected_vp``, the per-action features and the seats' projected final VP of
 :mod:`singapore_env.candidates`, to every observation), ``candidate_prior`` (with
-``candidates``: ``"heuristic"`` fills the prior columns of the candidate features with
-the heuristic's scores of the turn questions),
+``candidates``: a scorer ``(game, seat) -> [(score, decision), ...]`` whose scores fill
+the prior columns of the candidate features, such as the heuristic's
+``agents.priors.resolve_prior("heuristic")``),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -65,7 +66,7 @@ from __future__ import annotations
 import copy
 import sys
 import types
-from typing import Any
+from typing import Any, Callable
 
 import gymnasium
 import numpy as np
@@ -139,7 +140,7 @@ class raw_env(AECEnv, EzPickle):
                  max_steps: int | None = None, render_mode: str | None = None,
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
                  keep_text_log: bool = False, ruleset: str | None = None,
-                 candidates: bool = False, candidate_prior: str | None = None,
+                 candidates: bool = False, candidate_prior: Callable | None = None,
                  content: Content | str | None = None):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,

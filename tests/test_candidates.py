@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from agents.priors import resolve_prior
+from arena.faction_env import FactionEnv
 from singapore_env import env as make_env
 from singapore_env.candidates import FEATURES
 from singapore_env.engine.decisions import Decision, Kind
@@ -23,13 +25,13 @@ def _play_until(e, kind, rng, limit=3000):
 
 @pytest.mark.parametrize("prior", [None, "heuristic"])
 def test_env_with_candidates_passes_the_api_test(prior):
-    api_test(make_env(candidates=True, candidate_prior=prior), num_cycles=200)
+    api_test(make_env(candidates=True, candidate_prior=resolve_prior(prior)), num_cycles=200)
 
 
 def test_faction_env_with_candidates_passes_gymnasiums_check():
     from gymnasium.utils.env_checker import check_env
     from agents.heuristic import HeuristicAgent
-    from arena.faction_env import FactionEnv
+
 
     check_env(FactionEnv("malay", candidates=True, candidate_prior="heuristic",
                          opponents=HeuristicAgent()), skip_render_check=True)
@@ -113,7 +115,7 @@ def test_projected_vp_is_every_seats_projection_in_relative_order():
 def test_the_heuristic_prior_scores_the_turn_questions_and_its_best_has_gap_zero():
     from agents.heuristic import HeuristicAgent
 
-    e = make_env(candidates=True, candidate_prior="heuristic")
+    e = make_env(candidates=True, candidate_prior=resolve_prior("heuristic"))
     e.reset(seed=3)
     obs = _play_until(e, Kind.BUY_MARKET, np.random.default_rng(2))
     game, table = e.unwrapped.game, e.unwrapped.table
@@ -137,7 +139,16 @@ def test_the_heuristic_prior_scores_the_turn_questions_and_its_best_has_gap_zero
 
 def test_an_unknown_prior_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="heuristic"):
-        make_env(candidates=True, candidate_prior="oracle")
+        resolve_prior("oracle")
+    with pytest.raises(ValueError, match="heuristic"):
+        FactionEnv("malay", candidates=True, candidate_prior="oracle")
+
+
+def test_the_env_takes_a_scorer_not_a_name():
+    """The environment sits below the agents: it takes the prior's scorer itself, and
+    names the agents' resolver when given a name."""
+    with pytest.raises(ValueError, match="agents.priors.resolve_prior"):
+        make_env(candidates=True, candidate_prior="heuristic")
 
 
 def test_candidate_keys_read_nothing_hidden():
@@ -150,7 +161,8 @@ def test_candidate_keys_read_nothing_hidden():
 
     rng = np.random.default_rng(5)
     g = Game(9, keep_text_log=False)
-    enc = CandidateEncoder(action_table(g.cfg), len(g.c.defs), g.cfg.max_tableau, "heuristic")
+    enc = CandidateEncoder(action_table(g.cfg), len(g.c.defs), g.cfg.max_tableau,
+                           resolve_prior("heuristic"))
     checked = 0
     while not g.is_over:
         seat = g.acting_seat

@@ -102,7 +102,7 @@ class TrainConfig:
             raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
         if self.policy not in ("mlp", "pointer"):
             raise TrainConfigError(f"policy must be 'mlp' or 'pointer', got {self.policy!r}")
-        from singapore_env.candidates import PRIORS
+        from agents.priors import PRIORS
 
         if self.candidate_prior and (self.policy != "pointer"
                                      or self.candidate_prior not in PRIORS):

@@ -27,6 +27,7 @@ import numpy as np
 from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, actor_from_sb3
+from agents.priors import resolve_prior
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION, resolve_content
 from singapore_env.candidates import CANDIDATE_KEYS, CandidateEncoder
@@ -101,8 +102,8 @@ def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             learner.reset(agent_seeds[0])
         game = Game(engine_seed, config, cards, keep_text_log=False)
         encoder = _encoder_for(game)
-        cand = (CandidateEncoder.for_observations(encoder, candidate_prior) if candidates
-                else None)
+        cand = (CandidateEncoder.for_observations(encoder, resolve_prior(candidate_prior))
+                if candidates else None)
         seats_of_step = []
         while not game.is_over:
             seat = game.acting_seat

@@ -1,0 +1,140 @@
+"""The house in layers (docs/architecture.md): data flows one way, engine ->
+environment -> agents -> arena -> training -> applications. Every import of the
+project's own modules is read from the source, at module level, inside functions and
+under ``TYPE_CHECKING`` alike: none may reach a higher layer, and no modules may
+import each other in a circle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Layer of each package prefix, lowest first (the longest matching prefix counts).
+LAYERS = {"singapore_env.engine": 0, "singapore_env": 1, "agents": 2, "arena": 3,
+          "training": 4, "singapore_app": 5}
+PACKAGES = ("singapore_env", "agents", "arena", "training", "singapore_app")
+
+
+def _modules() -> dict[str, Path]:
+    """Dotted module name -> source file, for every module of the project's packages."""
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def layer(module: str) -> int:
+    """The layer a module belongs to (the longest matching package prefix)."""
+    best = max((p for p in LAYERS if module == p or module.startswith(p + ".")), key=len)
+    return LAYERS[best]
+
+
+def imports(module: str) -> set[str]:
+    """The project modules that ``module`` imports anywhere in its source."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return imports_in(path.read_text(), module, package)
+
+
+def imports_in(source: str, module: str, package: str) -> set[str]:
+    """The project modules that ``source`` (module ``module`` of ``package``) imports."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            # "from package import submodule" imports the submodule
+            names = [f"{source}.{a.name}" if f"{source}.{a.name}" in MODULES else source
+                     for a in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in MODULES:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+    return found
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def test_the_layers_are_known():
+    assert {"singapore_env.engine.game", "singapore_env.env", "agents.heuristic",
+            "arena.runner", "training.selfplay", "singapore_app.cli"} <= set(MODULES)
+    assert layer("singapore_env.engine.rules.war") == 0 and layer("singapore_env.env") == 1
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_imports_a_higher_layer(module):
+    up = sorted(t for t in GRAPH[module] if layer(t) > layer(module))
+    assert not up, f"{module} (layer {layer(module)}) imports a higher layer: {up}"
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of ``graph`` with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circles():
+    """(A package's ``__init__`` importing its own submodules is not a circle unless a
+    submodule imports the package back.)"""
+    assert not circles(GRAPH), f"import circles: {circles(GRAPH)}"
+
+
+def test_the_checker_sees_imports_inside_functions_and_circles():
+    """A test that cannot fail is a defect: an upward import inside a function, a
+    relative import and a two-module circle are all caught."""
+    source = "def f():\n    from agents.heuristic import HeuristicAgent\n"
+    found = imports_in(source, "singapore_env.candidates", "singapore_env")
+    assert found == {"agents.heuristic"}
+    assert layer("agents.heuristic") > layer("singapore_env.candidates")
+    relative = imports_in("from ..state import Frame\nfrom . import base\n",
+                          "singapore_env.engine.rules.war", "singapore_env.engine.rules")
+    assert relative == {"singapore_env.engine.state", "singapore_env.engine.rules.base"}
+    assert circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
