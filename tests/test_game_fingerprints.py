@@ -11,12 +11,12 @@ After an intended change to the rules or the heuristic, write the new digests wi
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import sys
 from pathlib import Path
 
 import pytest
+from digest_fixture import changed_keys, write_fixture
 
 from agents.heuristic import HeuristicAgent
 from singapore_env.engine.config import RULESETS, RulesConfig
@@ -74,12 +74,9 @@ def digests(ruleset: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_games_match_the_committed_digests(ruleset):
-    want = json.loads(FIXTURE.read_text())[ruleset]
-    got = digests(ruleset)
-    changed = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+    changed = changed_keys(FIXTURE, ruleset, digests(ruleset))
     assert not changed, f"{ruleset}: these tables' games changed: {', '.join(changed)}"
 
 
 if __name__ == "__main__" and "--write" in sys.argv:
-    FIXTURE.write_text(json.dumps({r: digests(r) for r in RULESETS}, indent=1) + "\n")
-    print(f"wrote {FIXTURE}")
+    write_fixture(FIXTURE, digests)
