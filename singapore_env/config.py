@@ -1,7 +1,8 @@
 """Rules configuration: every tunable number and rule choice in one frozen object.
 
-A ruleset is a :class:`RulesConfig`. Balance studies and later rulesets change
-configuration, never code::
+A configuration names its ruleset (``ruleset``, one of :data:`RULESETS`); what a ruleset
+plays differently is declared by its object in :mod:`singapore_env.rulesets`. Balance
+studies change configuration, never code::
 
     cfg = RulesConfig.standard(slavery=False)
     cfg = cfg.replace(war_cost=6)
@@ -16,14 +17,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-RULESETS = ("standard", "first-edition", "simulation")
+from . import rulesets
+
+#: The rulesets' names (:data:`singapore_env.rulesets.BY_NAME`), the standard one first.
+RULESETS = tuple(rulesets.BY_NAME)
 REWARD_MODES = ("win", "vp_margin", "faction")
 SPOILS_SHARING = ("mandatory", "optional")
-#: The numbers a ruleset changes from the standard defaults (``RulesConfig.named``).
-PRESETS: dict[str, dict] = {
-    # 2022 first edition: War costs no Storehouse tokens (still two Actions).
-    "first-edition": {"war_cost": 0, "war_cost_under_anglo_dutch": 0},
-}
 #: Upper bounds on the numbers that size lists, dice pools or loops, so that a config
 #: from a file cannot make the engine allocate or loop without bound. Every other int
 #: is capped at ``MAX_VALUE``; ``max_decisions`` (a step count) at ``MAX_DECISIONS``.
@@ -175,11 +174,11 @@ class RulesConfig:
     @classmethod
     def named(cls, ruleset: str, **overrides) -> "RulesConfig":
         """Build a configuration by ruleset name (one of :data:`RULESETS`), with the
-        ruleset's own numbers (:data:`PRESETS`) and then ``overrides`` applied."""
+        ruleset's own numbers (its ``preset``) and then ``overrides`` applied."""
         if ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
         check_keys(overrides)
-        return cls(ruleset=ruleset, **{**PRESETS.get(ruleset, {}), **overrides})
+        return cls(ruleset=ruleset, **{**rulesets.BY_NAME[ruleset].preset, **overrides})
 
     def replace(self, **changes) -> "RulesConfig":
         """A copy with some values changed (validated)."""

@@ -1,0 +1,88 @@
+"""The rulesets: each one is an object that declares what it plays differently.
+
+A game's :class:`~singapore_env.config.RulesConfig` names its ruleset (the string
+``cfg.ruleset``, which is what configs and saves hold); :func:`ruleset_of` turns the
+name into its :class:`Ruleset`, and a game reads it as ``game.ruleset``. The object
+declares everything that differs from the standard rules:
+
+* ``preset``: the numbers of :class:`RulesConfig` it changes (``RulesConfig.named``);
+* ``own_actions``: the core Actions it plays with its own procedure (the first
+  edition's Raid and War), giving ``actions``, the whole table the turn dispatches on;
+* ``setup``: a step added to the game's setup (Simulation Mode's put-away cards and
+  Folk Hero deck);
+* ``has_roles``: whether the Rajas declare Roles at the Anglo-Dutch Treaty (Simulation
+  Mode), with the Folk Hero cards the Resistance Leader draws.
+
+A new ruleset is a new object here, added to :data:`BY_NAME`; no code compares a
+ruleset's name.
+
+This is engine code: it imports only the engine. The higher layers keep their own
+per-ruleset parts and choose them by what a ruleset declares, never by its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Callable, Mapping
+
+from .decisions import FastKind as Kind
+from .rules.raid_first_edition import raid_fe
+from .rules.roles import setup_simulation
+from .rules.turn import CORE
+from .rules.war_first_edition import declare_war_fe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .config import RulesConfig
+    from .engine import Game
+
+#: An Action's procedure: ``fn(game, seat, arg)`` starts the Action ``arg`` of ``seat``.
+ActionProcedure = Callable[["Game", int, int], None]
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """What one ruleset plays differently from the standard rules (see the module
+    docstring). Rulesets are compared and hashed by identity: one object each."""
+
+    #: The name configs, saves and the command line use (``RulesConfig.ruleset``).
+    name: str
+    #: ``RulesConfig`` fields and the values this ruleset gives them by default.
+    preset: Mapping[str, object] = field(default_factory=dict)
+    #: Action kind -> the procedure this ruleset plays it with instead of the core one.
+    own_actions: Mapping[int, ActionProcedure] = field(default_factory=dict)
+    #: ``fn(game)`` run during setup once the Battle decks are shuffled, or None.
+    setup: Callable[["Game"], None] | None = None
+    #: Whether the Rajas declare Roles at the Anglo-Dutch Treaty (Simulation Mode).
+    has_roles: bool = False
+    #: Action kind -> its procedure in this ruleset: the core table with
+    #: ``own_actions`` in place (read on every Action; never changed).
+    actions: Mapping[int, ActionProcedure] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.own_actions) - set(CORE)
+        if unknown:
+            raise ValueError(f"ruleset {self.name!r} replaces actions that are not core "
+                             f"actions: {sorted(unknown)}")
+        object.__setattr__(self, "preset", MappingProxyType(dict(self.preset)))
+        object.__setattr__(self, "own_actions", MappingProxyType(dict(self.own_actions)))
+        object.__setattr__(self, "actions", MappingProxyType({**CORE, **self.own_actions}))
+
+
+#: The final rulebook (Fantasy Mode, four players).
+STANDARD = Ruleset("standard")
+#: The June 2022 first edition: its own Raid and War, and a War costs no tokens.
+FIRST_EDITION = Ruleset(
+    "first-edition", preset={"war_cost": 0, "war_cost_under_anglo_dutch": 0},
+    own_actions={Kind.RAID: lambda g, seat, arg: raid_fe(g, seat), Kind.WAR: declare_war_fe})
+#: The rulebook's Simulation Mode: the standard rules with the Rajas' Roles.
+SIMULATION = Ruleset("simulation", setup=setup_simulation, has_roles=True)
+
+#: Every ruleset by name, the standard one first.
+BY_NAME: Mapping[str, Ruleset] = MappingProxyType(
+    {r.name: r for r in (STANDARD, FIRST_EDITION, SIMULATION)})
+
+
+def ruleset_of(cfg: "RulesConfig") -> Ruleset:
+    """The ruleset a configuration plays (``cfg.ruleset`` names it)."""
+    return BY_NAME[cfg.ruleset]
