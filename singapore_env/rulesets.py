@@ -11,7 +11,8 @@ declares everything that differs from the standard rules:
 * ``setup``: a step added to the game's setup (Simulation Mode's put-away cards and
   Folk Hero deck);
 * ``has_roles``: whether the Rajas declare Roles at the Anglo-Dutch Treaty (Simulation
-  Mode), with the Folk Hero cards the Resistance Leader draws.
+  Mode), with the Folk Hero cards the Resistance Leader draws;
+* ``frames``: the frame kinds its games may hold (what a save may contain).
 
 A new ruleset is a new object here, added to :data:`BY_NAME`; no code compares a
 ruleset's name.
@@ -27,6 +28,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from .decisions import FastKind as Kind
+from .rules.base import AUTO, LEGAL
 from .rules.raid_first_edition import raid_fe
 from .rules.roles import setup_simulation
 from .rules.turn import CORE
@@ -47,6 +49,8 @@ class Ruleset:
 
     #: The name configs, saves and the command line use (``RulesConfig.ruleset``).
     name: str
+    #: The frame kinds a game of this ruleset may hold.
+    frames: frozenset[str]
     #: ``RulesConfig`` fields and the values this ruleset gives them by default.
     preset: Mapping[str, object] = field(default_factory=dict)
     #: Action kind -> the procedure this ruleset plays it with instead of the core one.
@@ -69,14 +73,28 @@ class Ruleset:
         object.__setattr__(self, "actions", MappingProxyType({**CORE, **self.own_actions}))
 
 
+#: Frame kinds of the core Raid and War, which the first edition replaces.
+_CORE_RAID_AND_WAR = frozenset({"raid", "hinder", "war", "war_join", "war_accept",
+                                "war_commit", "spoils", "ally_pay", "share"})
+#: Frame kinds of the first edition's Raid and War.
+_FIRST_EDITION_RAID_AND_WAR = frozenset({"raid_fe", "war_fe", "fe_intervene", "fe_hinder",
+                                         "fe_commit", "fe_tokens", "fe_donate", "fe_plunder"})
+#: Frame kinds of Simulation Mode's Roles (and of a Colonial Ruler's buy in a War).
+_ROLES = frozenset({"declare_role", "reveal_roles", "storehouse_veto", "ruler_buy"})
+#: Frame kinds of every ruleset: all that the rules register but the ones above.
+_SHARED = frozenset(LEGAL).union(AUTO) - _CORE_RAID_AND_WAR - _FIRST_EDITION_RAID_AND_WAR \
+    - _ROLES
+
 #: The final rulebook (Fantasy Mode, four players).
-STANDARD = Ruleset("standard")
+STANDARD = Ruleset("standard", frames=_SHARED | _CORE_RAID_AND_WAR)
 #: The June 2022 first edition: its own Raid and War, and a War costs no tokens.
 FIRST_EDITION = Ruleset(
-    "first-edition", preset={"war_cost": 0, "war_cost_under_anglo_dutch": 0},
+    "first-edition", frames=_SHARED | _FIRST_EDITION_RAID_AND_WAR,
+    preset={"war_cost": 0, "war_cost_under_anglo_dutch": 0},
     own_actions={Kind.RAID: lambda g, seat, arg: raid_fe(g, seat), Kind.WAR: declare_war_fe})
 #: The rulebook's Simulation Mode: the standard rules with the Rajas' Roles.
-SIMULATION = Ruleset("simulation", setup=setup_simulation, has_roles=True)
+SIMULATION = Ruleset("simulation", frames=_SHARED | _CORE_RAID_AND_WAR | _ROLES,
+                     setup=setup_simulation, has_roles=True)
 
 #: Every ruleset by name, the standard one first.
 BY_NAME: Mapping[str, Ruleset] = MappingProxyType(
