@@ -17,8 +17,17 @@ declares everything that differs from the standard rules:
 A new ruleset is a new object here, added to :data:`BY_NAME`; no code compares a
 ruleset's name.
 
-This is engine code: it imports only the engine. The higher layers keep their own
-per-ruleset parts and choose them by what a ruleset declares, never by its name.
+This is engine code: it imports only the engine, so it names no observation slice and
+no agent. The higher layers keep their own per-ruleset parts and choose them by what a
+ruleset declares, never by its name: the observation writer and the text view show the
+Roles where ``has_roles`` is true; the observation's first-edition slices and the agents'
+answers to first-edition and Simulation questions are keyed by frame kind, which
+``frames`` decides. They read declared capabilities rather than tables keyed by ruleset
+because a capability such as the Roles spans several layers at once, and a ruleset made
+of existing parts then needs no entry in any of them. The one exception is the heuristic
+player's scoring of an Action a ruleset plays with its own procedure: a procedure is not
+a capability the player can read, so it keeps a table keyed by the ruleset object,
+consulted for the kinds in ``own_actions`` (``agents.heuristic.OWN_ACTION_SCORES``).
 """
 
 from __future__ import annotations
