@@ -55,6 +55,7 @@ from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.rules.base import boost_total, modifier_total
 from singapore_env.engine.rules.market import market_price
 from singapore_env.engine.rules.tableau import activation_groups, run_bounds
+from singapore_env.engine.rulesets import FIRST_EDITION
 
 from . import heuristic_first_edition as first_edition
 from . import heuristic_simulation as sim
@@ -73,6 +74,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The questions :meth:`HeuristicAgent.option_scores` scores.
 SCORED_QUESTIONS = ("place_leader", "leader_action", "actions", "influence")
+#: Ruleset -> ``score(ctx, decision)`` of the Actions it plays with its own procedure
+#: (the kinds in its ``own_actions``), which the standard scores do not describe.
+OWN_ACTION_SCORES = {FIRST_EDITION: first_edition.score_action}
 
 
 # ======================================================================== the agent
@@ -124,8 +128,9 @@ class HeuristicAgent(Agent):
         k = d.kind
         if k == Kind.PASS:
             return 0.0
-        if g.cfg.ruleset == "first-edition" and k in (Kind.RAID, Kind.WAR):
-            return first_edition.score_action(ctx, d)
+        ruleset = g.ruleset
+        if k in ruleset.own_actions:
+            return OWN_ACTION_SCORES[ruleset](ctx, d)
         if k == Kind.BUY_MARKET:
             cid = s.market[d.arg]
             price = market_price(g, ctx.seat, cid)[0]

@@ -186,7 +186,9 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
     from .study import DEFAULT_MIXES, Study, StudyError, Variant, summarize_study
 
     if study_file:
-        if mixes or settings or data_dir or ruleset != "standard" or no_slavery:
+        ruleset_given = (click.get_current_context().get_parameter_source("ruleset")
+                         is not click.core.ParameterSource.DEFAULT)
+        if mixes or settings or data_dir or ruleset_given or no_slavery:
             raise click.UsageError("give either a study file or --players/--ruleset/--set/"
                                    "--data, not both")
         try:

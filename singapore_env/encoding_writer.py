@@ -16,6 +16,7 @@ import numpy as np
 from . import encoding_first_edition as first_edition
 from .engine.decisions import N_CHOOSE
 from .encoding_roles import make_role_encoder
+from .engine.rulesets import ruleset_of
 
 
 def make_encode(enc):
@@ -74,7 +75,7 @@ def make_encode(enc):
     O_COMMITS, O_WARNUM = o["war_commits"], o["war_numbers"]
     O_CONFLICT, O_CONF_OWN = o["conflict"], o["conflict_own"]
     encode_roles = make_role_encoder(o, enc._fkey, H, ORDER) \
-        if cfg.ruleset == "simulation" else None
+        if ruleset_of(cfg).has_roles else None
     TW = T * W
     J_CLOSED, J_OUTLAWED, J_LINK, J_ACT, J_SEARCHED, J_POPS, J_STORED = range(TK, W)
 

@@ -64,10 +64,11 @@ def render_text(g, seat: int | None = None) -> str:
 
 
 def _role_text(g, p: int, seat: int | None) -> str:
-    """Simulation Mode: the seat's Role (another Raja's stays hidden until both are
-    revealed), the veto, and its Folk Hero hand (hidden from the other seats)."""
+    """A ruleset with Roles (Simulation Mode): the seat's Role (another Raja's stays
+    hidden until both are revealed), the veto, and its Folk Hero hand (hidden from the
+    other seats)."""
     s, c = g.s, g.c
-    if g.cfg.ruleset != "simulation":
+    if not g.ruleset.has_roles:
         return ""
     from .engine.rules.roles import ROLE_NAMES
     role = s.roles[p]

@@ -1,7 +1,10 @@
 """Rules configuration: every tunable number and rule choice in one frozen object.
 
-A ruleset is a :class:`RulesConfig`. Balance studies and later rulesets change
-configuration, never code::
+A configuration names its ruleset (``ruleset``, one of :data:`RULESETS`) and holds its
+numbers (a ruleset's own numbers are its :data:`PRESETS`); the procedures a ruleset plays
+differently are declared by its object in :mod:`singapore_env.engine.rulesets`, which
+builds on the rules (this module is below them: the rules read a configuration). Balance
+studies change configuration, never code::
 
     cfg = RulesConfig.standard(slavery=False)
     cfg = cfg.replace(war_cost=6)
@@ -16,14 +19,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+#: The rulesets' names, the standard one first (each has an object in
+#: :data:`singapore_env.engine.rulesets.BY_NAME`; a test keeps the two in step).
 RULESETS = ("standard", "first-edition", "simulation")
-REWARD_MODES = ("win", "vp_margin", "faction")
-SPOILS_SHARING = ("mandatory", "optional")
 #: The numbers a ruleset changes from the standard defaults (``RulesConfig.named``).
 PRESETS: dict[str, dict] = {
     # 2022 first edition: War costs no Storehouse tokens (still two Actions).
     "first-edition": {"war_cost": 0, "war_cost_under_anglo_dutch": 0},
 }
+REWARD_MODES = ("win", "vp_margin", "faction")
+SPOILS_SHARING = ("mandatory", "optional")
 #: Upper bounds on the numbers that size lists, dice pools or loops, so that a config
 #: from a file cannot make the engine allocate or loop without bound. Every other int
 #: is capped at ``MAX_VALUE``; ``max_decisions`` (a step count) at ``MAX_DECISIONS``.

@@ -25,7 +25,7 @@ from .decisions import Decision, Kind, arg_sizes, is_decision
 from .invariants import InvariantError, check_invariants
 from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
-from .rules.roles import setup_simulation
+from .rulesets import Ruleset, ruleset_of
 from .save_validation import (FORMAT_NAME, FORMAT_VERSION, SaveFormatError, check_header,
                               parse_json, rng_state, state_from_dict)
 from .state import Frame, GameState, Slot
@@ -75,7 +75,8 @@ class Game:
         s.battle_deck = [list(c.battle_ids[0]), list(c.battle_ids[1])]
         for deck in s.battle_deck:
             shuffle(self, deck)
-        setup_simulation(self)
+        if self.ruleset.setup is not None:
+            self.ruleset.setup(self)
         events_ii = list(c.event_ids["II"])
         events_i = list(c.event_ids["I"])
         shuffle(self, events_ii)
@@ -92,6 +93,11 @@ class Game:
         for seat in clockwise_from(s.first_player):
             draw_to_hand(self, seat, 1)
         s.stack = [Frame("round")]
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset the game plays (named by its configuration)."""
+        return ruleset_of(self.cfg)
 
     @property
     def rng(self) -> np.random.Generator:

@@ -135,7 +135,7 @@ def _check_cards(g, validated: bool) -> None:
     if len(seen) != len(held):
         dupes = [c.defs[cid].key for cid, k in Counter(held).items() if k > 1]
         raise InvariantError(f"cards in two places: {dupes}")
-    ids = _card_ids(c, g.cfg.ruleset == "simulation")
+    ids = _card_ids(c, g.ruleset.has_roles)
     if not seen >= ids["expected"]:
         missing = [c.defs[cid].key for cid in ids["expected"] if cid not in seen]
         raise InvariantError(f"cards lost: {missing}")
@@ -177,27 +177,28 @@ def _check_places(g, ids: dict) -> None:
               "non-Folk-Hero card in a Folk Hero hand")
 
 
-#: (id of a content, simulation ruleset?) -> (the content, its card-id sets).
+#: (id of a content, Folk Heroes in play?) -> (the content, its card-id sets).
 _CARD_IDS: dict[tuple[int, bool], tuple] = {}
 
 
-def _card_ids(c, simulation: bool) -> dict:
+def _card_ids(c, folk_heroes: bool) -> dict:
     """Card ids of content ``c`` by role, computed once per content and ruleset:
-    ``expected`` (every card that is always in play), ``known`` (those and the Events),
-    ``tableau`` (Market and Leader cards) and the content's set of each category."""
-    hit = _CARD_IDS.get((id(c), simulation))
+    ``expected`` (every card that is always in play: the Folk Heroes too in a ruleset
+    with Roles), ``known`` (those and the Events), ``tableau`` (Market and Leader
+    cards) and the content's set of each category."""
+    hit = _CARD_IDS.get((id(c), folk_heroes))
     if hit is None:
         if len(_CARD_IDS) >= 16:
             _CARD_IDS.clear()
         expected = set(c.market_ids) | set(c.leader_ids) | set(c.battle_ids[0]) \
             | set(c.battle_ids[1]) | set(c.population_ids)
-        if simulation:
+        if folk_heroes:
             expected |= set(c.folk_ids)
         by_category = c.category_ids
         ids = {"expected": expected,
                "known": expected | set(c.event_ids["I"]) | set(c.event_ids["II"]),
                "tableau": by_category["market"] | by_category["leader"], **by_category}
-        hit = _CARD_IDS[id(c), simulation] = (c, ids)  # (holding c keeps its id its own)
+        hit = _CARD_IDS[id(c), folk_heroes] = (c, ids)  # (holding c keeps its id its own)
     return hit[1]
 
 

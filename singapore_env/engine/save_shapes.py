@@ -117,14 +117,14 @@ class _Spec:
     """What one frame kind holds: its seat (True = a seat 0..3, False = -1, None =
     either), required and optional data, the frame it works on and a cross-check.
     The data are keyed makers of checkers: each takes the state checker (its ``cfg``,
-    content ``c`` and ``card(*categories)``) and gives the checker of that entry."""
+    content ``c`` and ``card(*categories)``) and gives the checker of that entry. The
+    rulesets whose saves may hold the frame say so in their ``Ruleset.frames``."""
 
-    def __init__(self, seated=True, need=None, may=None, parent=None, check=None,
-                 ruleset=()):
+    def __init__(self, seated=True, need=None, may=None, parent=None, check=None):
         self.seat = SEAT if seated else int_in(-1, -1 if seated is False else 3)
         self.need, self.may = need or {}, may or {}
         self.parent = (lambda f: parent) if isinstance(parent, str) else parent
-        self.check, self.ruleset = check, ruleset
+        self.check = check
 
 
 def _v(checker):
@@ -144,9 +144,6 @@ _SEATS2 = _v(list_of(SEAT_OR_NONE, 2))
 _COUNTS4 = _v(list_of(COUNT, 4))
 _ROLL = _v(int_in(0, 200))
 _COMMITS4 = lambda self: list_of(list_of(self.card("battle"), most=20), 4)  # noqa: E731
-_FE = ("first-edition",)
-_SIM = ("simulation",)
-_NOT_FE = ("standard", "simulation")
 
 
 def _reroll_fits(f, parent) -> bool:
@@ -195,8 +192,8 @@ FRAMES: dict[str, _Spec] = {
     "veto": _Spec(need={"vice": _v(int_in(0, 20))}, parent="decree"),
     # raid and conflict
     "raid": _Spec(need={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200))},
-                  may={"roll_dice": _v(DICE)}, ruleset=_NOT_FE),
-    "hinder": _Spec(parent="raid", ruleset=_NOT_FE),
+                  may={"roll_dice": _v(DICE)}),
+    "hinder": _Spec(parent="raid"),
     "reroll": _Spec(need={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
                           "field": _v(one_of("roll", "roll0", "roll1")),
                           "card": _card("battle"), "dice": _v(int_in(0, 40))},
@@ -218,38 +215,36 @@ FRAMES: dict[str, _Spec] = {
         "victor": _v(SEAT_OR_NONE),
         "loser": _v(SEAT_OR_NONE)},
         may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
-             "totals": _v(list_of(COUNT, 2))}, check=_war_fits, ruleset=_NOT_FE),
-    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war", ruleset=_NOT_FE),
-    "war_commit": _Spec(parent="war", ruleset=_NOT_FE),
+             "totals": _v(list_of(COUNT, 2))}, check=_war_fits),
+    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war"),
+    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war"),
+    "war_commit": _Spec(parent="war"),
     "war_discard": _Spec(may={"parent": _v(one_of("war_fe"))},
                          parent=lambda f: f.d.get("parent", "war")),
-    "spoils": _Spec(parent="war", ruleset=_NOT_FE),
-    "ally_pay": _Spec(parent="war", ruleset=_NOT_FE),
-    "share": _Spec(parent="war", ruleset=_NOT_FE),
+    "spoils": _Spec(parent="war"),
+    "ally_pay": _Spec(parent="war"),
+    "share": _Spec(parent="war"),
     # simulation
-    "declare_role": _Spec(ruleset=_SIM), "reveal_roles": _Spec(False, ruleset=_SIM),
-    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))},
-                             ruleset=_SIM),
-    "ruler_buy": _Spec(parent="war", ruleset=_SIM),
+    "declare_role": _Spec(), "reveal_roles": _Spec(False),
+    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))}),
+    "ruler_buy": _Spec(parent="war"),
     # first edition
     "raid_fe": _Spec(need={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
                            "commits": _COMMITS4, "die": _v(one_of("d4")), "roll": _ROLL,
                            "hinder": _v(int_in(0, 200)), "shown": _v(FLAG)},
-                     may={"roll_dice": _v(DICE)}, ruleset=_FE),
+                     may={"roll_dice": _v(DICE)}),
     "war_fe": _Spec(need={
         "defender": _v(SEAT), "phase": _v(int_in(0, 6)), "commits": _COMMITS4,
         "bonus": _COUNTS4, "tokens": _v(list_of(COUNT, 2)), "die": _v(one_of("d4")),
         "roll0": _ROLL, "roll1": _ROLL, "totals": _v(list_of(COUNT, 2)),
         "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),
         "shown": _v(FLAG)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits,
-        ruleset=_FE),
-    "fe_intervene": _Spec(parent="raid_fe", ruleset=_FE),
-    "fe_hinder": _Spec(parent="raid_fe", ruleset=_FE),
+        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits),
+    "fe_intervene": _Spec(parent="raid_fe"),
+    "fe_hinder": _Spec(parent="raid_fe"),
     "fe_commit": _Spec(need={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
-                       parent=lambda f: f.d["parent"], ruleset=_FE),
-    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe", ruleset=_FE),
-    "fe_donate": _Spec(parent="war_fe", ruleset=_FE),
-    "fe_plunder": _Spec(parent="war_fe", ruleset=_FE),
+                       parent=lambda f: f.d["parent"]),
+    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe"),
+    "fe_donate": _Spec(parent="war_fe"),
+    "fe_plunder": _Spec(parent="war_fe"),
 }

@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter, le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind, SharedDecisions
+from .rulesets import ruleset_of
 from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
@@ -253,11 +254,11 @@ class _StateCheck:
         #: fact kind -> checkers of its round and values
         self.facts = {kind: (int_in(0, self.rounds), *(values[name] for name in names))
                       for kind, names in _FACT_VALUES.items()}
+        kinds = ruleset_of(cfg).frames
         #: frame kind of this ruleset -> (its spec, checkers of its data by key)
         self.frames = {kind: (spec, {key: make(self) for key, make in
                                      {**spec.need, **spec.may}.items()})
-                       for kind, spec in FRAMES.items()
-                       if not spec.ruleset or cfg.ruleset in spec.ruleset}
+                       for kind, spec in FRAMES.items() if kind in kinds}
         checks = self._field_checks()
         #: (field, checker) in GameState order, which is the order fields are checked in.
         self.fields = tuple((name, checks[name]) for name in GameState.__slots__)

@@ -25,11 +25,6 @@ ALLY, LEADER, RULER = 0, 1, 2
 ROLE_NAMES = ("Colonial Ally", "Resistance Leader", "Colonial Ruler")
 
 
-def simulation(g) -> bool:
-    """Is the game played with the Simulation Mode rules?"""
-    return g.cfg.ruleset == "simulation"
-
-
 def role_of(g, seat: int) -> int:
     """The seat's revealed Role (ALLY, LEADER, RULER), or -1 (none, or still hidden)."""
     return g.s.roles[seat] if g.s.roles_public else -1
@@ -37,11 +32,10 @@ def role_of(g, seat: int) -> int:
 
 # ---------------------------------------------------------------- setup
 def setup_simulation(g) -> None:
-    """Simulation setup: put away the Malay star Battle cards and one British card of
-    each key in ``sim_put_away_british``; shuffle the Folk Hero deck. (The Battle decks
-    are already shuffled; each player then draws 1 Battle card as usual.)"""
-    if not simulation(g):
-        return
+    """Simulation setup (the simulation ruleset's setup step): put away the Malay star
+    Battle cards and one British card of each key in ``sim_put_away_british``; shuffle
+    the Folk Hero deck. (The Battle decks are already shuffled; each player then draws
+    1 Battle card as usual.)"""
     s, defs = g.s, g.c.defs
     malay = s.battle_deck[1]
     s.put_away = [c for c in malay if defs[c].star]
@@ -58,8 +52,9 @@ def setup_simulation(g) -> None:
 
 # ---------------------------------------------------------------- declaring Roles
 def role_frames(g) -> list[Frame]:
-    """The Anglo-Dutch Treaty came into force: the Rajas declare, then all is revealed."""
-    if not simulation(g):
+    """The Anglo-Dutch Treaty came into force: in a ruleset with Roles the Rajas declare,
+    then all is revealed."""
+    if not g.ruleset.has_roles:
         return []
     rajas = [p for p in clockwise_from(g.s.first_player) if faction(p) == 1]
     return [Frame("declare_role", p) for p in rajas] + [Frame("reveal_roles")]

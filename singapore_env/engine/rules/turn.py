@@ -16,11 +16,9 @@ from .market import (buy_battle, buy_battle_options, buy_market, buy_market_opti
                      search_options)
 from .population import can_populate, populate
 from .raid import raid, raid_options
-from .raid_first_edition import raid_fe
 from .roles import income_bonus, place_in_storehouse, role_frames
 from .scoring import final_scores
 from .war import declare_war, war_options
-from .war_first_edition import declare_war_fe
 
 
 @auto("round")
@@ -119,10 +117,11 @@ class LeaderAction:
         elif d.kind == Kind.LEADER_STOREHOUSE:
             place_in_storehouse(g, seat, g.cfg.leader_storehouse_tokens)
         elif d.kind != Kind.PASS:
-            CORE[d.kind](g, seat, d.arg)
+            g.ruleset.actions[d.kind](g, seat, d.arg)
 
 
-# Core actions: kind -> fn(g, seat, arg). Each uses one Action (War two).
+# Core actions: kind -> fn(g, seat, arg). Each uses one Action (War two). A ruleset may
+# play some its own way (Ruleset.own_actions); the turn plays its table (Ruleset.actions).
 CORE = {
     Kind.BUY_MARKET: buy_market,
     Kind.BUY_BATTLE: lambda g, seat, arg: buy_battle(g, seat, bool(arg)),
@@ -133,11 +132,6 @@ CORE = {
     Kind.WAR: declare_war,
     Kind.SEARCH: search,
     Kind.INSPIRE: inspire,
-}
-# Core actions a ruleset plays its own way: (ruleset, kind) -> fn(g, seat, arg).
-VARIANTS = {
-    ("first-edition", Kind.RAID): lambda g, seat, arg: raid_fe(g, seat),
-    ("first-edition", Kind.WAR): declare_war_fe,
 }
 FREE = {Kind.REVEAL: reveal, Kind.REBUILD: rebuild, Kind.FOLK_HERO: play_folk}
 ACTION_COST = {Kind.WAR: 2}
@@ -179,7 +173,7 @@ class Actions:
             FREE[d.kind](g, f.seat, d.arg)
             return
         f.d["left"] -= ACTION_COST.get(d.kind, 1)
-        VARIANTS.get((g.cfg.ruleset, d.kind), CORE[d.kind])(g, f.seat, d.arg)
+        g.ruleset.actions[d.kind](g, f.seat, d.arg)
 
 
 @auto("cleanup")
