@@ -67,3 +67,39 @@ def test_a_save_from_before_sources_loads_with_its_vp_unrecorded():
     old = Game.from_dict(data)
     assert [row[VP_SOURCES.index("unrecorded")] for row in old.s.vp_sources] == g.s.vp
     assert old.s.facts == []
+
+
+def _running_save_with_vp() -> dict:
+    g = Game(5)
+    rng = __import__("random").Random(3)
+    while max(g.s.vp) < 3:
+        legal = g.legal_decisions()
+        g.step(legal[rng.randrange(len(legal))])
+    return json.loads(g.to_json())
+
+
+def test_a_save_with_a_negative_vp_award_is_rejected_with_its_place():
+    """The VP track still adds up, but a source went negative: the game would fail an
+    invariant later, so the loader refuses it and names the entry."""
+    data = _running_save_with_vp()
+    row = data["state"]["vp_sources"][1]
+    district, decree = VP_SOURCES.index("district"), VP_SOURCES.index("decree")
+    row[decree] += row[district] + 2
+    row[district] = -2
+    from singapore_env.engine.save_validation import SaveFormatError
+    with pytest.raises(SaveFormatError, match=r"vp_sources\[1\] district is negative \(-2\)"):
+        Game.from_dict(data)
+
+
+def test_a_running_save_with_end_of_game_vp_is_rejected():
+    data = _running_save_with_vp()
+    data["state"]["vp_sources"][2][VP_SOURCES.index("legacy")] = -4
+    from singapore_env.engine.save_validation import SaveFormatError
+    with pytest.raises(SaveFormatError, match=r"vp_sources\[2\] legacy is -4 in a running game"):
+        Game.from_dict(data)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_finished_games_with_negative_end_game_vp_still_load(ruleset):
+    g = _finished(ruleset, "random", 0)
+    assert Game.from_json(g.to_json()).s.vp_sources == g.s.vp_sources

@@ -21,7 +21,7 @@ from .rulesets import ruleset_of
 from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
-from .state import OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
+from .state import FINAL_ONLY_SOURCES, OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
 FORMAT_VERSION = 1
@@ -33,6 +33,11 @@ _TOP_KEYS = ("seed", "config", "history", "rng", "state")
 _DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
 _ROUND_ENDS = ("cleanup", "round", "end_game")  # what closes a round, bottom of the stack
+#: Columns of ``vp_sources``: VP awarded during play (never negative: every award the rules
+#: make is a count) and VP recorded only when the game ends (Legacies and End Game bonuses
+#: may be negative, and are 0 until then).
+_TRACK_COLUMNS = tuple(i for i, name in enumerate(VP_SOURCES) if name not in FINAL_ONLY_SOURCES)
+_FINAL_COLUMNS = tuple(i for i, name in enumerate(VP_SOURCES) if name in FINAL_ONLY_SOURCES)
 #: Procedures that never run inside one of their own kind (each holds cards or dice).
 _ONE_AT_A_TIME = ("war", "war_fe", "raid", "raid_fe", "conflict", "decree", "upkeep",
                   "cleanup", "round", "end_game")
@@ -423,6 +428,9 @@ class _StateCheck:
                 return f"tableau[{seat}] holds another seat's Leader"
         if len(set(s.used_cards)) != len(s.used_cards):
             return "used_cards repeats a card"
+        problem = self._vp_sources_problem(s)
+        if problem:
+            return problem
         if s.game_over:
             if len(s.final_vp) != 4:
                 return "a finished game has 4 final_vp"
@@ -438,6 +446,20 @@ class _StateCheck:
             if len(s.event_deck) > self.rounds - s.round:
                 return f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}"
         return self._stack_problem(s.stack)
+
+    @staticmethod
+    def _vp_sources_problem(s: GameState) -> str | None:
+        """A negative VP award, or end-of-game VP recorded in a running game (either would
+        break the game's VP invariants later), if any."""
+        for seat, row in enumerate(s.vp_sources):
+            if min(row[i] for i in _TRACK_COLUMNS) < 0:
+                i = next(i for i in _TRACK_COLUMNS if row[i] < 0)
+                return f"vp_sources[{seat}] {VP_SOURCES[i]} is negative ({row[i]})"
+            if not s.game_over and any(row[i] for i in _FINAL_COLUMNS):
+                i = next(i for i in _FINAL_COLUMNS if row[i])
+                return (f"vp_sources[{seat}] {VP_SOURCES[i]} is {row[i]} in a running game "
+                        f"(recorded only when the game ends)")
+        return None
 
     @staticmethod
     def _stack_problem(stack: list[Frame]) -> str | None:
