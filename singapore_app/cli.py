@@ -10,6 +10,7 @@
     singapore-1819 evaluate --british learned:runs/train/british.npz --malay heuristic
     singapore-1819 ladder --agents random,heuristic,mcts:iters=24 --games 20 --plot l.png
     singapore-1819 demo --out runs/demo
+    singapore-1819 serve --port 8819 --games-dir games
 
 ``train``, ``evaluate`` and ``demo`` import the ``training`` package (and torch) only
 when they run, so the engine and the environment never import torch. The options
@@ -41,7 +42,8 @@ def _version() -> str:
 
 
 #: The extra that installs an optional package (the rest come with [train]).
-EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab"}
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab",
+            "starlette": "web", "uvicorn": "web", "httpx": "web", "selenium": "web"}
 
 
 class _Commands(click.Group):
@@ -456,6 +458,27 @@ def demo(out, config_path, games, ruleset, progress) -> None:
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
     click.echo(f"report: {report}")
+
+
+# ---------------------------------------------------------------- serve
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback unless told otherwise).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8819, show_default=True)
+@click.option("--games-dir", default="games", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Folder of the games (in progress ones are resumed on restart).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Threads running the agents' moves.")
+@click.option("--allow-code", is_flag=True,
+              help="Let agent specs from the page or the API load code or policy files "
+                   "from this machine (file.py:Class, module:Class, learned:PATH).")
+def serve(host, port, games_dir, workers, allow_code) -> None:
+    """The web app: play a seat in a browser, watch agents, replay saved games, and a
+    JSON API under /api/ (docs/web.md). Needs the web extra."""
+    from .web.server import serve as run_server
+
+    run_server(host, port, games_dir, workers, allow_code, log=click.echo)
 
 
 # ---------------------------------------------------------------- ladder

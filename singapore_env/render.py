@@ -54,7 +54,7 @@ def render_text(g, seat: int | None = None) -> str:
                 if seat is None or seat == p else f"{len(s.hands[p])} cards")
         lines.append(f"{SEAT_NAMES[p]} ({fac}) VP {s.vp[p]} ${s.wealth[p]} hand: {hand}"
                      f" revealed: {[c.defs[x].name for x in s.revealed[p]]}"
-                     + _role_text(g, p, seat))
+                     + role_text(g, p, seat))
         lines.append("    tableau: " + " ".join(parts))
     if s.game_over:
         lines.append(f"Final VP: {s.final_vp}")
@@ -63,7 +63,7 @@ def render_text(g, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _role_text(g, p: int, seat: int | None) -> str:
+def role_text(g, p: int, seat: int | None) -> str:
     """A ruleset with Roles (Simulation Mode): the seat's Role (another Raja's stays
     hidden until both are revealed), the veto, and its Folk Hero hand (hidden from the
     other seats)."""

@@ -1,0 +1,182 @@
+"""The JSON API under ``/api/`` (docs/web.md): start, list, resume and download games,
+a seat's view, its legal answers and its answer, a spectator's view, and replays.
+
+Each handler checks its input (:mod:`singapore_app.web.inputs`) before touching a game;
+the engine decides legality (an illegal answer is its ``IllegalDecision``, a 409 with the
+engine's words). A seat's view needs that seat's secret (header ``X-Seat-Key`` or query
+``key``); without it, only what a spectator sees is shown.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.engine.game import IllegalDecision
+
+from . import inputs, views
+from .inputs import ApiError
+from .table import PERSON, Table
+
+
+def _state(request: Request):
+    return request.app.state.web
+
+
+def _table(request: Request) -> Table:
+    return _state(request).tables.get(inputs.game_id(request.path_params["game"]))
+
+
+def _seat(request: Request, table: Table) -> int:
+    """The seat of the path, if the request holds its secret (else ApiError 403)."""
+    seat = inputs.seat_of(request.path_params["seat"])
+    key = request.headers.get("x-seat-key") or request.query_params.get("key")
+    if table.seats[seat] != PERSON:
+        raise ApiError(403, f"{SEAT_NAMES[seat]} is played by an agent "
+                            f"({table.seats[seat]}), not by a person")
+    if not table.key_fits(seat, key):
+        raise ApiError(403, f"wrong or missing secret for {SEAT_NAMES[seat]}: give the "
+                            f"seat's key (header X-Seat-Key or ?key=)")
+    return seat
+
+
+def _links(table: Table) -> dict:
+    seats = []
+    for p, spec in enumerate(table.seats):
+        entry = {"seat": SEAT_NAMES[p], "player": spec}
+        if spec == PERSON:
+            entry |= {"key": table.keys[p], "url": f"/play/{table.id}?seat={p}#key={table.keys[p]}"}
+        seats.append(entry)
+    return {"id": table.id, "seats": seats, "watch": f"/play/{table.id}",
+            "replay": f"/replay/{table.id}"}
+
+
+def view(table: Table, seat: int | None) -> dict:
+    """Everything ``seat`` (None: a spectator) may see of ``table``."""
+    g = table.game
+    return {"id": table.id, "seat": None if seat is None else SEAT_NAMES[seat],
+            "ruleset": g.cfg.ruleset, "seed": g.seed, "decisions": len(g.history),
+            "over": g.is_over, "status": views.headline(g), "error": table.error,
+            "acting": SEAT_NAMES[g.acting_seat] if not g.is_over else None,
+            "players": table.seats, "open_book": table.open_book,
+            "board": views.board(g, seat), "log": table.log_for(seat),
+            "question": views.question(g, seat) if seat is not None else None}
+
+
+# ---------------------------------------------------------------- games
+async def list_games(request: Request):
+    return JSONResponse({"games": _state(request).tables.recent()})
+
+
+async def create_game(request: Request):
+    web = _state(request)
+    game, seats, delay = inputs.new_game_of(await inputs.read_json(request), web.allow_code)
+    table = web.tables.new(game, seats, delay)
+    web.driver.kick(table)
+    return JSONResponse(_links(table), status_code=201)
+
+
+async def resume_game(request: Request):
+    """A saved game played on from where it was, with new seats."""
+    web = _state(request)
+    body = await inputs.read_json(request)
+    inputs.known_keys(body, ("save", "seats", "delay"))
+    game = inputs.save_of(body)
+    seats, delay = inputs.seats_of(body, web.allow_code), inputs.delay_of(body)
+    table = web.tables.new(game, seats, delay, replay_only=game.is_over)
+    web.driver.kick(table)
+    return JSONResponse(_links(table), status_code=201)
+
+
+async def open_replay(request: Request):
+    """A saved game opened to be replayed (everything in it is shown)."""
+    body = await inputs.read_json(request)
+    inputs.known_keys(body, ("save",))
+    game = inputs.save_of(body)
+    table = _state(request).tables.new(game, ["saved"] * 4, replay_only=True)
+    return JSONResponse(_links(table), status_code=201)
+
+
+async def spectator_view(request: Request):
+    return JSONResponse(view(_table(request), None))
+
+
+async def seat_view(request: Request):
+    table = _table(request)
+    return JSONResponse(view(table, _seat(request, table)))
+
+
+async def seat_legal(request: Request):
+    table = _table(request)
+    seat = _seat(request, table)
+    g = table.game
+    return JSONResponse({"decisions": len(g.history), "to_answer": g.acting_seat == seat,
+                         "question": views.question(g, seat)})
+
+
+async def seat_answer(request: Request):
+    web = _state(request)
+    table = _table(request)
+    seat = _seat(request, table)
+    body = await inputs.read_json(request)
+    g = table.game
+    if table.replay_only or g.is_over:
+        raise ApiError(409, "the game is over; no answer is taken")
+    if g.acting_seat != seat:
+        raise ApiError(409, f"it is {SEAT_NAMES[g.acting_seat]}'s decision, not "
+                            f"{SEAT_NAMES[seat]}'s")
+    decision = inputs.answer_of(body, g)
+    try:
+        table.step(decision)
+    except IllegalDecision as exc:
+        raise ApiError(409, f"illegal answer: {exc}"[:600]) from None
+    web.tables.save(table)
+    web.driver.kick(table)
+    return JSONResponse(view(table, seat))
+
+
+def _open_book(table: Table, what: str) -> None:
+    if not table.open_book:
+        raise ApiError(403, f"the {what} shows every seat's hidden cards: it opens once the "
+                            f"game is over (or for a game of agents only)")
+
+
+async def download(request: Request):
+    table = _table(request)
+    _open_book(table, "save")
+    return Response(table.game.to_json(), media_type="application/json", headers={
+        "content-disposition": f'attachment; filename="singapore-{table.id}.json"'})
+
+
+async def replay_summary(request: Request):
+    table = _table(request)
+    _open_book(table, "replay")
+    return JSONResponse(_state(request).tables.timeline(table).summary())
+
+
+async def replay_step(request: Request):
+    table = _table(request)
+    _open_book(table, "replay")
+    timeline = _state(request).tables.timeline(table)
+    text = request.path_params["step"]
+    if not (text.isascii() and text.isdigit() and len(text) <= 7
+            and int(text) <= len(timeline)):
+        raise ApiError(400, f"step must be an integer in 0..{len(timeline)}, got {text[:20]!r}")
+    return JSONResponse(timeline.view(int(text)))
+
+
+ROUTES = [
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games", create_game, methods=["POST"]),
+    Route("/api/games/resume", resume_game, methods=["POST"]),
+    Route("/api/replays", open_replay, methods=["POST"]),
+    Route("/api/games/{game}", spectator_view, methods=["GET"]),
+    Route("/api/games/{game}/save", download, methods=["GET"]),
+    Route("/api/games/{game}/replay", replay_summary, methods=["GET"]),
+    Route("/api/games/{game}/replay/{step}", replay_step, methods=["GET"]),
+    Route("/api/games/{game}/seats/{seat}", seat_view, methods=["GET"]),
+    Route("/api/games/{game}/seats/{seat}/legal", seat_legal, methods=["GET"]),
+    Route("/api/games/{game}/seats/{seat}/answer", seat_answer, methods=["POST"]),
+]

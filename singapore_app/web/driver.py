@@ -1,0 +1,68 @@
+"""Agents playing their seats without blocking the server: each table with an agent to
+move gets an asyncio task that asks the agent on a thread pool (one BLAS / torch thread
+per worker, :func:`agents.threads.limit_threads`) and applies its decision on the event
+loop, where every change to a game happens."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
+from agents.threads import limit_threads
+
+from .store import Tables
+from .table import Table
+
+log = logging.getLogger(__name__)
+#: Agent decisions between two writes of a table during a run of agent moves.
+SAVE_EVERY = 20
+
+
+class Driver:
+    """Runs the agents' moves of every table of ``tables`` on ``workers`` threads."""
+
+    def __init__(self, tables: Tables, workers: int = 2):
+        self.tables = tables
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="agent",
+                                       initializer=limit_threads)
+        self.tasks: dict[str, asyncio.Task] = {}
+
+    def kick(self, table: Table) -> None:
+        """Start moving ``table``'s agents if one is to move and none is moving yet."""
+        if table.agent_to_move() and table.id not in self.tasks and table.error is None:
+            self.tasks[table.id] = asyncio.get_running_loop().create_task(self._drive(table))
+
+    async def _drive(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        moved = 0
+        try:
+            while table.agent_to_move():
+                if table.delay:
+                    await asyncio.sleep(table.delay)
+                g = table.game
+                seat, taken = g.acting_seat, len(g.history)
+                agent = await loop.run_in_executor(self.pool, table.agent, seat)
+                decision = await loop.run_in_executor(self.pool, agent.choose, g.clone(), seat)
+                if table.game is not g or len(g.history) != taken:
+                    continue  # (the game was replaced meanwhile)
+                table.step(decision)
+                moved += 1
+                if moved % SAVE_EVERY == 0:
+                    self.tables.save(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # an agent's failure stops that table only
+            table.error = f"the agent of seat {table.game.acting_seat} failed: {exc!r}"[:300]
+            log.exception("table %s: %s", table.id, table.error)
+        finally:
+            self.tasks.pop(table.id, None)
+            if moved:
+                self.tables.save(table)
+
+    async def close(self) -> None:
+        """Stop every table's agents (their games are saved) and the thread pool."""
+        for task in list(self.tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,183 @@
+"""Every request's input checked before it reaches a game: bodies (size, JSON, fields),
+ids, seats, agent specs, answers and saves. A bad input raises :class:`ApiError`, a 4xx
+with a message that says what is wrong; nothing is changed by a refused request."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from singapore_env.engine import Game
+from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig, check_keys
+from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.engine.decisions import Decision
+from singapore_env.engine.save_validation import SaveFormatError
+
+from .table import PERSON
+
+#: The largest request body read (a saved game with its text log is ~10-100 KB).
+MAX_BODY = 2 * 1024 * 1024
+#: Game ids: 12 lowercase hex digits.
+ID_PATTERN = re.compile(r"[0-9a-f]{12}")
+MAX_SEED = 2**31 - 1
+MAX_DELAY = 10.0
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status`` and a message for the client."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+async def read_json(request, limit: int = MAX_BODY) -> dict:
+    """The request's body as a JSON object (at most ``limit`` bytes)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, f"the body is larger than {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise ApiError(413, f"the body is larger than {limit} bytes")
+    if not body:
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, f"the body is not JSON: {str(exc)[:120]}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+def game_id(text: str) -> str:
+    """A well-formed game id (12 lowercase hex digits)."""
+    if not ID_PATTERN.fullmatch(text):
+        raise ApiError(400, f"malformed game id {text[:40]!r}: ids are 12 hex digits")
+    return text
+
+
+def seat_of(text: str) -> int:
+    """A seat given as 0..3 or by name (``sultan``)."""
+    if text in ("0", "1", "2", "3"):
+        return int(text)
+    if text in SEAT_NAMES:
+        return SEAT_NAMES.index(text)
+    raise ApiError(400, f"unknown seat {text[:40]!r}: give 0..3 or one of "
+                        f"{', '.join(SEAT_NAMES)}")
+
+
+def _int(body: dict, name: str, default: int, lo: int, hi: int) -> int:
+    value = body.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ApiError(400, f"{name} must be an integer in {lo}..{hi}, got {value!r}"[:200])
+    return value
+
+
+def known_keys(body: dict, allowed: tuple[str, ...]) -> None:
+    """ApiError 400 naming any field of ``body`` not in ``allowed``."""
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        raise ApiError(400, f"unknown field(s) {', '.join(map(repr, unknown))[:120]}; "
+                            f"fields are {', '.join(allowed)}")
+
+
+def delay_of(body: dict) -> float:
+    """Seconds between agent moves, 0..10."""
+    value = body.get("delay", 0.0)
+    if (not isinstance(value, (int, float)) or isinstance(value, bool)
+            or not 0 <= value <= MAX_DELAY):
+        raise ApiError(400, f"delay must be a number of seconds in 0..{MAX_DELAY:g}, "
+                            f"got {value!r}"[:200])
+    return float(value)
+
+
+def seats_of(body: dict, allow_code: bool) -> list[str]:
+    """Four seats, each ``"person"`` or an agent spec the registry builds."""
+    seats = body.get("seats", [PERSON, "heuristic", "heuristic", "heuristic"])
+    if not (isinstance(seats, list) and len(seats) == 4
+            and all(isinstance(x, str) and 0 < len(x) <= 200 for x in seats)):
+        raise ApiError(400, "seats must be a list of 4 strings: \"person\" or an agent spec "
+                            "(random, heuristic, mcts:iters=24, learned:default...)")
+    out = [x.strip() for x in seats]
+    for seat, spec in enumerate(out):
+        if spec != PERSON:
+            check_agent_spec(spec, allow_code, SEAT_NAMES[seat])
+    return out
+
+
+def check_agent_spec(spec: str, allow_code: bool, where: str) -> None:
+    """An agent spec the registry can build; a class from a file or module, or a policy
+    file, only when the server allows code from its users (``--allow-code``)."""
+    from agents.registry import is_learned, make_agent, split_spec
+
+    try:
+        _, target, _ = split_spec(spec)
+        loads_code = target is not None or (
+            is_learned(spec) and spec.split(":", 1)[1] != "default")
+        if loads_code and not allow_code:
+            raise ApiError(400, f"{where}: agent {spec!r} loads code or a file from the "
+                                f"server's disk; start the server with --allow-code to "
+                                f"allow that")
+        make_agent(spec, 0)
+    except (ValueError, ImportError, OSError) as exc:
+        raise ApiError(400, f"{where}: {exc}"[:300]) from None
+
+
+def rules_of(body: dict) -> tuple[RulesConfig, int]:
+    """The ruleset (with optional ``settings`` changes) and the seed of a new game."""
+    ruleset = body.get("ruleset", "standard")
+    if ruleset not in RULESETS:
+        raise ApiError(400, f"unknown ruleset {str(ruleset)[:40]!r}; rulesets are "
+                            f"{', '.join(RULESETS)}")
+    settings = body.get("settings", {})
+    if not isinstance(settings, dict):
+        raise ApiError(400, "settings must be an object of rule settings")
+    try:
+        check_keys(settings)
+        cfg = RulesConfig.named(ruleset, **settings)
+        Game(0, cfg)  # a configuration the engine can set up
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise ApiError(400, f"settings: {exc}"[:300]) from None
+    return cfg, _int(body, "seed", 1, 0, MAX_SEED)
+
+
+def new_game_of(body: dict, allow_code: bool) -> tuple[Game, list[str], float]:
+    """A new game, its seats and its pace from a ``POST /api/games`` body."""
+    known_keys(body, ("ruleset", "seed", "seats", "delay", "settings"))
+    cfg, seed = rules_of(body)
+    seats, delay = seats_of(body, allow_code), delay_of(body)
+    return Game(seed, cfg), seats, delay
+
+
+def save_of(body: dict) -> Game:
+    """The game in a body's ``save`` (a save's JSON text, or its object)."""
+    save = body.get("save")
+    try:
+        if isinstance(save, str):
+            return Game.from_json(save)
+        if isinstance(save, dict):
+            return Game.from_dict(save)
+    except SaveFormatError as exc:
+        raise ApiError(400, f"not a usable save of this game: {exc}"[:400]) from None
+    raise ApiError(400, "save must be a saved game: its JSON text or the JSON object")
+
+
+def answer_of(body: dict, game: Game) -> Decision:
+    """The decision a body names: ``{"index": i}`` (into the legal answers) or
+    ``{"decision": [kind, arg]}``, with ``expect``: the decision count the client saw."""
+    known_keys(body, ("index", "decision", "expect"))
+    if "expect" in body and _int(body, "expect", 0, 0, 10**9) != len(game.history):
+        raise ApiError(409, f"the game has moved on: {len(game.history)} decisions taken, "
+                            f"the answer was for {body['expect']}")
+    legal = game.legal_decisions()
+    if "index" in body:
+        return legal[_int(body, "index", 0, 0, max(0, len(legal) - 1))]
+    pair = body.get("decision")
+    if (isinstance(pair, list) and len(pair) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in pair)):
+        return Decision(*pair)
+    raise ApiError(400, "give the answer as {\"index\": i} (into the legal answers) or "
+                        "{\"decision\": [kind, arg]}")
