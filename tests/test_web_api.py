@@ -1,0 +1,107 @@
+"""The web app's JSON API through Starlette's TestClient: a whole game played as one
+seat, agents playing alone, saves downloaded, replayed and resumed, games surviving a
+restart, and the ``serve`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from web_support import SHORT, client, play_seat, start, wait
+
+from singapore_app.cli import main
+from singapore_env.engine import Game
+
+
+def test_a_person_plays_a_whole_game_against_agents(tmp_path):
+    with client(tmp_path) as c:
+        game = start(c, ["random", "person", "random", "heuristic"], seed=4, settings=SHORT)
+        key = game["seats"][1]["key"]
+        view = play_seat(c, game["id"], 1, key, random.Random(1))
+        assert view["over"] and view["board"]["winners"]
+        assert any(line.startswith("resident: ") for line in view["log"])
+        assert any(line.startswith("* R") for line in view["log"])
+        save = c.get(f"/api/games/{game['id']}/save")
+        assert save.status_code == 200
+        loaded = Game.from_json(save.text)
+        assert loaded.is_over and len(loaded.history) == view["decisions"]
+        summary = c.get(f"/api/games/{game['id']}/replay").json()
+        assert summary["steps"] == view["decisions"] and len(summary["vp"]) == view["decisions"] + 1
+        last = c.get(f"/api/games/{game['id']}/replay/{summary['steps']}").json()
+        assert last["board"]["final_vp"] == loaded.final_scores
+        assert [sum(row) for row in summary["vp"][-1]] == loaded.final_scores
+
+
+def test_four_agents_play_to_the_end_and_the_list_shows_it(tmp_path):
+    with client(tmp_path) as c:
+        game = start(c, ["random"] * 4, seed=2)
+        view = wait(c, f"/api/games/{game['id']}", lambda v: v["over"])
+        assert view["open_book"] and view["status"].startswith("over")
+        listed = c.get("/api/games").json()["games"]
+        assert [g["id"] for g in listed] == [game["id"]] and listed[0]["over"]
+        assert "key" not in json.dumps(listed)
+
+
+def test_a_game_in_progress_survives_a_restart(tmp_path):
+    with client(tmp_path) as c:
+        game = start(c, ["person", "random", "random", "random"], seed=9)
+        key = game["seats"][0]["key"]
+        before = play_seat(c, game["id"], 0, key, random.Random(2), most=5)
+    with client(tmp_path) as c:
+        again = c.get(f"/api/games/{game['id']}/seats/0", headers={"x-seat-key": key}).json()
+        assert again["decisions"] == before["decisions"] and again["log"] == before["log"]
+        assert again["board"] == before["board"]
+        assert play_seat(c, game["id"], 0, key, random.Random(3), most=3)["decisions"] > \
+            before["decisions"]
+
+
+def test_a_simulate_save_opens_as_a_replay_and_steps(tmp_path):
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--no-progress",
+                                       "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    with client() as c:
+        r = c.post("/api/replays", json={"save": save.read_text()})
+        assert r.status_code == 201, r.text
+        game = r.json()["id"]
+        summary = c.get(f"/api/games/{game}/replay").json()
+        assert summary["steps"] == len(Game.from_json(save.read_text()).history)
+        assert summary["marks"][0] == {"step": 0, "round": 1, "seat": summary["marks"][0]["seat"]}
+        third_round = next(m["step"] for m in summary["marks"] if m["round"] == 3)
+        view = c.get(f"/api/games/{game}/replay/{third_round}").json()
+        assert view["board"]["round"] == 3 and all(h is not None for h in view["hands"])
+        first = c.get(f"/api/games/{game}/replay/0").json()
+        assert first["decision"] and first["board"]["round"] == 1
+        assert c.get(f"/api/games/{game}").json()["log"]  # the log, replayed from the seed
+
+
+def test_a_saved_game_is_played_on_with_new_seats():
+    g = Game(6)
+    rng = random.Random(0)
+    for _ in range(30):
+        legal = g.legal_decisions()
+        g.step(legal[rng.randrange(len(legal))])
+    with client() as c:
+        r = c.post("/api/games/resume", json={"save": json.loads(g.to_json()),
+                                              "seats": ["person"] * 4})
+        assert r.status_code == 201, r.text
+        links = r.json()
+        acting = g.acting_seat
+        key = links["seats"][acting]["key"]
+        legal = c.get(f"/api/games/{links['id']}/seats/{acting}/legal",
+                      headers={"x-seat-key": key}).json()
+        assert legal["to_answer"] and legal["decisions"] == 30
+        assert len(legal["question"]["answers"]) == len(g.legal_decisions())
+
+
+def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    result = CliRunner().invoke(main, ["serve", "--port", "8819"])
+    assert result.exit_code == 2
+    assert "needs the optional package 'uvicorn'" in result.output
+    assert "[web]" in result.output and "Traceback" not in result.output
