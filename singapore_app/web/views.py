@@ -53,7 +53,9 @@ def board(g, viewer: int | None) -> dict:
         entry = card(g, cid)
         if entry is not None:
             mine = viewer is not None and not g.is_over
-            entry["price"] = market_price(g, viewer, cid)[0] if mine else c.defs[cid].price
+            # a seat sees its own price; a spectator the printed (British, Malay) prices
+            entry["price"] = (market_price(g, viewer, cid)[0] if mine
+                              else dict(zip(FACTIONS, c.defs[cid].price)))
             entry["slot"] = slot
         market.append(entry)
     return {

@@ -92,14 +92,15 @@ function drawBoard(board) {
     g.append(s("rect", {x, y, width: 140, height: 100, rx: 6, fill: c ? "#fffdf6" : "#e5e5e5", stroke: "#777"}));
     if (c) {
       g.append(s("text", {x: x + 6, y: y + 18, "font-weight": 700, "font-size": 12}, c.name.slice(0, 22)));
-      g.append(s("text", {x: x + 6, y: y + 36, "font-size": 12}, `slot ${i}   $${c.price}`));
+      const price = typeof c.price === "number" ? `$${c.price}` : `B $${c.price.british} / M $${c.price.malay}`;
+      g.append(s("text", {x: x + 6, y: y + 36, "font-size": 12}, `slot ${i}   ${price}`));
       const title = s("title", {}, c.text); g.append(title);
       c.text.split("; ").slice(0, 3).forEach((t, j) => g.append(s("text", {x: x + 6, y: y + 54 + j * 14, "font-size": 9}, t.slice(0, 30))));
     }
     svg.append(g);
   });
   if (board.in_progress.length) board.in_progress.forEach((t, i) =>
-    svg.append(s("text", {x: 20, y: 20 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700}, t)));
+    svg.append(s("text", {x: 520, y: 290 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
   return svg;
 }
 

@@ -17,11 +17,22 @@ function showLinks(created) {
     `${s.seat}: `, el("a", {href: s.url, class: "seat-link", "data-seat": s.seat}, location.origin + s.url))));
 }
 
+// "a=1, b=true" -> {a: 1, b: true} (numbers and booleans as such, the rest as text).
+function settings() {
+  const out = {};
+  for (const part of document.getElementById("settings").value.split(",")) {
+    const [k, v] = part.split("=").map(x => (x || "").trim());
+    if (!k) continue;
+    out[k] = v === "true" ? true : v === "false" ? false : v !== "" && !isNaN(Number(v)) ? Number(v) : v;
+  }
+  return out;
+}
+
 async function start(all_agents) {
   showError(null);
   const body = {ruleset: document.getElementById("ruleset").value,
                 seed: Number(document.getElementById("seed").value),
-                delay: Number(document.getElementById("delay").value),
+                delay: Number(document.getElementById("delay").value), settings: settings(),
                 seats: all_agents ? seats().map(x => x === "person" ? "heuristic" : x) : seats()};
   try {
     const created = await api("/api/games", {method: "POST", body: JSON.stringify(body)});

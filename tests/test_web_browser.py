@@ -1,0 +1,147 @@
+"""The web app in a real browser (headless Chromium through Selenium): a person plays a
+whole game by clicking, four agents are watched to the end, a saved game is replayed
+step by step. Screenshots are kept under pytest's temporary folder."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from browser_support import browser as _browser
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed")
+
+from singapore_app.web.server import BackgroundServer  # noqa: E402
+from singapore_env.engine import Game  # noqa: E402
+
+SHORT = "event_i_cards=1, event_ii_cards=1"
+
+
+@pytest.fixture(scope="module")
+def driver():
+    yield from _browser()
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    with BackgroundServer(tmp_path_factory.mktemp("games"), workers=1) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots in {folder}")
+    return folder
+
+
+def _until(driver, test, timeout: float = 60.0, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = test(driver)
+        except Exception:  # (an element replaced while read)
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        time.sleep(0.05)
+
+
+def _taken(button) -> bool:
+    """Whether a clicked answer was taken (its button disabled, or gone with the
+    question)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    try:
+        return not button.is_enabled()
+    except StaleElementReferenceException:
+        return True
+
+
+def _by(driver, css: str):
+    from selenium.webdriver.common.by import By
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def _new_game(driver, url: str, seats: list[str], seed: int, settings: str = "",
+              watch: bool = False) -> None:
+    driver.get(url + "/")
+    for i, spec in enumerate(seats):
+        box = _by(driver, f"#seat-{i}")[0]
+        box.clear()
+        box.send_keys(spec)
+    for css, value in (("#seed", str(seed)), ("#delay", "0"), ("#settings", settings)):
+        box = _by(driver, css)[0]
+        box.clear()
+        box.send_keys(value)
+    _by(driver, "#watch-agents" if watch else "#start")[0].click()
+
+
+def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
+    _new_game(driver, url, ["random", "person", "random", "heuristic"], 5, SHORT)
+    link = _until(driver, lambda d: _by(d, "a.seat-link"), what="the seat link")[0]
+    assert link.get_attribute("data-seat") == "resident"
+    link.click()
+    rng, clicks = random.Random(1), 0
+    while True:
+        state = _until(driver, lambda d: "over" if _by(d, "#status[data-over=true]") else
+                       [b for b in _by(d, "button.answer") if b.is_enabled()], what="a question")
+        if state == "over":
+            break
+        if clicks == 3:
+            driver.save_screenshot(str(shots / "play.png"))
+        button = rng.choice(state)
+        button.click()
+        clicks += 1
+        _until(driver, lambda d: _taken(button), what="the answer taken")
+        assert not _by(driver, "#error")[0].text, _by(driver, "#error")[0].text
+    driver.save_screenshot(str(shots / "play-over.png"))
+    assert clicks >= 5
+    assert "game is over" in _by(driver, "#question")[0].text
+    assert "resident:" in _by(driver, "#log")[0].text
+    assert _by(driver, "#board-svg .space") and _by(driver, "#replay-link")
+
+
+def test_four_agents_are_watched_to_the_end(driver, url, shots):
+    _new_game(driver, url, ["random", "heuristic", "random", "random"], 8, watch=True)
+    _until(driver, lambda d: "/play/" in d.current_url, what="the table page")
+    _until(driver, lambda d: _by(d, "#status[data-over=true]"), timeout=120,
+           what="the end of the agents' game")
+    driver.save_screenshot(str(shots / "watch.png"))
+    assert "watching" in _by(driver, "#who")[0].text
+    assert "won" in _by(driver, "#status")[0].text
+
+
+def test_a_saved_game_is_replayed_step_by_step(driver, url, shots, tmp_path):
+    g = Game(3)
+    rng = random.Random(4)
+    while not g.is_over:
+        legal = g.legal_decisions()
+        g.step(legal[rng.randrange(len(legal))])
+    save = tmp_path / "saved.json"
+    save.write_text(g.to_json())
+    driver.get(url + "/")
+    _by(driver, "#save-file")[0].send_keys(str(save))
+    _by(driver, "#open-replay")[0].click()
+    step = lambda d: int((_by(d, "#where")[0].get_attribute("data-step")) or -1)  # noqa: E731
+    _until(driver, lambda d: step(d) == 0, what="the replay at step 0")
+    for _ in range(3):
+        _by(driver, "#forward")[0].click()
+    _until(driver, lambda d: step(d) == 3, what="three steps forward")
+    _by(driver, "#back")[0].click()
+    _until(driver, lambda d: step(d) == 2, what="one step back")
+    from selenium.webdriver.support.ui import Select
+    jump = Select(_by(driver, "#jump")[0])
+    option = next(o for o in jump.options if o.text.startswith("round 4:"))
+    jump.select_by_visible_text(option.text)
+    _until(driver, lambda d: "round 4" in _by(d, "#where")[0].text, what="the jump to round 4")
+    assert len(_by(driver, "#vp-svg polyline")) == 4
+    driver.save_screenshot(str(shots / "replay.png"))
+    _by(driver, "#last")[0].click()
+    _until(driver, lambda d: step(d) == len(g.history), what="the last step")
+    assert "end of the game" in _by(driver, "#decision")[0].text
+    final = json.loads(g.to_json())["state"]["final_vp"]
+    assert all(f"{vp}" in _by(driver, "#sources-svg")[0].text for vp in final)
