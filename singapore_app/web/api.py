@@ -132,7 +132,7 @@ async def seat_answer(request: Request):
         table.step(decision)
     except IllegalDecision as exc:
         raise ApiError(409, f"illegal answer: {exc}"[:600]) from None
-    web.tables.save(table)
+    web.tables.changed(table)
     web.driver.kick(table)
     return JSONResponse(view(table, seat))
 

@@ -7,6 +7,7 @@ Errors are JSON ``{"error": message}`` with a 4xx status for every refused reque
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -67,10 +68,11 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
             log.info("opened %d saved games from %s", len(opened), games_dir)
         for table in list(tables.tables.values()):
             state.driver.kick(table)
+        flusher = asyncio.get_running_loop().create_task(tables.keep_flushing())
         yield
         await state.driver.close()
-        for table in tables.tables.values():
-            tables.save(table)
+        flusher.cancel()
+        await asyncio.gather(flusher, return_exceptions=True)
 
     routes = [Route("/", _page("index.html")),
               Route("/favicon.ico", lambda request: Response(status_code=204)),

@@ -15,8 +15,6 @@ from .store import Tables
 from .table import Table
 
 log = logging.getLogger(__name__)
-#: Agent decisions between two writes of a table during a run of agent moves.
-SAVE_EVERY = 20
 
 
 class Driver:
@@ -35,7 +33,6 @@ class Driver:
 
     async def _drive(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
-        moved = 0
         try:
             while table.agent_to_move():
                 if table.delay:
@@ -47,9 +44,7 @@ class Driver:
                 if table.game is not g or len(g.history) != taken:
                     continue  # (the game was replaced meanwhile)
                 table.step(decision)
-                moved += 1
-                if moved % SAVE_EVERY == 0:
-                    self.tables.save(table)
+                self.tables.changed(table)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an agent's failure stops that table only
@@ -57,8 +52,6 @@ class Driver:
             log.exception("table %s: %s", table.id, table.error)
         finally:
             self.tasks.pop(table.id, None)
-            if moved:
-                self.tables.save(table)
 
     async def close(self) -> None:
         """Stop every table's agents (their games are saved) and the thread pool."""

@@ -3,10 +3,12 @@ games in progress survive a restart (:mod:`singapore_app.web.table` for the file
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from singapore_env.engine import Game
@@ -28,6 +30,8 @@ class Tables:
         self.folder = Path(folder) if folder is not None else None
         self.tables: dict[str, Table] = {}
         self._timelines: dict[str, tuple[int, Timeline]] = {}
+        #: tables changed since they were last written (see :meth:`flush`)
+        self.dirty: set[str] = set()
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
 
@@ -74,11 +78,41 @@ class Tables:
 
     # ------------------------------------------------------------ files
     def save(self, table: Table) -> None:
-        """Write the table's two files (each replaced at once, never half written)."""
+        """Write the table's two files now (each replaced at once, never half written)."""
+        self.dirty.discard(table.id)
+        for path, text in self._files(table):
+            _write(path, text)
+
+    def changed(self, table: Table) -> None:
+        """Note that ``table`` changed: it is written by the next :meth:`flush`."""
+        self.dirty.add(table.id)
+
+    def _files(self, table: Table) -> list[tuple[Path, str]]:
         if self.folder is None:
-            return
-        _write(self.folder / f"{table.id}.json", table.game.to_json())
-        _write(self.folder / f"{table.id}.meta.json", json.dumps(table.meta()))
+            return []
+        return [(self.folder / f"{table.id}.json", table.game.to_json()),
+                (self.folder / f"{table.id}.meta.json", json.dumps(table.meta()))]
+
+    async def flush(self) -> None:
+        """Write every changed table: the texts are made on the event loop (where the
+        games change), the files written on a thread."""
+        files = []
+        for table_id in list(self.dirty):
+            self.dirty.discard(table_id)
+            files += self._files(self.tables[table_id])
+        if files:
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: [_write(path, text) for path, text in files])
+
+    async def keep_flushing(self, every: float = 0.5) -> None:
+        """Flush changed tables every ``every`` seconds until cancelled (then once more)."""
+        try:
+            while True:
+                await asyncio.sleep(every)
+                await self.flush()
+        finally:
+            for table_id in list(self.dirty):
+                self.save(self.tables[table_id])
 
     def load_all(self) -> list[str]:
         """Open every game in the folder; a file that is not a usable save is skipped
@@ -108,6 +142,6 @@ def _meta(path: Path):
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
