@@ -20,6 +20,17 @@ from singapore_app.web.load import run_load
 from singapore_app.web.server import free_port
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds a process has used (Linux; None elsewhere)."""
+    import os
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -42,7 +53,10 @@ def main() -> None:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start")
                     time.sleep(0.2)
+            client_cpu = time.process_time()
             result = asyncio.run(run_load(url, args.games, args.seconds))
+            result["client_cpu_s"] = round(time.process_time() - client_cpu, 1)
+            result["server_cpu_s"] = _cpu_seconds(server.pid)
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -6,9 +6,11 @@ errs or belongs to another game (``benchmarks/bench_web.py``, ``tests/test_web_l
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import statistics
 import time
+from urllib.parse import urlsplit
 
 from singapore_env.engine.content import SEAT_NAMES
 
@@ -36,14 +38,48 @@ class Load:
                 "first_errors": self.errors[:5] + self.crosstalk[:5]}
 
 
-async def _request(client, load: Load, method: str, path: str, **kw):
+class Connection:
+    """One keep-alive HTTP/1.1 connection (a load generator's client must cost less
+    than the server it measures: a general client library costs several times more CPU
+    per request than this)."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, headers: dict | None = None,
+                      json_body=None) -> tuple[int, bytes]:
+        """(status, body) of one request."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        body = b"" if json_body is None else json.dumps(json_body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"host: {self.host}:{self.port}",
+                f"content-length: {len(body)}", "content-type: application/json"]
+        head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return int(status_line.split()[1]), await self.reader.readexactly(length)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _request(client: Connection, load: Load, method: str, path: str,
+                   headers: dict | None = None, body=None):
     start = time.perf_counter()
-    r = await client.request(method, path, **kw)
+    status, answer = await client.request(method, path, headers, body)
     load.times.append(time.perf_counter() - start)
-    if r.status_code >= 400:
-        load.errors.append(f"{method} {path}: {r.status_code} {r.text[:200]}")
+    if status >= 400:
+        load.errors.append(f"{method} {path}: {status} {answer[:200]!r}")
         return None
-    return r.json()
+    return json.loads(answer)
 
 
 async def _one_table(client, load: Load, rng: random.Random, until: float,
@@ -51,7 +87,7 @@ async def _one_table(client, load: Load, rng: random.Random, until: float,
     """Start games and answer every seat at random until ``until``."""
     while time.monotonic() < until:
         links = await _request(client, load, "POST", "/api/games",
-                               json={"seats": ["person"] * 4, "seed": rng.randrange(10**6),
+                               body={"seats": ["person"] * 4, "seed": rng.randrange(10**6),
                                      "settings": settings})
         if links is None:
             return
@@ -69,7 +105,7 @@ async def _one_table(client, load: Load, rng: random.Random, until: float,
                                       f"{answered} answered here")
             n = len(legal["question"]["answers"])
             view = await _request(client, load, "POST", base + "/answer", headers=head,
-                                  json={"index": rng.randrange(n), "expect": answered})
+                                  body={"index": rng.randrange(n), "expect": answered})
             answered += 1
             if view is not None and (view["id"] != game or view["decisions"] != answered):
                 load.crosstalk.append(f"{game}: got {view['id']} at {view['decisions']}")
@@ -81,13 +117,14 @@ async def _one_table(client, load: Load, rng: random.Random, until: float,
 async def run_load(url: str, games: int = 50, seconds: float = 60.0, seed: int = 0,
                    settings: dict | None = None) -> dict:
     """``games`` concurrent tables on the server at ``url`` for ``seconds``."""
-    import httpx
-
     load, rng = Load(), random.Random(seed)
-    limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        start = time.monotonic()
-        until = start + seconds
-        await asyncio.gather(*(_one_table(client, load, random.Random(rng.random()), until,
-                                          settings or {}) for _ in range(games)))
-        return load.summary(time.monotonic() - start, games)
+    clients = [Connection(url) for _ in range(games)]
+    start = time.monotonic()
+    until = start + seconds
+    try:
+        await asyncio.gather(*(_one_table(c, load, random.Random(rng.random()), until,
+                                          settings or {}) for c in clients))
+    finally:
+        for c in clients:
+            await c.close()
+    return load.summary(time.monotonic() - start, games)
