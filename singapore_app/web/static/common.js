@@ -76,14 +76,14 @@ function drawBoard(board) {
   const top = Math.max(30, ...board.players.map(p => p.vp));
   svg.append(s("text", {x: 520, y: 24, "font-weight": 700, "font-size": 13}, "VP track"));
   board.players.forEach((p, i) => {
-    const y = 40 + i * 28, w = 220 * p.vp / top;
+    const y = 40 + i * 28, w = 150 * p.vp / top;
     svg.append(s("rect", {x: 520, y, width: Math.max(2, w), height: 20, fill: COLORS[i], class: "vp-bar"}));
     svg.append(s("text", {x: 524 + Math.max(2, w), y: y + 15, "font-size": 12}, `${SHORT[i]} ${p.vp} VP  $${p.wealth}`));
   });
   // vices
   svg.append(s("text", {x: 520, y: 170, "font-weight": 700, "font-size": 13}, "Vices"));
   board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 188 + i * 16, "font-size": 12},
-    v.name + (v.outlawed_by ? ` (outlawed by ${v.outlawed_by})` : ""))));
+    v.name + (v.outlawed_by ? ` (outlawed by ${SHORT[SEATS.indexOf(v.outlawed_by)]})` : ""))));
   // market
   svg.append(s("text", {x: 20, y: 390, "font-weight": 700, "font-size": 13}, "Market"));
   board.market.forEach((c, i) => {
