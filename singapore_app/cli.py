@@ -468,8 +468,9 @@ def demo(out, config_path, games, ruleset, progress) -> None:
 @click.option("--games-dir", default="games", show_default=True,
               type=click.Path(file_okay=False),
               help="Folder of the games (in progress ones are resumed on restart).")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Threads running the agents' moves.")
+@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Threads running the agents' moves (a game's agent uses one at a time, "
+                   "so this many games' agents think at once; the others wait in line).")
 @click.option("--allow-code", is_flag=True,
               help="Let agent specs from the page or the API load code or policy files "
                    "from this machine (file.py:Class, module:Class, learned:PATH).")

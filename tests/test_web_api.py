@@ -105,3 +105,23 @@ def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):
     assert result.exit_code == 2
     assert "needs the optional package 'uvicorn'" in result.output
     assert "[web]" in result.output and "Traceback" not in result.output
+
+
+def test_a_thinking_agent_does_not_hold_up_another_game():
+    """A game's agent thinks on one worker at a time: with two workers, a game of slow
+    search agents leaves the other worker to another game's agents, and requests are
+    answered meanwhile."""
+    import time
+
+    with client(workers=2) as c:
+        slow = start(c, ["mcts:iters=60"] * 4, seed=1)
+        game = start(c, ["person", "random", "random", "random"], seed=2)
+        key = game["seats"][0]["key"]
+        path = f"/api/games/{game['id']}/seats/0"
+        for _ in range(5):
+            view = wait(c, path, lambda v: v["question"], key, timeout=30)
+            begun = time.monotonic()
+            r = c.post(path + "/answer", headers={"x-seat-key": key},
+                       json={"index": 0, "expect": view["decisions"]})
+            assert r.status_code == 200 and time.monotonic() - begun < 2.0
+        assert not c.get(f"/api/games/{slow['id']}").json()["over"]

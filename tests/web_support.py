@@ -23,9 +23,9 @@ from singapore_app.web.app import create_app  # noqa: E402
 SHORT = {"event_i_cards": 1, "event_ii_cards": 1}
 
 
-def client(games_dir=None) -> TestClient:
+def client(games_dir=None, workers: int = 1) -> TestClient:
     """A TestClient of a new app (use it in ``with`` so that the app starts)."""
-    return TestClient(create_app(games_dir, workers=1))
+    return TestClient(create_app(games_dir, workers=workers))
 
 
 def start(c: TestClient, seats, **body) -> dict:

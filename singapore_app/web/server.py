@@ -11,7 +11,7 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8819, games_dir: str = "games",
-          workers: int = 2, allow_code: bool = False, log=print) -> None:
+          workers: int = 4, allow_code: bool = False, log=print) -> None:
     """Run the app until interrupted; games are kept in ``games_dir``."""
     import uvicorn
 
