@@ -125,3 +125,22 @@ def test_a_thinking_agent_does_not_hold_up_another_game():
                        json={"index": 0, "expect": view["decisions"]})
             assert r.status_code == 200 and time.monotonic() - begun < 2.0
         assert not c.get(f"/api/games/{slow['id']}").json()["over"]
+
+
+def test_every_question_of_the_rules_has_its_words():
+    from singapore_app.web.questions import QUESTIONS
+    from singapore_env.engine.rules.base import LEGAL
+
+    assert set(LEGAL) <= set(QUESTIONS)
+
+
+def test_agents_go_on_after_a_restart(tmp_path):
+    with client(tmp_path) as c:
+        game = start(c, ["random"] * 4, seed=5, delay=0.05)
+        before = wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] >= 5)
+    with client(tmp_path) as c:
+        again = c.get(f"/api/games/{game['id']}").json()
+        assert again["decisions"] >= before["decisions"]
+        assert again["log"][:len(before["log"])] == before["log"]
+        c.app.state.web.tables.get(game["id"]).delay = 0
+        assert wait(c, f"/api/games/{game['id']}", lambda v: v["over"])["over"]

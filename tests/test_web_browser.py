@@ -145,3 +145,18 @@ def test_a_saved_game_is_replayed_step_by_step(driver, url, shots, tmp_path):
     assert "end of the game" in _by(driver, "#decision")[0].text
     final = json.loads(g.to_json())["state"]["final_vp"]
     assert all(f"{vp}" in _by(driver, "#sources-svg")[0].text for vp in final)
+
+
+def test_a_wrong_secret_sees_the_table_as_a_spectator(driver, url):
+    import urllib.request
+
+    body = json.dumps({"seats": ["person", "person", "random", "random"], "seed": 2}).encode()
+    request = urllib.request.Request(url + "/api/games", body,
+                                     {"content-type": "application/json"})
+    game = json.load(urllib.request.urlopen(request))
+    driver.get(f"{url}/play/{game['id']}?seat=1#key=guess")
+    _until(driver, lambda d: "wrong or missing secret" in _by(d, "#error")[0].text,
+           what="the refusal")
+    _until(driver, lambda d: _by(d, "#board-svg"), what="the spectator's board")
+    assert "watching" in _by(driver, "#who")[0].text
+    assert not _by(driver, "button.answer") and not _by(driver, ".hand")

@@ -38,7 +38,12 @@ async function refresh() {
     const v = await api(base, {}, key);
     if (v.decisions !== shown) { shown = v.decisions; render(v); }
     document.getElementById("error").textContent = "";
-  } catch (e) { document.getElementById("error").textContent = e.message; }
+  } catch (e) {
+    // A wrong or missing secret: the table as a spectator sees it, nothing hidden.
+    const v = seat !== null ? await api(`/api/games/${gameId}`).catch(() => null) : null;
+    if (v && v.decisions !== shown) { shown = v.decisions; render(v); }
+    document.getElementById("error").textContent = e.message;
+  }
 }
 
 async function answer(index, expect) {
