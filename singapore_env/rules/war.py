@@ -237,11 +237,21 @@ def remove_from_tableau(g, seat: int, pos: int) -> None:
     g.s.market_discard.append(slot.card)
 
 
+def _take_dollar(war) -> None:
+    war["k"] += 1
+
+
+def _pay_dollar(war) -> None:
+    war["paid"] += 1
+
+
 # The victor takes dollars one at a time (up to the cap and the loser's Wealth); the
 # rest of the cap becomes VP.
-one_more_dollar("spoils", "k", lambda g, f, w: min(w["cap"], g.s.wealth[w["loser"]]))
+one_more_dollar("spoils", lambda g, f, w: w["k"] < min(w["cap"], g.s.wealth[w["loser"]]),
+                _take_dollar)
 # The loser's ally may pay part of those dollars, one at a time.
-one_more_dollar("ally_pay", "paid", lambda g, f, w: min(w["k"], g.s.wealth[f.seat]))
+one_more_dollar("ally_pay", lambda g, f, w: w["paid"] < min(w["k"], g.s.wealth[f.seat]),
+                _pay_dollar)
 
 
 @decision("share")
