@@ -154,9 +154,9 @@ class Ctx:
                 pool += s.hands[p]
         for f in s.stack:
             if f.kind == "keep_battle" and f.seat != self.seat and SEAT_FACTION[f.seat] == fac:
-                pool += [c for c in f.d["cards"] if c >= 0]
-            elif f.kind == "war" and f.d["phase"] < 6:
-                pool += [c for p, c in enumerate(f.d["commits"])
+                pool += [c for c in f.d.cards if c >= 0]
+            elif f.kind == "war" and f.d.phase < 6:
+                pool += [c for p, c in enumerate(f.d.commits)
                          if c >= 0 and p != self.seat and SEAT_FACTION[p] == fac]
         return pool
 

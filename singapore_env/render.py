@@ -92,11 +92,11 @@ def _describe(g, d: Decision) -> str:
     if k == Kind.BUY_BATTLE:
         return "buy the top Battle card" if a == 0 else "buy a Battle card: draw 2, keep 1"
     if k == Kind.KEEP_BATTLE and kind == "keep_battle":
-        return f"keep {_card(g, f.d['cards'][a])}"
+        return f"keep {_card(g, f.d.cards[a])}"
     if k == Kind.POPULATE:
         return "populate"
     if k == Kind.DISCARD_CARD and kind == "fe_plunder":
-        loser = find_frame(g, "war_fe").d["loser"]
+        loser = find_frame(g, "war_fe").d.loser
         return f"take {_card(g, s.tableau[loser][a].card)} from {SEAT_NAMES[loser]}"
     if k in (Kind.ATTACH_POP, Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE,
              Kind.DISCARD_POP, Kind.DISCARD_CARD):
@@ -113,7 +113,7 @@ def _describe(g, d: Decision) -> str:
         return f"reveal {_card(g, hand[a]) if a < len(hand) else a}"
     if k == Kind.CHOOSE:
         if kind == "search_pick":
-            return f"search for {_card(g, f.d['options'][a])}"
+            return f"search for {_card(g, f.d.options[a])}"
         if kind == "reroll":
             dice = {1: "the first die", 2: "the second die", 3: "both dice"}
             return f"re-roll {dice.get(a, a)}"

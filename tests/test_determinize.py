@@ -138,10 +138,10 @@ def test_pending_keep_battle_and_war_commits_of_others_are_resampled():
     for i in range(20):
         w = determinize(g, 2, np.random.default_rng(i))
         check_invariants(w)
-        seen.add(tuple(w.s.stack[-1].d["cards"]))
-        assert all(g.c.defs[c].faction == 0 for c in w.s.stack[-1].d["cards"])
+        seen.add(tuple(w.s.stack[-1].d.cards))
+        assert all(g.c.defs[c].faction == 0 for c in w.s.stack[-1].d.cards)
         own = determinize(g, 0, np.random.default_rng(i))
-        assert own.s.stack[-1].d["cards"] == [a, b]
+        assert own.s.stack[-1].d.cards == [a, b]
     assert len(seen) > 1
 
 
@@ -161,11 +161,11 @@ def test_hidden_war_commit_is_resampled_for_the_other_side():
         w = determinize(g, 0, np.random.default_rng(i))
         check_invariants(w)
         war = next(f for f in w.s.stack if f.kind == "war")
-        c = war.d["commits"][2]
+        c = war.d.commits[2]
         assert g.c.defs[c].faction == 1 and not g.c.defs[c].star  # no star before the ADT
         commits.add(c)
         mine = determinize(g, 2, np.random.default_rng(i))
-        assert next(f for f in mine.s.stack if f.kind == "war").d["commits"][2] == card
+        assert next(f for f in mine.s.stack if f.kind == "war").d.commits[2] == card
     assert len(commits) > 1
 
 
@@ -196,7 +196,7 @@ def test_spent_counter_boost_is_resampled_for_the_others():
     rng = np.random.default_rng(0)
 
     def spent(world):
-        return next(f for f in world.s.stack if f.kind == "conflict").d["boosts"][1]
+        return next(f for f in world.s.stack if f.kind == "conflict").d.boosts[1]
 
     assert {tuple(spent(determinize(g, 0, rng))) for _ in range(20)} == {(), (andromache,)}
     assert all(spent(determinize(g, 1, rng)) == [andromache] for _ in range(5))

@@ -100,7 +100,7 @@ def test_godowns_stores_then_returns_influence():
     activate(g, 2, 1)
     g._run()
     assert slot.stored == 0
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 3
+    assert g.pending.kind == "influence" and g.pending.d.n == 3
 
 
 def test_school_counts_every_population_draw():

@@ -84,7 +84,7 @@ def test_influence_skips_storehouse_when_declined_and_closed_districts():
     g.step(Decision(Kind.INFLUENCE_START, B1))  # B2, B3 closed
     g.step(PASS)                                 # pass the British Storehouse
     assert tokens(g, B1)[0] == 1 and tokens(g, G1)[0] == 1
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 1  # at the Malay Storehouse
+    assert g.pending.kind == "influence" and g.pending.d.n == 1  # at the Malay Storehouse
     g.step(PASS)
     assert tokens(g, B1)[0] == 2 and g.s.storehouse == [0, 0]
 
@@ -205,7 +205,7 @@ def test_activate_example_community():
     g._run()
     assert g.s.storehouse == [0, 1]
     assert g.s.wealth[tem] == 2
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 2
+    assert g.pending.kind == "influence" and g.pending.d.n == 2
     assert activate_options(g, tem) == []
 
 
@@ -294,7 +294,7 @@ def test_buy_battle_card_both_forms():
     buy_battle(g, 0, True)
     g._run()
     assert g.pending.kind == "keep_battle"
-    drawn = list(g.pending.d["cards"])
+    drawn = list(g.pending.d.cards)
     g.step(Decision(Kind.KEEP_BATTLE, 1))
     assert g.s.hands[0][-1] == drawn[1] and len(g.s.hands[0]) == hand + 1
     assert g.s.battle_discard[0][-1] == drawn[0]

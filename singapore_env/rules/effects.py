@@ -51,7 +51,7 @@ def resolve_instant(g, seat: int, card: int, start: int = 0, pops: int = 0) -> l
 def continue_effects(g, f) -> None:
     """The instant effects left below one that needed a decision."""
     pop(g)
-    push(g, *resolve_instant(g, f.seat, f.d["card"], f.d["start"], f.d["pops"]))
+    push(g, *resolve_instant(g, f.seat, f.d.card, f.d.start, f.d.pops))
 
 
 def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> int:
