@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from singapore_env.content import SEAT_FACTION
+from singapore_env.frames import ConflictPhase, WarPhase
 from singapore_env.rules.base import star_allowed_in_conflict, star_allowed_in_war
 from singapore_env.rules.conflict import spendable_boosts
 from singapore_env.rules.raid_first_edition import COMMIT_FRAMES
@@ -63,8 +64,8 @@ def _shuffle(rng: np.random.Generator, cards: list[int]) -> None:
 
 
 def _war_commits_hidden(f) -> bool:
-    """War commits are face down until the totals are computed (phase 6)."""
-    return f.kind == "war" and f.d.phase < 6
+    """War commits are face down until the totals are computed (phase SPOILS)."""
+    return f.kind == "war" and f.d.phase < WarPhase.SPOILS
 
 
 def _conflict_contributors(g, stack_index: int) -> set[int]:
@@ -95,7 +96,8 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
     holes: list[tuple[int, object, bool]] = []
     money_holes = []  # (conflict frame, seat) whose dollars are hidden
 
-    conflict = next((f for f in s.stack if f.kind == "conflict" and f.d.phase == 1), None)
+    conflict = next((f for f in s.stack
+                     if f.kind == "conflict" and f.d.phase == ConflictPhase.REVEAL), None)
     conflict_star = star_allowed_in_conflict(g)
     marked_in_hand: dict[int, list[int]] = {}  # seat -> hand indices of hidden contributions
     if conflict is not None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import encoding_first_edition as first_edition
 from .decisions import N_CHOOSE
+from .frames import ConflictPhase, WarPhase
 from .encoding_roles import make_role_encoder
 
 
@@ -365,7 +366,7 @@ def make_encode(enc):
                 m[O_CONFLICT + 4] = x * 0.2 if x < 50 else CAP
                 x = d.per
                 m[O_CONFLICT + 5] = x if x < CAP else CAP
-                if d.phase:
+                if d.phase == ConflictPhase.REVEAL:
                     m[O_CONFLICT + 6] = 1.0
                 i = TABLES.get(d.table)
                 if i is not None:
@@ -391,7 +392,7 @@ def make_encode(enc):
         if joined[1]:
             m[O_WAR + 2] = 1.0
         phase = d.phase
-        m[O_WAR + 3 + (phase if phase < 7 else 7)] = 1.0
+        m[O_WAR + 3 + min(phase, WarPhase.END)] = 1.0
         m[O_ROLES + rel[f.seat]] = 1.0
         m[O_ROLES + 4 + rel[d.defender]] = 1.0
         allies = d.allies
@@ -403,7 +404,7 @@ def make_encode(enc):
             m[O_ROLES + 16 + rel[d.victor]] = 1.0
         if d.loser >= 0:
             m[O_ROLES + 20 + rel[d.loser]] = 1.0
-        shown = phase >= 6      # the totals are computed: committed cards are face up
+        shown = phase >= WarPhase.SPOILS  # the totals are computed: commits are face up
         for p, cid in enumerate(d.commits):
             if cid >= 0:
                 r = rel[p]

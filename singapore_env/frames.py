@@ -3,11 +3,11 @@
 A :class:`~singapore_env.state.Frame` holds its ``kind``, its ``seat`` and ``d``, the
 record of :data:`FRAME_RECORDS` for its kind (``None`` for the kinds that hold nothing):
 ``Frame("actions", 2, left=1).d`` is ``ActionsData(left=1)``. The records are slotted
-dataclasses.
+dataclasses; a frame that works in phases has an :class:`~enum.IntEnum` for them.
 
 A record's fields are its saved data (``docs/state-format.md``), in the order they are
-saved: ``to_dict`` gives the JSON object of a frame's ``d`` (a field left at its default
-omitted) and the save loader builds the record from that object.
+saved: ``to_dict`` gives the JSON object of a frame's ``d`` (phases as plain ints, a field
+left at its default omitted) and the save loader builds the record from that object.
 Fields with a default are the ones a save may lack: dice faces before the roll, the
 totals before they are computed, a ``parent`` that is the usual one.
 
@@ -15,6 +15,7 @@ Flags are the ints 0 and 1, as they are saved.
 """
 
 from dataclasses import MISSING, dataclass, fields
+from enum import IntEnum
 from types import UnionType
 from typing import ClassVar, get_args, get_origin
 
@@ -50,11 +51,11 @@ def _write_methods(cls) -> None:
         value = f"self.{f.name}"
         copy_lines.append(f"    r.{f.name} = {_copied(f.type, value)}")
         if f.default is MISSING:
-            dict_lines.append(f"    d[{f.name!r}] = {_copied(f.type, value)}")
+            dict_lines.append(f"    d[{f.name!r}] = {_saved(f.type, value)}")
         else:  # (saved only when set: an optional list is not None then)
             names[f"_default_{f.name}"] = f.default
             dict_lines += [f"    if {value} != _default_{f.name}:",
-                           f"        d[{f.name!r}] = {_copied(_set(f.type), value)}"]
+                           f"        d[{f.name!r}] = {_saved(_set(f.type), value)}"]
     copy_lines.append("    return r")
     dict_lines.append("    return d")
     exec("\n".join(copy_lines + dict_lines), names)
@@ -80,6 +81,68 @@ def _copied(kind, value: str) -> str:
         item = get_args(kind)[0]
         return f"[x[:] for x in {value}]" if get_origin(item) is list else f"{value}[:]"
     return value
+
+
+def _saved(kind, value: str) -> str:
+    """The expression giving the saved JSON value of ``value``, a field of type ``kind``."""
+    if isinstance(kind, type) and issubclass(kind, IntEnum):
+        return f"int({value})"
+    return _copied(kind, value)
+
+
+# ---------------------------------------------------------------- phases
+class DecreePhase(IntEnum):
+    """What a ``decree`` frame does next."""
+
+    VETO = 0          # ask the holders of a veto boost
+    RESOLVE = 1       # outlaw or legalize the vice, unless vetoed
+
+
+class RaidPhase(IntEnum):
+    """What a standard ``raid`` frame does next."""
+
+    ROLL = 0          # roll the die (a re-roll question may follow)
+    HINDER = 1        # ask the holders of a raid-hinder boost
+    RESOLVE = 2       # take the dollars; a ship may leave
+
+
+class RaidFePhase(IntEnum):
+    """What a first-edition ``raid_fe`` frame does next."""
+
+    INTERVENE = 0     # ask the other players whether they intervene
+    ROLL = 1          # roll the D4s, ask re-roll and hinder questions
+    RESOLVE = 2       # take the dollars, settle the intervention
+
+
+class ConflictPhase(IntEnum):
+    """What a ``conflict`` frame does next."""
+
+    ROLL = 0          # roll the strength, ask every player's contribution
+    REVEAL = 1        # reveal the contributions, apply the table row
+
+
+class WarPhase(IntEnum):
+    """What a standard ``war`` frame does next."""
+
+    JOIN = 0          # ask the faction mates whether they join
+    ACCEPT = 1        # the attacker / defender accept the volunteer
+    COMMIT = 2        # every fighter commits a Battle card
+    DISCARD = 3       # discard-for-War questions
+    ROLL = 4          # both sides roll (re-roll questions may follow)
+    TOTALS = 5        # compare the totals; ask for the spoils
+    SPOILS = 6        # settle the spoils (the totals are known from here on)
+    END = 7           # discard the commits, ships leave
+
+
+class WarFePhase(IntEnum):
+    """What a first-edition ``war_fe`` frame does next."""
+
+    COMMIT = 0        # both sides commit Battle cards
+    DISCARD = 1       # discard-for-War questions
+    TOKENS = 2        # both sides withdraw Storehouse tokens
+    ROLL = 3          # both sides roll D4s (re-roll questions may follow)
+    BATTLE = 4        # compare the totals, take the loser's Wealth, ask for the rest
+    END = 5           # discard the commits, ships leave
 
 
 # ---------------------------------------------------------------- rolls
@@ -193,7 +256,7 @@ class DecreeData:
     """A Decree on ``vice``; ``vetoed`` once someone vetoed it."""
 
     vice: int
-    phase: int
+    phase: DecreePhase
     vetoed: int
 
 
@@ -211,7 +274,7 @@ class RaidData(Rolls):
     ROLLS = ("roll",)
     die: ClassVar[str] = ""  # the 1819 die (the first edition's records save "d4")
 
-    phase: int
+    phase: RaidPhase
     roll: int
     hinder: int
     roll_dice: list[int] | None = None
@@ -239,7 +302,7 @@ class ConflictData:
     plus: int
     base: int
     per: int
-    phase: int
+    phase: ConflictPhase
     strength: int
     cards: list[list[int]]
     money: list[int]
@@ -259,7 +322,7 @@ class WarData(Rolls):
     die: ClassVar[str] = ""  # the 1819 die (the first edition's records save "d4")
 
     defender: int
-    phase: int
+    phase: WarPhase
     joined: list[int]
     allies: list[int]
     commits: list[int]
@@ -308,7 +371,7 @@ class RaidFeData(Rolls):
 
     ROLLS = ("roll",)
 
-    phase: int
+    phase: RaidFePhase
     intervener: int
     commits: list[list[int]]
     die: str
@@ -328,7 +391,7 @@ class WarFeData(Rolls):
     ROLLS = ("roll0", "roll1")
 
     defender: int
-    phase: int
+    phase: WarFePhase
     commits: list[list[int]]
     bonus: list[int]
     tokens: list[int]

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from itertools import chain
 
+from .frames import (ConflictPhase, DecreePhase, RaidFePhase, RaidPhase, WarFePhase,
+                     WarPhase)
+
 BIG = 10**6           # bound on VP, dollars and other open-ended counters
 INT_ONLY = frozenset({int})
 
@@ -39,6 +42,16 @@ def int_in(lo: int, hi: int):
             return xs[:]
         return None
     check.many, check.range = many, (lo, hi)
+    return check
+
+
+def phase_of(phases):
+    """Checker of a saved phase: an int among the values of the IntEnum ``phases``,
+    given as its member."""
+    check_int = int_in(min(phases), max(phases))
+
+    def check(x):
+        return phases(check_int(x))
     return check
 
 
@@ -156,11 +169,11 @@ def _reroll_fits(f, parent) -> bool:
 
 def _war_fits(f, _) -> bool:
     """A War (either edition) is declared on another seat; once it has a victor it has
-    a loser too, and a standard War settling its spoils (phase 6) has both."""
+    a loser too, and a standard War settling its spoils has both."""
     d = f.d
     if (d.victor >= 0) != (d.loser >= 0) or d.defender == f.seat:
         return False
-    if f.kind == "war" and d.phase == 6:
+    if f.kind == "war" and d.phase == WarPhase.SPOILS:
         return d.victor >= 0 and d.totals is not None
     return True
 
@@ -191,12 +204,13 @@ FRAMES: dict[str, _Spec] = {
     "remove_influence": _Spec(data={"n": _v(SMALL)}),
     "fund_close": _Spec(data={"index": _v(int_in(0, 100))}),
     # decree
-    "decree": _Spec(data={"vice": _v(int_in(0, 20)), "phase": _v(int_in(0, 2)),
+    "decree": _Spec(data={"vice": _v(int_in(0, 20)), "phase": _v(phase_of(DecreePhase)),
                           "vetoed": _v(FLAG)}),
     "veto": _Spec(data={"vice": _v(int_in(0, 20))}, parent="decree"),
     # raid and conflict
-    "raid": _Spec(data={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200)),
-                        "roll_dice": _v(DICE)}, ruleset=_NOT_FE),
+    "raid": _Spec(data={"phase": _v(phase_of(RaidPhase)), "roll": _ROLL,
+                        "hinder": _v(int_in(0, 200)), "roll_dice": _v(DICE)},
+                  ruleset=_NOT_FE),
     "hinder": _Spec(parent="raid", ruleset=_NOT_FE),
     "reroll": _Spec(data={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
                           "field": _v(one_of("roll", "roll0", "roll1")),
@@ -205,14 +219,14 @@ FRAMES: dict[str, _Spec] = {
     "conflict": _Spec(False, data={
         "table": lambda self: one_of(*self.c.conflict_tables),
         "dice": _v(int_in(0, 40)), "plus": _v(int_in(0, 100)), "base": _v(int_in(0, 100)),
-        "per": _v(int_in(0, 100)), "phase": _v(int_in(0, 1)), "strength": _ROLL,
+        "per": _v(int_in(0, 100)), "phase": _v(phase_of(ConflictPhase)), "strength": _ROLL,
         "cards": _COMMITS4, "money": _v(list_of(COUNT, 4)),
         "boosts": lambda self: list_of(list_of(self.card("market", "leader", "battle",
                                                          "folk_hero"), most=20), 4)}),
     "contribute": _Spec(parent="conflict"),
     # war
     "war": _Spec(data={
-        "defender": _v(SEAT), "phase": _v(int_in(0, 7)), "joined": _v(list_of(FLAG, 2)),
+        "defender": _v(SEAT), "phase": _v(phase_of(WarPhase)), "joined": _v(list_of(FLAG, 2)),
         "allies": _SEATS2, "commits": lambda self: list_of(self.card("battle", none=True), 4),
         "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
         "share": lambda self: int_in(-1, len(self.cfg.spoils_shares) - 1), "cap": _v(COUNT),
@@ -232,12 +246,12 @@ FRAMES: dict[str, _Spec] = {
                              ruleset=_SIM),
     "ruler_buy": _Spec(parent="war", ruleset=_SIM),
     # first edition
-    "raid_fe": _Spec(data={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
+    "raid_fe": _Spec(data={"phase": _v(phase_of(RaidFePhase)), "intervener": _v(SEAT_OR_NONE),
                            "commits": _COMMITS4, "die": _v(one_of("d4")), "roll": _ROLL,
                            "hinder": _v(int_in(0, 200)), "shown": _v(FLAG),
                            "roll_dice": _v(DICE)}, ruleset=_FE),
     "war_fe": _Spec(data={
-        "defender": _v(SEAT), "phase": _v(int_in(0, 6)), "commits": _COMMITS4,
+        "defender": _v(SEAT), "phase": _v(phase_of(WarFePhase)), "commits": _COMMITS4,
         "bonus": _COUNTS4, "tokens": _v(list_of(COUNT, 2)), "die": _v(one_of("d4")),
         "roll0": _ROLL, "roll1": _ROLL, "totals": _v(list_of(COUNT, 2)),
         "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),

@@ -10,6 +10,7 @@ from singapore_env.config import RulesConfig
 from singapore_env.content import SEAT_NAMES
 from singapore_env.decisions import Kind
 from singapore_env.engine import Game
+from singapore_env.frames import WarPhase
 from singapore_env.simulate import play_game, run_tournament
 
 
@@ -140,7 +141,7 @@ def test_small_choices_rerolls_boom_and_counter_boost():
     from test_rules_choices import conflict, game
 
     g = game()
-    g.s.stack = [Frame("war", 2, defender=0, phase=5, joined=[0, 0], allies=[-1, -1],
+    g.s.stack = [Frame("war", 2, defender=0, phase=WarPhase.TOTALS, joined=[0, 0], allies=[-1, -1],
                        commits=[-1] * 4, bonus=[0] * 4, roll0=2, roll1=0, k=0, paid=0,
                        share=-1, cap=0, victor=-1, loser=-1, roll0_dice=[2, 0])]
     ask = Frame("reroll", 2, parent="war", field="roll0", card=-1, dice=2)

@@ -8,6 +8,7 @@ import pytest
 from agents.determinize import determinize
 from singapore_env.content import SEAT_FACTION
 from singapore_env.engine import Game
+from singapore_env.frames import WarPhase
 from singapore_env.invariants import check_invariants
 
 
@@ -151,9 +152,9 @@ def test_hidden_war_commit_is_resampled_for_the_other_side():
     g = Game(6)
     give_tableau(g, 0, "police_force")  # so that the war_discard question is really asked
     card = g.s.hands[2].pop()  # the Temenggong's starting card, committed face down
-    g.s.stack.append(Frame("war", 0, defender=2, phase=4, joined=[0, 0], allies=[-1, -1],
-                           commits=[-1, -1, card, -1], bonus=[0, 0, 0, 0], roll0=0, roll1=0,
-                           k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
+    g.s.stack.append(Frame("war", 0, defender=2, phase=WarPhase.ROLL, joined=[0, 0],
+                           allies=[-1, -1], commits=[-1, -1, card, -1], bonus=[0, 0, 0, 0],
+                           roll0=0, roll1=0, k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
     g.s.stack.append(Frame("war_discard", 0))
     check_invariants(g)
     commits = set()

@@ -15,6 +15,7 @@ import pytest
 
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
+from singapore_env.frames import WarPhase
 from singapore_env.rules.base import faction
 
 ENC = ObservationEncoder()
@@ -64,7 +65,7 @@ def _hide(g: Game, observer: int, rng: np.random.Generator) -> Game:
             pile[0], pile[1] = pile[1], pile[0]
     for f in s.stack:
         d = f.d
-        if f.kind == "war" and d.phase < 6:
+        if f.kind == "war" and d.phase < WarPhase.SPOILS:
             for q, card in enumerate(d.commits):
                 pool = s.battle_deck[faction(q)]
                 if q != observer and card >= 0 and pool:
@@ -108,7 +109,7 @@ def test_no_leak_mid_game():
 def test_no_leak_pending_war_commitments():
     def pred(g):
         f = _frame(g, "war")
-        return f is not None and f.d.phase < 6 and sum(c >= 0 for c in f.d.commits) >= 1
+        return f is not None and f.d.phase < WarPhase.SPOILS and sum(c >= 0 for c in f.d.commits) >= 1
     states = _find(pred, max_seeds=200, want=4)
     _check(states, lambda g: range(4), "war before the roll")
 
@@ -116,7 +117,7 @@ def test_no_leak_pending_war_commitments():
 def test_war_commitments_shown_after_the_roll():
     def pred(g):
         f = _frame(g, "war")
-        return f is not None and f.d.phase >= 6 and sum(c >= 0 for c in f.d.commits) >= 1
+        return f is not None and f.d.phase >= WarPhase.SPOILS and sum(c >= 0 for c in f.d.commits) >= 1
     states = _find(pred, max_seeds=200, want=2)
     assert states
     g = states[0]

@@ -8,6 +8,7 @@ import pytest
 
 from singapore_env.decisions import Decision, Kind
 from singapore_env.engine import Game
+from singapore_env.frames import ConflictPhase
 from singapore_env.rules.activate import activate, activate_options
 from singapore_env.rules.base import multiplier
 from singapore_env.rules.population import populate
@@ -563,8 +564,8 @@ def test_major_pirate_attack_contributions_and_volunteer_vp():
     artillery = give_hand(g, 0, "artillery_3")
     script_dice(g, [2, 2, 2])                    # 3D + 5 = 11
     run_frame(g, Frame("conflict", -1, table="major_pirate_attack", dice=3, plus=5,
-                       base=2, per=1, phase=0, strength=0, cards=[[], [], [], []],
-                       money=[0, 0, 0, 0], boosts=[[], [], [], []]))
+                       base=2, per=1, phase=ConflictPhase.ROLL, strength=0,
+                       cards=[[], [], [], []], money=[0, 0, 0, 0], boosts=[[], [], [], []]))
     assert g.pending.kind == "contribute" and g.acting_seat == 0
     g.step(Decision(Kind.COMMIT, 0))             # Artillery +3
     g.step(Decision(Kind.ADD_MONEY))             # and $1

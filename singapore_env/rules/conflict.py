@@ -12,6 +12,7 @@ contributions) picks the conflict table row.
 from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
+from ..frames import ConflictPhase
 from ..state import Frame
 from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
                    gain, log, pop, push, record_fact, revealed_boosts, roll, score,
@@ -69,8 +70,8 @@ def _counter_bonus(g, f, seat: int, own: int) -> int:
 @auto("conflict")
 def conflict_step(g, f) -> None:
     d = f.d
-    if d.phase == 0:
-        d.phase = 1
+    if d.phase == ConflictPhase.ROLL:
+        d.phase = ConflictPhase.REVEAL
         d.strength = roll(g, d.dice) + d.plus
         log(g, f"conflict {d.table} strength {d.strength}")
         push(g, *[Frame("contribute", p) for p in clockwise_from(g.s.first_player)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind
+from ..frames import DecreePhase
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)
@@ -44,7 +45,7 @@ def decree_options(g, seat: int) -> list[Decision]:
 
 def decree(g, seat: int, vice: int) -> None:
     spend_storehouse(g, seat, decree_cost(g, seat, vice))
-    push(g, Frame("decree", seat, vice=vice, phase=0, vetoed=0))
+    push(g, Frame("decree", seat, vice=vice, phase=DecreePhase.VETO, vetoed=0))
 
 
 def _veto(g, seat: int, vice: int):
@@ -60,8 +61,8 @@ def _veto(g, seat: int, vice: int):
 @auto("decree")
 def decree_step(g, f) -> None:
     vice = f.d.vice
-    if f.d.phase == 0:
-        f.d.phase = 1
+    if f.d.phase == DecreePhase.VETO:
+        f.d.phase = DecreePhase.RESOLVE
         push(g, *[Frame("veto", p, vice=vice) for p in clockwise_from(f.seat)[1:]
                   if _veto(g, p, vice)])
         return

@@ -8,6 +8,7 @@ lower the result.
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind, N_CHOOSE
+from ..frames import RaidPhase
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from, decision,
                    find_frame, gain, log, modifier_total, pop, push, record_fact, revealed_boosts,
@@ -59,18 +60,18 @@ def reroll_frame(g, seat: int, parent: str, field: str, star_ok: bool = True) ->
 
 
 def raid(g, seat: int) -> None:
-    push(g, Frame("raid", seat, phase=0, roll=0, hinder=0))
+    push(g, Frame("raid", seat, phase=RaidPhase.ROLL, roll=0, hinder=0))
 
 
 @auto("raid")
 def raid_step(g, f) -> None:
     seat = f.seat
-    if f.d.phase == 0:
-        f.d.phase = 1
+    if f.d.phase == RaidPhase.ROLL:
+        f.d.phase = RaidPhase.HINDER
         roll_into(g, f, "roll", 1)
         push(g, *reroll_frame(g, seat, "raid", "roll"))
-    elif f.d.phase == 1:
-        f.d.phase = 2
+    elif f.d.phase == RaidPhase.HINDER:
+        f.d.phase = RaidPhase.RESOLVE
         push(g, *[Frame("hinder", p) for p in clockwise_from(seat)[1:]
                   if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
     else:

@@ -19,6 +19,7 @@ The commit question (``fe_commit``) is shared with the first-edition War.
 from __future__ import annotations
 
 from ..decisions import FastKind as Kind
+from ..frames import RaidFePhase
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
                    find_frame, gain, log, modifier_total, pop, push, record_fact,
@@ -33,8 +34,8 @@ COMMIT_FRAMES = ("raid_fe", "war_fe")
 
 def raid_fe(g, seat: int) -> None:
     """Start a first-edition Raid (the RAID action of that ruleset)."""
-    push(g, Frame("raid_fe", seat, phase=0, intervener=-1, commits=[[], [], [], []],
-                  die="d4", roll=0, hinder=0, shown=0))
+    push(g, Frame("raid_fe", seat, phase=RaidFePhase.INTERVENE, intervener=-1,
+                  commits=[[], [], [], []], die="d4", roll=0, hinder=0, shown=0))
 
 
 def committed_strength(g, cards: list[int]) -> int:
@@ -53,12 +54,12 @@ def discard_commits(g, f) -> None:
 def raid_fe_step(g, f) -> None:
     """Ask for an Interventionist, roll (re-roll, hinder), then resolve."""
     d, seat = f.d, f.seat
-    phase = d.phase
-    d.phase = phase + 1
-    if phase == 0:
+    if d.phase == RaidFePhase.INTERVENE:
+        d.phase = RaidFePhase.ROLL
         push(g, *[Frame("fe_intervene", p) for p in clockwise_from(seat)[1:]
                   if commit_options(g, p, True)])
-    elif phase == 1:
+    elif d.phase == RaidFePhase.ROLL:
+        d.phase = RaidFePhase.RESOLVE
         roll_into(g, f, "roll", g.cfg.fe_raid_d4)
         push(g, *reroll_frame(g, seat, "raid_fe", "roll"),
              *[Frame("fe_hinder", p) for p in clockwise_from(seat)[1:]

@@ -9,6 +9,7 @@ re-rolls, the victor's spoils, the loser's ally's payment and the victor's share
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind
+from ..frames import WarPhase
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, add_storehouse, auto, decision, faction,
                    find_frame, gain, log, mate, modifier_total, one_more_dollar, pop, push,
@@ -33,9 +34,9 @@ def war_options(g, seat: int) -> list[Decision]:
 def declare_war(g, seat: int, defender: int) -> None:
     add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
-    push(g, Frame("war", seat, defender=defender, phase=0, joined=[0, 0], allies=[-1, -1],
-                  commits=[-1, -1, -1, -1], bonus=[0, 0, 0, 0], roll0=0, roll1=0, k=0, paid=0,
-                  share=-1, cap=0, victor=-1, loser=-1))
+    push(g, Frame("war", seat, defender=defender, phase=WarPhase.JOIN, joined=[0, 0],
+                  allies=[-1, -1], commits=[-1, -1, -1, -1], bonus=[0, 0, 0, 0], roll0=0,
+                  roll1=0, k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
 
 
 def sides(f) -> tuple[list[int], list[int]]:
@@ -50,32 +51,33 @@ def war_step(g, f) -> None:
     d = f.d
     att, dfn = f.seat, d.defender
     phase = d.phase
-    d.phase = phase + 1
-    if phase == 0:
+    if phase != WarPhase.END:
+        d.phase = WarPhase(phase + 1)  # (a step may set another)
+    if phase == WarPhase.JOIN:
         push(g, Frame("war_join", mate(att), side=0), Frame("war_join", mate(dfn), side=1))
-    elif phase == 1:
+    elif phase == WarPhase.ACCEPT:
         push(g, *[Frame("war_accept", (att, dfn)[side], side=side)
                   for side in (0, 1) if d.joined[side]])
-    elif phase == 2:
+    elif phase == WarPhase.COMMIT:
         a, b = sides(f)
         push(g, *[Frame("war_commit", p) for p in a + b])
-    elif phase == 3:
+    elif phase == WarPhase.DISCARD:
         a, b = sides(f)
         push(g, *[Frame("war_discard", p) for p in a + b])
-    elif phase == 4:
+    elif phase == WarPhase.ROLL:
         roll_into(g, f, "roll0", g.cfg.war_dice)
         roll_into(g, f, "roll1", g.cfg.war_dice)
         star_ok = star_allowed_in_war(g)  # a ★ card's re-roll is a use of the card
         push(g, *reroll_frame(g, att, "war", "roll0", star_ok),
              *reroll_frame(g, dfn, "war", "roll1", star_ok))
-    elif phase == 5:
+    elif phase == WarPhase.TOTALS:
         totals = [roll + side_strength(g, f, side)
                   for roll, side in zip((d.roll0, d.roll1), sides(f))]
         d.totals = totals
         log(g, f"war totals attacker {totals[0]} defender {totals[1]}")
         if totals[0] == totals[1]:
             record_fact(g, "war", att, dfn, -1)
-            d.phase = 7
+            d.phase = WarPhase.END
             return
         win = 0 if totals[0] > totals[1] else 1
         victor = (att, dfn)[win]
@@ -91,7 +93,7 @@ def war_step(g, f) -> None:
              *([Frame("ally_pay", loser_ally)] if loser_ally >= 0 else []),
              *([Frame("share", victor)] if victor_ally >= 0 else []),
              *war_loss_frames(g, losers, winners))
-    elif phase == 6:
+    elif phase == WarPhase.SPOILS:
         settle_spoils(g, f)
     else:
         pop(g)

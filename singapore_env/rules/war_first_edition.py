@@ -25,6 +25,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
 from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
+from ..frames import WarFePhase
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
                    mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
@@ -41,9 +42,9 @@ def declare_war_fe(g, seat: int, defender: int) -> None:
     token more")."""
     add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
-    push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
-                  bonus=[0, 0, 0, 0], tokens=[0, 0], die="d4", roll0=0, roll1=0,
-                  totals=[0, 0], victor=-1, loser=-1, due=0, shown=0))
+    push(g, Frame("war_fe", seat, defender=defender, phase=WarFePhase.COMMIT,
+                  commits=[[], [], [], []], bonus=[0, 0, 0, 0], tokens=[0, 0], die="d4",
+                  roll0=0, roll1=0, totals=[0, 0], victor=-1, loser=-1, due=0, shown=0))
 
 
 def principals(f) -> tuple[int, int]:
@@ -57,23 +58,24 @@ def war_fe_step(g, f) -> None:
     d = f.d
     att, dfn = principals(f)
     phase = d.phase
-    d.phase = phase + 1
-    if phase == 0:
+    if phase != WarFePhase.END:
+        d.phase = WarFePhase(phase + 1)
+    if phase == WarFePhase.COMMIT:
         push(g, Frame("fe_commit", att, parent="war_fe", must=1),
              Frame("fe_commit", dfn, parent="war_fe", must=1),
              Frame("fe_commit", mate(att), parent="war_fe", must=0),
              Frame("fe_commit", mate(dfn), parent="war_fe", must=0))
-    elif phase == 1:
+    elif phase == WarFePhase.DISCARD:
         push(g, *[Frame("war_discard", p, parent="war_fe") for p in fighters(f)])
-    elif phase == 2:
+    elif phase == WarFePhase.TOKENS:
         push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
-    elif phase == 3:
+    elif phase == WarFePhase.ROLL:
         roll_into(g, f, "roll0", g.cfg.fe_war_d4)
         roll_into(g, f, "roll1", g.cfg.fe_war_d4)
         star_ok = star_allowed_in_war(g)  # a star card's re-roll is a use of the card
         push(g, *reroll_frame(g, att, "war_fe", "roll0", star_ok),
              *reroll_frame(g, dfn, "war_fe", "roll1", star_ok))
-    elif phase == 4:
+    elif phase == WarFePhase.BATTLE:
         resolve_battle(g, f)
     else:
         pop(g)
