@@ -1,6 +1,6 @@
 """The data of pending frames: one small typed record per frame kind.
 
-A :class:`~singapore_env.state.Frame` holds its ``kind``, its ``seat`` and ``d``, the
+A :class:`~singapore_env.engine.state.Frame` holds its ``kind``, its ``seat`` and ``d``, the
 record of :data:`FRAME_RECORDS` for its kind (``None`` for the kinds that hold nothing):
 ``Frame("actions", 2, left=1).d`` is ``ActionsData(left=1)``. The records are slotted
 dataclasses; a frame that works in phases has an :class:`~enum.IntEnum` for them.
