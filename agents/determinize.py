@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from singapore_env.engine.content import SEAT_FACTION
+from singapore_env.engine.frames import ConflictPhase, WarPhase
 from singapore_env.engine.rules.base import star_allowed_in_conflict, star_allowed_in_war
 from singapore_env.engine.rules.conflict import spendable_boosts
 from singapore_env.engine.rules.raid_first_edition import COMMIT_FRAMES
@@ -63,8 +64,8 @@ def _shuffle(rng: np.random.Generator, cards: list[int]) -> None:
 
 
 def _war_commits_hidden(f) -> bool:
-    """War commits are face down until the totals are computed (phase 6)."""
-    return f.kind == "war" and f.d["phase"] < 6
+    """War commits are face down until the totals are computed (phase SPOILS)."""
+    return f.kind == "war" and f.d.phase < WarPhase.SPOILS
 
 
 def _conflict_contributors(g, stack_index: int) -> set[int]:
@@ -95,7 +96,8 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
     holes: list[tuple[int, object, bool]] = []
     money_holes = []  # (conflict frame, seat) whose dollars are hidden
 
-    conflict = next((f for f in s.stack if f.kind == "conflict" and f.d["phase"] == 1), None)
+    conflict = next((f for f in s.stack
+                     if f.kind == "conflict" and f.d.phase == ConflictPhase.REVEAL), None)
     conflict_star = star_allowed_in_conflict(g)
     marked_in_hand: dict[int, list[int]] = {}  # seat -> hand indices of hidden contributions
     if conflict is not None:
@@ -103,7 +105,7 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
         for p in range(4):
             if p != seat:
                 hand = s.hands[p]
-                marked_in_hand[p] = [hand.index(x) for x in conflict.d["cards"][p] if x in hand]
+                marked_in_hand[p] = [hand.index(x) for x in conflict.d.cards[p] if x in hand]
                 if p in decided:
                     money_holes.append((conflict, p))
 
@@ -121,21 +123,21 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
     for idx, f in enumerate(s.stack):
         if f.kind == "keep_battle" and f.seat != seat:
             fac = SEAT_FACTION[f.seat]
-            cards = f.d["cards"]
+            cards = f.d.cards
             for i, card in enumerate(cards):
                 if card >= 0:
                     pools[fac].append(card)
                     holes.append((fac, _list_setter(cards, i), True))
         elif _war_commits_hidden(f):
-            commits = f.d["commits"]
+            commits = f.d.commits
             for p, card in enumerate(commits):
                 if p != seat and card >= 0:
                     fac = SEAT_FACTION[p]
                     pools[fac].append(card)
                     holes.append((fac, _list_setter(commits, p), war_star))
-        elif f.kind in COMMIT_FRAMES and not f.d["shown"]:
+        elif f.kind in COMMIT_FRAMES and not f.d.shown:
             star_ok = war_star or f.kind != "war_fe"
-            for p, cards in enumerate(f.d["commits"]):
+            for p, cards in enumerate(f.d.commits):
                 if p != seat:
                     pools[SEAT_FACTION[p]].extend(cards)
                     holes += [(SEAT_FACTION[p], _list_setter(cards, i), star_ok)
@@ -159,18 +161,18 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
     # Hidden contributions stay in the hand: they follow the cards dealt to their slots
     # (a contributed revealed card is public, so it keeps its mark).
     for p, indices in marked_in_hand.items():
-        cards = conflict.d["cards"][p]
+        cards = conflict.d.cards[p]
         from_revealed = [x for x in cards if x in s.revealed[p]]
         cards[:] = [s.hands[p][i] for i in indices] + from_revealed
     # The dollars a seat put into a Conflict are hidden too: any amount it could afford
     # within the cap (a contribution stops once it reaches the event's strength).
     for f, p in money_holes:
-        room = f.d["strength"] - sum(c.defs[x].strength for x in f.d["cards"][p])
+        room = f.d.strength - sum(c.defs[x].strength for x in f.d.cards[p])
         top = max(0, min(s.wealth[p], room))
-        f.d["money"][p] = int(rng.integers(0, top + 1)) if top > 0 else 0
+        f.d.money[p] = int(rng.integers(0, top + 1)) if top > 0 else 0
         # so is the choice to spend a once-per-round counter boost (HMS Andromache)
-        f.d["boosts"][p] = []
-        f.d["boosts"][p] = [x for x in spendable_boosts(g, f, p) if rng.integers(0, 2)]
+        f.d.boosts[p] = []
+        f.d.boosts[p] = [x for x in spendable_boosts(g, f, p) if rng.integers(0, 2)]
     _resample_roles(g, seat, rng)
     # Re-derive the legal decisions of the acting seat in this world (its hand or its
     # Conflict contribution may differ); a question that became forced is answered,

@@ -311,18 +311,18 @@ class HeuristicAgent(Agent):
         return best
 
     def _q_influence(self, ctx: Ctx, f, legal):
-        n = f.d["n"]
+        n = f.d.n
         kinds = {d.kind for d in legal}
         if Kind.STORE in kinds:
             return max(_store_scores(ctx, n, legal), key=lambda x: x[0])[1]
         if Kind.INFLUENCE_START in kinds:
             _, d = influence_plan(ctx, n)
             return d
-        _, d = influence_plan(ctx, n, pos=f.d["pos"], asking=True)
+        _, d = influence_plan(ctx, n, pos=f.d.pos, asking=True)
         return d
 
     def _q_keep_battle(self, ctx: Ctx, f, legal):
-        cards = f.d["cards"]
+        cards = f.d.cards
         held = ctx.battle_cards_held()
         return max(legal, key=lambda d: battle_card_value(ctx, cards[d.arg], held))
 
@@ -338,7 +338,7 @@ class HeuristicAgent(Agent):
         if any(d.kind == Kind.MOVE_SEAT for d in legal):
             return Decision(Kind.MOVE_SEAT, seat) if Decision(Kind.MOVE_SEAT, seat) in legal \
                 else PASS
-        target = seat if f.d["scope"] == "own" else f.d["target"]
+        target = seat if f.d.scope == "own" else f.d.target
         if target != seat:
             return PASS
         row = ctx.s.tableau[seat]
@@ -379,10 +379,10 @@ class HeuristicAgent(Agent):
         w = ctx.s.wealth[ctx.seat]
         return boom_choice(legal, ctx.s.market,
                            lambda cid: market_card_value(ctx, cid, wealth_after=w),
-                           f.d["n"] * ctx.mv)
+                           f.d.n * ctx.mv)
 
     def _q_search_pick(self, ctx: Ctx, f, legal):
-        opts = f.d["options"]
+        opts = f.d.options
         def net(d):
             price = market_price(ctx.g, ctx.seat, opts[d.arg])[0]
             return (market_card_value(ctx, opts[d.arg], wealth_after=ctx.s.wealth[ctx.seat] - price)
@@ -397,7 +397,7 @@ class HeuristicAgent(Agent):
         return YES if SEAT_FACTION[raid.seat] != SEAT_FACTION[ctx.seat] else PASS
 
     def _q_veto(self, ctx: Ctx, f, legal):
-        vice = f.d["vice"]
+        vice = f.d.vice
         decree = next(x for x in reversed(ctx.s.stack) if x.kind == "decree")
         hurt = -decree_value_for_me(ctx, vice, decree.seat)
         cost = 6 * ctx.tv
@@ -423,7 +423,7 @@ class HeuristicAgent(Agent):
         commits = [d for d in legal if d.kind == Kind.COMMIT]
         if not commits:
             return PASS
-        principal = ctx.seat in (war.seat, war.d["defender"])
+        principal = ctx.seat in (war.seat, war.d.defender)
         if principal:
             return max(commits, key=lambda d: (defs[card(d)].strength,
                                                -battle_card_value(ctx, card(d))))
@@ -441,8 +441,8 @@ class HeuristicAgent(Agent):
         if take not in legal:
             return PASS
         war = next(x for x in reversed(ctx.s.stack) if x.kind == "war")
-        k = war.d["k"]
-        limit = min(war.d["cap"], ctx.s.wealth[war.d["loser"]])
+        k = war.d.k
+        limit = min(war.d.cap, ctx.s.wealth[war.d.loser])
         w = ctx.s.wealth[ctx.seat]
         best_j, best_v = 0, 0.0
         for j in range(1, limit - k + 1):
@@ -462,9 +462,9 @@ class HeuristicAgent(Agent):
         s, defs = ctx.s, ctx.defs
         me = ctx.seat
         h = ctx.g.cfg.max_hand
-        strength = conflict.d["strength"]
-        my_cards = conflict.d["cards"][me]
-        money = conflict.d["money"][me]
+        strength = conflict.d.strength
+        my_cards = conflict.d.cards[me]
+        money = conflict.d.money[me]
         own = sum(defs[c].strength for c in my_cards) + money
         gap = strength - own
         commits = [d for d in legal if d.kind == Kind.COMMIT]
@@ -484,18 +484,18 @@ class HeuristicAgent(Agent):
                 c = card(d)
                 st = defs[c].strength  # VP count the whole strength (only adding stops)
                 top_up = max(0, min(wealth, gap - st))
-                vp = conflict.d["base"] + conflict.d["per"] * (st + top_up)
+                vp = conflict.d.base + conflict.d.per * (st + top_up)
                 cost = top_up * ctx.mv + battle_card_value(ctx, c, held - 1) * ctx.p["keep_card"]
                 scored.append((vp - cost, d))
             v, d = max(scored, key=lambda x: x[0])
             return d if v > 0 else PASS
         # a card is in: top up with dollars (1 VP each) while they are worth less
-        if Decision(Kind.ADD_MONEY) in legal and gap > 0 and ctx.mv < conflict.d["per"]:
+        if Decision(Kind.ADD_MONEY) in legal and gap > 0 and ctx.mv < conflict.d.per:
             return Decision(Kind.ADD_MONEY)
         if commits and gap > 0:
             d = min(commits, key=lambda d: battle_card_value(ctx, card(d), held - 1))
             c = card(d)
-            if conflict.d["per"] * defs[c].strength > battle_card_value(ctx, c, held - 1):
+            if conflict.d.per * defs[c].strength > battle_card_value(ctx, c, held - 1):
                 return d
         return PASS
 

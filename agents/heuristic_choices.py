@@ -16,10 +16,10 @@ def reroll_choice(s, f) -> Decision:
     """Re-roll every die below the top face (the better result is kept, so a re-roll
     never hurts), at most the boost's number of dice; PASS when all show the top face.
     (A first-edition frame rolls D4s: its top face is 4.)"""
-    parent = next(x for x in reversed(s.stack) if x.kind == f.d["parent"])
-    top = D4_SIDES if parent.d.get("die") == "d4" else TOP_FACE
-    faces = parent.d[f.d["field"] + "_dice"][:2]
-    low = [i for i, face in enumerate(faces) if face < top][:f.d["dice"]]
+    parent = next(x for x in reversed(s.stack) if x.kind == f.d.parent)
+    top = D4_SIDES if parent.d.die == "d4" else TOP_FACE
+    faces = parent.d.faces(f.d.field)[:2]
+    low = [i for i, face in enumerate(faces) if face < top][:f.d.dice]
     mask = sum(1 << i for i in low)
     return Decision(Kind.CHOOSE, mask) if mask else PASS
 
@@ -28,8 +28,8 @@ def spend_counter_boost(g, conflict, seat: int) -> bool:
     """Spend a once-per-round counter boost (HMS Andromache's +2) when it changes the
     Conflict table row, counting only the seat's own contribution (the others' are
     hidden)."""
-    rows = g.c.conflict_tables[conflict.d["table"]]
-    left = conflict.d["strength"] - own_strength(g, conflict, seat)
+    rows = g.c.conflict_tables[conflict.d.table]
+    left = conflict.d.strength - own_strength(g, conflict, seat)
     card = spendable_boosts(g, conflict, seat)[0]
     return _row(rows, left) != _row(rows, left - g.c.defs[card].boost("counter_bonus")["n"])
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import Decision, Kind
+from singapore_env.engine.frames import WarPhase
 from singapore_env.engine.rules.base import multiplier
 from singapore_env.engine.rules.roles import lone_leader, scores_everywhere, storehouse_of
 from singapore_env.engine.rules.upkeep import tax_totals
@@ -145,8 +146,8 @@ class Ctx:
                 pool += s.hands[p]
         for f in s.stack:
             if f.kind == "keep_battle" and f.seat != self.seat and SEAT_FACTION[f.seat] == fac:
-                pool += [c for c in f.d["cards"] if c >= 0]
-            elif f.kind == "war" and f.d["phase"] < 6:
-                pool += [c for p, c in enumerate(f.d["commits"])
+                pool += [c for c in f.d.cards if c >= 0]
+            elif f.kind == "war" and f.d.phase < WarPhase.SPOILS:
+                pool += [c for p, c in enumerate(f.d.commits)
                          if c >= 0 and p != self.seat and SEAT_FACTION[p] == fac]
         return pool

@@ -123,9 +123,9 @@ def q_commit(ctx: Ctx, f, legal):
     commits = [d for d in legal if d.kind == Kind.COMMIT]
     if not commits:
         return PASS
-    parent = _frame(ctx, f.d["parent"])
-    leading = f.d["must"] or parent.kind == "raid_fe"  # not a faction mate's help
-    if parent.d["commits"][ctx.seat]:          # identical copies of the first card
+    parent = _frame(ctx, f.d.parent)
+    leading = f.d.must or parent.kind == "raid_fe"  # not a faction mate's help
+    if parent.d.commits[ctx.seat]:  # identical copies of the first card
         return commits[0] if leading else PASS
     if leading:
         groups = [x for x in _groups(ctx, ctx.seat, True) if x[2] in commits]
@@ -138,13 +138,13 @@ def q_commit(ctx: Ctx, f, legal):
 def q_tokens(ctx: Ctx, f, legal):
     war = _frame(ctx, "war_fe")
     worth = ctx.mult * PLUNDER_RATE * ctx.g.cfg.fe_storehouse_strength * 0.6
-    if war.d["tokens"][f.d["side"]] < MAX_TOKENS and ctx.tv < worth:
+    if war.d.tokens[f.d.side] < MAX_TOKENS and ctx.tv < worth:
         return ONE_MORE
     return PASS
 
 
 def q_plunder(ctx: Ctx, f, legal):
-    loser = _frame(ctx, "war_fe").d["loser"]
+    loser = _frame(ctx, "war_fe").d.loser
     row = ctx.s.tableau[loser]
     best, best_v = PASS, 0.0
     for d in legal:

@@ -202,13 +202,13 @@ def _store_scores(ctx: Ctx, n: int, legal) -> list[tuple[float, Decision]]:
 
 def influence_scores(ctx: Ctx, f, legal) -> list[tuple[float, Decision]]:
     """The value of every answer to an Influence placement question."""
-    n = f.d["n"]
+    n = f.d.n
     kinds = {d.kind for d in legal}
     if Kind.STORE in kinds:
         return _store_scores(ctx, n, legal)
     if Kind.INFLUENCE_START in kinds:
         return influence_plan(ctx, n, options=True)
-    return influence_plan(ctx, n, pos=f.d["pos"], asking=True, options=True)
+    return influence_plan(ctx, n, pos=f.d.pos, asking=True, options=True)
 
 
 def influence_value(ctx: Ctx, n: int) -> float:

@@ -97,7 +97,7 @@ class CandidateEncoder:
         s = game.s
         owner = seat
         if game.pending.kind == "fe_plunder":  # first edition: the loser's cards are named
-            owner = find_frame(game, "war_fe").d["loser"]
+            owner = find_frame(game, "war_fe").d.loser
         row = s.tableau[owner]
         price = None
         for d in game.legal_decisions():
@@ -129,7 +129,7 @@ class CandidateEncoder:
             elif kind == Kind.COMMIT:
                 cid = committed_card(game, seat, arg)
             elif kind == Kind.KEEP_BATTLE:
-                cid = game.pending.d["cards"][arg]
+                cid = game.pending.d.cards[arg]
             elif kind in _SEAT_KINDS and arg != seat:
                 mate = SEAT_FACTION[arg] == SEAT_FACTION[seat]
                 f[7], f[8] = float(mate), float(not mate)

@@ -8,6 +8,8 @@ until the War's totals are computed (the Raid frame ends at its resolution).
 
 from __future__ import annotations
 
+from .engine.frames import RaidFePhase, WarFePhase
+
 #: The first-edition frames whose context these slices show.
 CONTEXT = ("raid_fe", "war_fe")
 
@@ -41,8 +43,8 @@ def make_encoder(offsets: dict, bkey: list, n_battle_keys: int):
         return min(x / scale, _CAP)
 
     def commits(m, d, seat: int, rel) -> None:
-        shown = d["shown"]
-        for p, cards in enumerate(d["commits"]):
+        shown = d.shown
+        for p, cards in enumerate(d.commits):
             if not cards:
                 continue
             r = rel[p]
@@ -56,24 +58,24 @@ def make_encoder(offsets: dict, bkey: list, n_battle_keys: int):
         commits(m, d, seat, rel)
         if f.kind == "raid_fe":
             m[O_RAID] = 1.0
-            if d["phase"] >= 2:
+            if d.phase == RaidFePhase.RESOLVE:
                 m[O_RAID + 1] = 1.0
-            m[O_RAID + 2] = scaled(d["roll"], 8.0)
-            m[O_RAID + 3] = scaled(d["hinder"], 2.0)
-            if d["intervener"] >= 0:
-                m[O_RAID + 4 + rel[d["intervener"]]] = 1.0
+            m[O_RAID + 2] = scaled(d.roll, 8.0)
+            m[O_RAID + 3] = scaled(d.hinder, 2.0)
+            if d.intervener >= 0:
+                m[O_RAID + 4 + rel[d.intervener]] = 1.0
             return
         m[O_WAR] = 1.0
-        values = (d["tokens"][0], d["tokens"][1], d["roll0"], d["roll1"],
-                  d["totals"][0], d["totals"][1], d["due"])
+        values = (d.tokens[0], d.tokens[1], d.roll0, d.roll1,
+                  d.totals[0], d.totals[1], d.due)
         for i, (x, scale) in enumerate(zip(values, (10, 10, 4, 4, 10, 10, 10))):
             m[O_WAR + 1 + i] = scaled(x, float(scale))
-        m[O_WAR + 8] = float(d["shown"])
-        m[O_WAR + 9 + min(d["phase"], 5)] = 1.0
+        m[O_WAR + 8] = float(d.shown)
+        m[O_WAR + 9 + min(d.phase, WarFePhase.END)] = 1.0
         m[O_ROLES + rel[f.seat]] = 1.0
-        m[O_ROLES + 4 + rel[d["defender"]]] = 1.0
-        if d["victor"] >= 0:
-            m[O_ROLES + 8 + rel[d["victor"]]] = 1.0
-            m[O_ROLES + 12 + rel[d["loser"]]] = 1.0
+        m[O_ROLES + 4 + rel[d.defender]] = 1.0
+        if d.victor >= 0:
+            m[O_ROLES + 8 + rel[d.victor]] = 1.0
+            m[O_ROLES + 12 + rel[d.loser]] = 1.0
 
     return encode

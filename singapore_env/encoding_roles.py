@@ -37,7 +37,7 @@ def make_role_encoder(offsets: dict, folk_index: list[int], H: int, ORDER):
     def encode(m, s, seat: int) -> None:
         order = ORDER[seat]
         if s.stack and s.stack[-1].kind == "storehouse_veto" and not s.game_over:
-            m[O_VETO_ALLY + order.index(s.stack[-1].d["ally"])] = 1.0
+            m[O_VETO_ALLY + order.index(s.stack[-1].d.ally)] = 1.0
         public = s.roles_public
         for r in range(4):
             p = order[r]

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import encoding_first_edition as first_edition
 from .engine.decisions import N_CHOOSE
+from .engine.frames import ConflictPhase, WarPhase
 from .encoding_roles import make_role_encoder
 from .engine.rulesets import ruleset_of
 
@@ -280,105 +281,105 @@ def make_encode(enc):
             m[i] = 1.0
         kind, d = pending.kind, pending.d
         if kind == "leader_action":
-            m[O_LSPACE + d["space"]] = 1.0
+            m[O_LSPACE + d.space] = 1.0
         elif kind == "connect" or kind == "attach_pop":
-            m[O_CARD + key[d["card"]]] = 1.0
+            m[O_CARD + key[d.card]] = 1.0
         elif kind == "keep_battle":
             if pending.seat == seat:
-                for i, cid in enumerate(d["cards"]):
+                for i, cid in enumerate(d.cards):
                     if cid >= 0:
                         m[O_KEEP + i * BK + bkey[cid]] = 1.0
         elif kind == "search_pick":
             if pending.seat == seat:
-                for i, cid in enumerate(d["options"][:N_CHOOSE]):
+                for i, cid in enumerate(d.options[:N_CHOOSE]):
                     m[O_SEARCH + i * MK + mkey[cid]] = 1.0
         elif kind == "war_join" or kind == "war_accept":
-            m[O_SIDE + d["side"]] = 1.0
+            m[O_SIDE + d.side] = 1.0
         elif kind == "lose_pop":
-            x = d["n"]
+            x = d.n
             m[O_COUNT] = x / 3.0 if x < 30 else CAP
         elif kind == "remove_influence":
-            x = d["n"]
+            x = d.n
             m[O_COUNT + 1] = x / 3.0 if x < 30 else CAP
         elif kind == "fund_close":
-            x = d["index"]
+            x = d.index
             m[O_COUNT + 2] = x * 0.05 if x < 200 else CAP
         elif kind == "reroll":
-            x = d["dice"]
+            x = d.dice
             m[O_REROLL] = x * 0.5 if x < 2 else 1.0
-            if d["parent"] != "raid" and d["parent"] != "raid_fe":
+            if d.parent != "raid" and d.parent != "raid_fe":
                 m[O_REROLL + 1] = 1.0
-            m[O_REROLL + REROLL.get(d["field"], 2)] = 1.0
-            parent = next(x for x in reversed(stack) if x.kind == d["parent"]).d
-            top = 0.25 if parent.get("die") == "d4" else 0.5  # 1 / the top face
-            for j, face in enumerate(parent[d["field"] + "_dice"][:2]):
+            m[O_REROLL + REROLL.get(d.field, 2)] = 1.0
+            parent = next(x for x in reversed(stack) if x.kind == d.parent).d
+            top = 0.25 if parent.die == "d4" else 0.5  # 1 / the top face
+            for j, face in enumerate(parent.faces(d.field)[:2]):
                 m[O_REROLL + 5 + j] = face * top
         for kind, i in ctx:
             f = stack[i]
             d = f.d
             if kind == "actions":
-                m[O_LEFT] = d["left"] * INV_ACTIONS
+                m[O_LEFT] = d.left * INV_ACTIONS
             elif kind == "influence":
-                x = d["n"]
+                x = d.n
                 m[O_INFL] = x * 0.2 if x < 50 else CAP
-                if d["asking"]:
+                if d.asking:
                     m[O_INFL + 1] = 1.0
-                if d["store_asked"]:
+                if d.store_asked:
                     m[O_INFL + 2] = 1.0
-                if d["pos"] >= 0:
+                if d.pos >= 0:
                     m[O_INFL + 3] = 1.0
-                    m[O_INFL + 4 + d["pos"]] = 1.0
+                    m[O_INFL + 4 + d.pos] = 1.0
             elif kind == "moves":
-                x = d["n"]
+                x = d.n
                 m[O_MOVES] = x / 3.0 if x < 30 else CAP
-                if d["scope"] == "own":
+                if d.scope == "own":
                     m[O_MOVES + 2 + rel[f.seat]] = 1.0
                 else:
                     m[O_MOVES + 1] = 1.0
-                    if d["target"] >= 0:
-                        m[O_MOVES + 2 + rel[d["target"]]] = 1.0
+                    if d.target >= 0:
+                        m[O_MOVES + 2 + rel[d.target]] = 1.0
             elif kind == "raid":
                 m[O_RAID] = 1.0
-                x = d["roll"]
+                x = d.roll
                 m[O_RAID + 1] = x * 0.5 if x < 20 else CAP
-                x = d["hinder"]
+                x = d.hinder
                 m[O_RAID + 2] = x * 0.5 if x < 20 else CAP
                 m[O_RAID + 3 + rel[f.seat]] = 1.0
             elif kind == "decree":
                 m[O_DECREE] = 1.0
-                if d["vetoed"]:
+                if d.vetoed:
                     m[O_DECREE + 1] = 1.0
                 m[O_DECREE + 2 + rel[f.seat]] = 1.0
-                m[O_DECREE + 6 + d["vice"]] = 1.0
+                m[O_DECREE + 6 + d.vice] = 1.0
             elif kind == "war":
                 war(m, f, seat, rel)
             elif kind in first_edition.CONTEXT:
                 fe_encode(m, f, seat, rel)
             else:  # conflict
                 m[O_CONFLICT] = 1.0
-                x = d["strength"]
+                x = d.strength
                 m[O_CONFLICT + 1] = x * 0.1 if x < 100 else CAP
-                x = d["dice"]
+                x = d.dice
                 m[O_CONFLICT + 2] = x * 0.25 if x < 40 else CAP
-                x = d["plus"]
+                x = d.plus
                 m[O_CONFLICT + 3] = x * 0.1 if 0 <= x < 100 else (CAP if x > 0 else 0.0)
-                x = d["base"]
+                x = d.base
                 m[O_CONFLICT + 4] = x * 0.2 if x < 50 else CAP
-                x = d["per"]
+                x = d.per
                 m[O_CONFLICT + 5] = x if x < CAP else CAP
-                if d["phase"]:
+                if d.phase == ConflictPhase.REVEAL:
                     m[O_CONFLICT + 6] = 1.0
-                i = TABLES.get(d["table"])
+                i = TABLES.get(d.table)
                 if i is not None:
                     m[O_CONFLICT + 7 + i] = 1.0
-                for cid in d["cards"][seat]:
+                for cid in d.cards[seat]:
                     i = O_CONF_OWN + bkey[cid]
                     if m[i] < CAP:
                         m[i] = m[i] + 1.0
-                x = d["money"][seat]
+                x = d.money[seat]
                 if x:
                     m[O_CONF_OWN + BK] = x * 0.1 if x < 100 else CAP
-                x = len(d["boosts"][seat])
+                x = len(d.boosts[seat])
                 if x:
                     m[O_CONF_OWN + BK + 1] = x if x < CAP else CAP
         return out
@@ -386,51 +387,51 @@ def make_encode(enc):
     def war(m, f, seat: int, rel) -> None:
         d = f.d
         m[O_WAR] = 1.0
-        joined = d["joined"]
+        joined = d.joined
         if joined[0]:
             m[O_WAR + 1] = 1.0
         if joined[1]:
             m[O_WAR + 2] = 1.0
-        phase = d["phase"]
-        m[O_WAR + 3 + (phase if phase < 7 else 7)] = 1.0
+        phase = d.phase
+        m[O_WAR + 3 + min(phase, WarPhase.END)] = 1.0
         m[O_ROLES + rel[f.seat]] = 1.0
-        m[O_ROLES + 4 + rel[d["defender"]]] = 1.0
-        allies = d["allies"]
+        m[O_ROLES + 4 + rel[d.defender]] = 1.0
+        allies = d.allies
         if allies[0] >= 0:
             m[O_ROLES + 8 + rel[allies[0]]] = 1.0
         if allies[1] >= 0:
             m[O_ROLES + 12 + rel[allies[1]]] = 1.0
-        if d["victor"] >= 0:
-            m[O_ROLES + 16 + rel[d["victor"]]] = 1.0
-        if d["loser"] >= 0:
-            m[O_ROLES + 20 + rel[d["loser"]]] = 1.0
-        shown = phase >= 6      # the totals are computed: committed cards are face up
-        for p, cid in enumerate(d["commits"]):
+        if d.victor >= 0:
+            m[O_ROLES + 16 + rel[d.victor]] = 1.0
+        if d.loser >= 0:
+            m[O_ROLES + 20 + rel[d.loser]] = 1.0
+        shown = phase >= WarPhase.SPOILS  # the totals are computed: commits are face up
+        for p, cid in enumerate(d.commits):
             if cid >= 0:
                 r = rel[p]
                 m[O_COMMITTED + r] = 1.0
                 if shown or p == seat:
                     m[O_COMMITS + r * BK + bkey[cid]] = 1.0
-        for p, x in enumerate(d["bonus"]):
+        for p, x in enumerate(d.bonus):
             if x:
                 m[O_WARNUM + rel[p]] = x / 3.0 if x < 30 else CAP
-        x = d["roll0"]
+        x = d.roll0
         m[O_WARNUM + 4] = x * 0.25 if x < 40 else CAP
-        x = d["roll1"]
+        x = d.roll1
         m[O_WARNUM + 5] = x * 0.25 if x < 40 else CAP
-        x = d["cap"]
+        x = d.cap
         m[O_WARNUM + 6] = x * 0.1 if x < 100 else CAP
-        x = d["k"]
+        x = d.k
         m[O_WARNUM + 7] = x * 0.1 if x < 100 else CAP
-        totals = d.get("totals")
+        totals = d.totals
         if totals:
             x = totals[0]
             m[O_WARNUM + 8] = x * 0.1 if 0 <= x < 100 else (CAP if x > 0 else 0.0)
             x = totals[1]
             m[O_WARNUM + 9] = x * 0.1 if 0 <= x < 100 else (CAP if x > 0 else 0.0)
-        x = d["paid"]
+        x = d.paid
         m[O_WARNUM + 10] = x * 0.1 if x < 100 else CAP
-        if d["share"] >= 0:
-            m[O_WARNUM + 11 + d["share"]] = 1.0
+        if d.share >= 0:
+            m[O_WARNUM + 11 + d.share] = 1.0
 
     return encode

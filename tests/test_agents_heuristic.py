@@ -12,6 +12,7 @@ from singapore_env.engine.decisions import Kind
 from singapore_env.engine import Game
 from arena.runner import run_tournament
 from arena.simulate import play_game
+from singapore_env.engine.frames import WarPhase
 
 
 def test_registered():
@@ -85,7 +86,7 @@ def test_influence_model_matches_the_engine(ruleset):
             legal = g.legal_decisions()
             if f.kind == "influence" and any(d.kind == Kind.INFLUENCE_START for d in legal):
                 ctx = Ctx(g, seat, agents[seat].params)
-                _, start, predicted = influence_plan(ctx, f.d["n"], detail=True)
+                _, start, predicted = influence_plan(ctx, f.d.n, detail=True)
                 assert start in legal
                 w = g.clone()
                 idx = len(w.s.stack) - 1
@@ -141,10 +142,12 @@ def test_small_choices_rerolls_boom_and_counter_boost():
     from test_rules_choices import conflict, game
 
     g = game()
-    g.s.stack = [Frame("war", 2, roll0=2, roll0_dice=[2, 0])]
+    g.s.stack = [Frame("war", 2, defender=0, phase=WarPhase.TOTALS, joined=[0, 0], allies=[-1, -1],
+                       commits=[-1] * 4, bonus=[0] * 4, roll0=2, roll1=0, k=0, paid=0,
+                       share=-1, cap=0, victor=-1, loser=-1, roll0_dice=[2, 0])]
     ask = Frame("reroll", 2, parent="war", field="roll0", card=-1, dice=2)
     assert reroll_choice(g.s, ask) == Decision(Kind.CHOOSE, 2)
-    g.s.stack[0].d["roll0_dice"] = [2, 2]
+    g.s.stack[0].d.roll0_dice = [2, 2]
     assert reroll_choice(g.s, ask) == Decision(Kind.PASS)
 
     legal = [Decision(Kind.BUY_MARKET, 0), Decision(Kind.BUY_MARKET, 1), Decision(Kind.PASS)]
@@ -154,9 +157,9 @@ def test_small_choices_rerolls_boom_and_counter_boost():
 
     give_revealed(g, 0, "hms_andromache")
     fight = conflict(2)
-    fight.d["strength"] = 2                      # pirate_attack: 1-2 lose $1; 0: nothing
+    fight.d.strength = 2                      # pirate_attack: 1-2 lose $1; 0: nothing
     assert spend_counter_boost(g, fight, 0)
-    fight.d["strength"] = 12                     # past the table either way
+    fight.d.strength = 12                     # past the table either way
     assert not spend_counter_boost(g, fight, 0)
 
 

@@ -8,6 +8,7 @@ import pytest
 from agents.determinize import determinize
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine import Game
+from singapore_env.engine.frames import WarPhase
 from singapore_env.engine.invariants import check_invariants
 
 
@@ -138,10 +139,10 @@ def test_pending_keep_battle_and_war_commits_of_others_are_resampled():
     for i in range(20):
         w = determinize(g, 2, np.random.default_rng(i))
         check_invariants(w)
-        seen.add(tuple(w.s.stack[-1].d["cards"]))
-        assert all(g.c.defs[c].faction == 0 for c in w.s.stack[-1].d["cards"])
+        seen.add(tuple(w.s.stack[-1].d.cards))
+        assert all(g.c.defs[c].faction == 0 for c in w.s.stack[-1].d.cards)
         own = determinize(g, 0, np.random.default_rng(i))
-        assert own.s.stack[-1].d["cards"] == [a, b]
+        assert own.s.stack[-1].d.cards == [a, b]
     assert len(seen) > 1
 
 
@@ -151,9 +152,9 @@ def test_hidden_war_commit_is_resampled_for_the_other_side():
     g = Game(6)
     give_tableau(g, 0, "police_force")  # so that the war_discard question is really asked
     card = g.s.hands[2].pop()  # the Temenggong's starting card, committed face down
-    g.s.stack.append(Frame("war", 0, defender=2, phase=4, joined=[0, 0], allies=[-1, -1],
-                           commits=[-1, -1, card, -1], bonus=[0, 0, 0, 0], roll0=0, roll1=0,
-                           k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
+    g.s.stack.append(Frame("war", 0, defender=2, phase=WarPhase.ROLL, joined=[0, 0],
+                           allies=[-1, -1], commits=[-1, -1, card, -1], bonus=[0, 0, 0, 0],
+                           roll0=0, roll1=0, k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
     g.s.stack.append(Frame("war_discard", 0))
     check_invariants(g)
     commits = set()
@@ -161,11 +162,11 @@ def test_hidden_war_commit_is_resampled_for_the_other_side():
         w = determinize(g, 0, np.random.default_rng(i))
         check_invariants(w)
         war = next(f for f in w.s.stack if f.kind == "war")
-        c = war.d["commits"][2]
+        c = war.d.commits[2]
         assert g.c.defs[c].faction == 1 and not g.c.defs[c].star  # no star before the ADT
         commits.add(c)
         mine = determinize(g, 2, np.random.default_rng(i))
-        assert next(f for f in mine.s.stack if f.kind == "war").d["commits"][2] == card
+        assert next(f for f in mine.s.stack if f.kind == "war").d.commits[2] == card
     assert len(commits) > 1
 
 
@@ -196,7 +197,7 @@ def test_spent_counter_boost_is_resampled_for_the_others():
     rng = np.random.default_rng(0)
 
     def spent(world):
-        return next(f for f in world.s.stack if f.kind == "conflict").d["boosts"][1]
+        return next(f for f in world.s.stack if f.kind == "conflict").d.boosts[1]
 
     assert {tuple(spent(determinize(g, 0, rng))) for _ in range(20)} == {(), (andromache,)}
     assert all(spent(determinize(g, 1, rng)) == [andromache] for _ in range(5))

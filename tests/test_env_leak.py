@@ -15,6 +15,7 @@ import pytest
 
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
+from singapore_env.engine.frames import WarPhase
 from singapore_env.engine.rules.base import faction
 
 ENC = ObservationEncoder()
@@ -64,28 +65,28 @@ def _hide(g: Game, observer: int, rng: np.random.Generator) -> Game:
             pile[0], pile[1] = pile[1], pile[0]
     for f in s.stack:
         d = f.d
-        if f.kind == "war" and d["phase"] < 6:
-            for q, card in enumerate(d["commits"]):
+        if f.kind == "war" and d.phase < WarPhase.SPOILS:
+            for q, card in enumerate(d.commits):
                 pool = s.battle_deck[faction(q)]
                 if q != observer and card >= 0 and pool:
-                    d["commits"][q], pool[-1] = pool[-1], card
+                    d.commits[q], pool[-1] = pool[-1], card
         elif f.kind == "conflict":
             for q in range(4):
                 if q == observer:
                     continue
                 pool = s.battle_deck[faction(q)]
-                cards = d["cards"][q]
+                cards = d.cards[q]
                 for i in range(len(cards)):
                     if pool:
                         cards[i], pool[-1] = pool[-1], cards[i]
-                d["money"][q] = d["money"][q] + 1 if d["money"][q] == 0 else 0
+                d.money[q] = d.money[q] + 1 if d.money[q] == 0 else 0
         elif f.kind == "keep_battle" and f.seat != observer:
             pool = s.battle_deck[faction(f.seat)]
             if len(pool) >= 2:
-                d["cards"][0], pool[0] = pool[0], d["cards"][0]
-                d["cards"][1], pool[1] = pool[1], d["cards"][1]
+                d.cards[0], pool[0] = pool[0], d.cards[0]
+                d.cards[1], pool[1] = pool[1], d.cards[1]
         elif f.kind == "search_pick" and f.seat != observer:
-            d["options"].reverse()
+            d.options.reverse()
     return h
 
 
@@ -108,7 +109,7 @@ def test_no_leak_mid_game():
 def test_no_leak_pending_war_commitments():
     def pred(g):
         f = _frame(g, "war")
-        return f is not None and f.d["phase"] < 6 and sum(c >= 0 for c in f.d["commits"]) >= 1
+        return f is not None and f.d.phase < WarPhase.SPOILS and sum(c >= 0 for c in f.d.commits) >= 1
     states = _find(pred, max_seeds=200, want=4)
     _check(states, lambda g: range(4), "war before the roll")
 
@@ -116,23 +117,23 @@ def test_no_leak_pending_war_commitments():
 def test_war_commitments_shown_after_the_roll():
     def pred(g):
         f = _frame(g, "war")
-        return f is not None and f.d["phase"] >= 6 and sum(c >= 0 for c in f.d["commits"]) >= 1
+        return f is not None and f.d.phase >= WarPhase.SPOILS and sum(c >= 0 for c in f.d.commits) >= 1
     states = _find(pred, max_seeds=200, want=2)
     assert states
     g = states[0]
     f = _frame(g, "war")
-    q = next(p for p, c in enumerate(f.d["commits"]) if c >= 0)
+    q = next(p for p, c in enumerate(f.d.commits) if c >= 0)
     observer = next(p for p in range(4) if p != q)
     parts = ENC.decode(ENC.encode(g, observer))
     r = ENC._rel[observer][q]
-    key = g.c.defs[f.d["commits"][q]].key
+    key = g.c.defs[f.d.commits[q]].key
     assert ENC.battle_keys[int(parts["war_commits"][r].argmax())] == key
 
 
 def test_no_leak_pending_conflict_contributions():
     def pred(g):
         f = _frame(g, "conflict")
-        return f is not None and any(f.d["cards"][q] or f.d["money"][q] for q in range(4))
+        return f is not None and any(f.d.cards[q] or f.d.money[q] for q in range(4))
     states = _find(pred, max_seeds=200, want=4)
     _check(states, lambda g: range(4), "conflict contributions")
 

@@ -41,7 +41,8 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
                 shown = describe_seen_by(game, d, (seat + 1) % 4)
                 assert shown == HIDDEN_ANSWERS[game.pending.kind]
                 assert describe_seen_by(game, d, seat) == describe(game, d)
-                for cid in game.s.hands[seat] + game.pending.d.get("cards", []):
+                drawn = game.pending.d.cards if game.pending.kind == "keep_battle" else []
+                for cid in game.s.hands[seat] + drawn:
                     if isinstance(cid, int):
                         assert game.c.defs[cid].name not in shown
             game.step(d)

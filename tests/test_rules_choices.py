@@ -2,6 +2,7 @@
 
 from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine import Game
+from singapore_env.engine.frames import ConflictPhase
 from singapore_env.engine.rules.base import star_allowed_in_conflict
 from singapore_env.engine.scenario import (card_id, give_hand, give_revealed, give_tableau,
                                     put_on_top, run_frame, script_dice)
@@ -20,8 +21,8 @@ def game(seed=5) -> Game:
 
 def conflict(strength_dice, plus=0, table="pirate_attack"):
     return Frame("conflict", -1, table=table, dice=strength_dice, plus=plus, base=2, per=1,
-                 phase=0, strength=0, cards=[[], [], [], []], money=[0, 0, 0, 0],
-                 boosts=[[], [], [], []])
+                 phase=ConflictPhase.ROLL, strength=0, cards=[[], [], [], []],
+                 money=[0, 0, 0, 0], boosts=[[], [], [], []])
 
 
 def test_forced_decision_is_applied_automatically():
@@ -100,7 +101,7 @@ def test_godowns_stores_then_returns_influence():
     activate(g, 2, 1)
     g._run()
     assert slot.stored == 0
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 3
+    assert g.pending.kind == "influence" and g.pending.d.n == 3
 
 
 def test_school_counts_every_population_draw():

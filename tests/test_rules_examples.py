@@ -8,6 +8,7 @@ import pytest
 
 from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine import Game
+from singapore_env.engine.frames import ConflictPhase
 from singapore_env.engine.rules.activate import activate, activate_options
 from singapore_env.engine.rules.base import multiplier
 from singapore_env.engine.rules.population import populate
@@ -84,7 +85,7 @@ def test_influence_skips_storehouse_when_declined_and_closed_districts():
     g.step(Decision(Kind.INFLUENCE_START, B1))  # B2, B3 closed
     g.step(PASS)                                 # pass the British Storehouse
     assert tokens(g, B1)[0] == 1 and tokens(g, G1)[0] == 1
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 1  # at the Malay Storehouse
+    assert g.pending.kind == "influence" and g.pending.d.n == 1  # at the Malay Storehouse
     g.step(PASS)
     assert tokens(g, B1)[0] == 2 and g.s.storehouse == [0, 0]
 
@@ -205,7 +206,7 @@ def test_activate_example_community():
     g._run()
     assert g.s.storehouse == [0, 1]
     assert g.s.wealth[tem] == 2
-    assert g.pending.kind == "influence" and g.pending.d["n"] == 2
+    assert g.pending.kind == "influence" and g.pending.d.n == 2
     assert activate_options(g, tem) == []
 
 
@@ -294,7 +295,7 @@ def test_buy_battle_card_both_forms():
     buy_battle(g, 0, True)
     g._run()
     assert g.pending.kind == "keep_battle"
-    drawn = list(g.pending.d["cards"])
+    drawn = list(g.pending.d.cards)
     g.step(Decision(Kind.KEEP_BATTLE, 1))
     assert g.s.hands[0][-1] == drawn[1] and len(g.s.hands[0]) == hand + 1
     assert g.s.battle_discard[0][-1] == drawn[0]
@@ -563,8 +564,8 @@ def test_major_pirate_attack_contributions_and_volunteer_vp():
     artillery = give_hand(g, 0, "artillery_3")
     script_dice(g, [2, 2, 2])                    # 3D + 5 = 11
     run_frame(g, Frame("conflict", -1, table="major_pirate_attack", dice=3, plus=5,
-                       base=2, per=1, phase=0, strength=0, cards=[[], [], [], []],
-                       money=[0, 0, 0, 0], boosts=[[], [], [], []]))
+                       base=2, per=1, phase=ConflictPhase.ROLL, strength=0,
+                       cards=[[], [], [], []], money=[0, 0, 0, 0], boosts=[[], [], [], []]))
     assert g.pending.kind == "contribute" and g.acting_seat == 0
     g.step(Decision(Kind.COMMIT, 0))             # Artillery +3
     g.step(Decision(Kind.ADD_MONEY))             # and $1

@@ -127,7 +127,7 @@ def test_intervention_matching_the_roll_places_two_influence(d4, succeeds):
     pending = g.pending
     assert (pending.kind == "influence" and pending.seat == 2) is succeeds
     if succeeds:
-        assert pending.d["n"] == 2
+        assert pending.d.n == 2
     assert g.s.ships == ships - 1              # one ship, intervened or not
     assert g.s.wealth[0] == wealth + sum(d4)   # the raider takes the dollars anyway
     assert card in g.s.battle_discard[1]       # the committed card is spent
@@ -175,7 +175,7 @@ def test_war_costs_two_actions_and_no_tokens():
     assert all(Decision(Kind.WAR, p) in g.legal_decisions() for p in enemy)
     actions = g.pending
     g.step(Decision(Kind.WAR, enemy[0]))
-    assert actions.d["left"] == 0 and g.s.storehouse == [0, 0]
+    assert actions.d.left == 0 and g.s.storehouse == [0, 0]
     assert sum(g.s.wars_won) == 1             # nobody holds a card: fought at once
 
 
@@ -291,7 +291,7 @@ def test_plunder_takes_wealth_then_the_allys_donation_then_cards_then_vp():
     assert g.s.tableau[0][-1] is gutta and not gutta.pops
     attach = g.pending                         # the Population card stays with the loser
     assert (attach.kind, attach.seat) == ("attach_pop", 2)
-    assert attach.d["card"] == card_id(g, "javanese")
+    assert attach.d.card == card_id(g, "javanese")
     g.step(Decision(Kind.ATTACH_POP, 0))       # onto his Leader card
     assert g.s.vp[0] == vp + 1                 # $1 still owed: 1 VP
     check_invariants(g)
@@ -313,7 +313,7 @@ def test_committed_cards_stay_hidden_from_the_other_seats():
     for seat in (1, 2, 3):
         assert enc.encode(g, seat)[keys:keys + 4 * bk].sum() == 0
     worlds = {find_frame(determinize(g, 2, np.random.default_rng(i)), "war_fe")
-              .d["commits"][0][0] for i in range(30)}
+              .d.commits[0][0] for i in range(30)}
     assert len(worlds) > 1                     # the defender's worlds vary the card
 
 
@@ -324,12 +324,12 @@ def test_swapping_another_seats_committed_card_changes_no_other_observation():
         g, rng = Game(seed, FE, keep_text_log=False), random.Random(seed)
         while not g.is_over and checked < 40:
             f = next((x for x in g.s.stack if x.kind in ("raid_fe", "war_fe")), None)
-            for q, cards in enumerate(f.d["commits"] if f and not f.d["shown"] else []):
+            for q, cards in enumerate(f.d.commits if f and not f.d.shown else []):
                 deck = g.s.battle_deck[SEAT_FACTION[q]]
                 if not cards or not deck or g.c.defs[deck[-1]].key == g.c.defs[cards[0]].key:
                     continue
                 h = g.clone()
-                hidden = h.s.stack[g.s.stack.index(f)].d["commits"][q]
+                hidden = h.s.stack[g.s.stack.index(f)].d.commits[q]
                 hidden[0], h.s.battle_deck[SEAT_FACTION[q]][-1] = deck[-1], cards[0]
                 for seat in range(4):
                     same = np.array_equal(enc.encode(h, seat), enc.encode(g, seat))

@@ -241,7 +241,7 @@ def test_colonial_ally_uses_only_the_british_storehouse():
     g.step(Decision(Kind.INFLUENCE_START, b.loop_ids.index("G1")))
     # G1, (G2, G3 closed), the Malay Storehouse passed by without a question, B1, then
     # the British Storehouse asks.
-    assert g.pending.d["asking"] and b.loop_ids[g.pending.d["pos"]] == "BS"
+    assert g.pending.d.asking and b.loop_ids[g.pending.d.pos] == "BS"
     assert g.s.storehouse[1] == 0
 
 
@@ -256,7 +256,7 @@ def test_resistance_leader_new_action_draws_a_folk_hero():
     run_frame(g, Frame("actions", 2, left=2))
     g.step(Decision(Kind.INSPIRE))
     assert g.s.storehouse == [9, 0] and len(g.s.folk_hands[2]) == 1
-    assert g.pending.d["left"] == 1
+    assert g.pending.d.left == 1
     assert Decision(Kind.INSPIRE) not in g.legal_decisions()  # tokens spent
 
 
@@ -269,7 +269,7 @@ def test_folk_hero_card_is_played_as_a_free_action():
     run_frame(g, Frame("actions", 2, left=0))
     g.step(Decision(Kind.FOLK_HERO, 0))
     assert g.s.storehouse[1] == 3 and g.s.folk_hands[2] == [] and badang in g.s.folk_discard
-    assert g.pending.kind == "actions" and g.pending.d["left"] == 0
+    assert g.pending.kind == "actions" and g.pending.d.left == 0
 
 
 def test_only_resistance_leader_places_one_more_token():
@@ -303,7 +303,7 @@ def test_resistance_leader_victory_against_an_agent_adds_five_to_the_multiplier(
     g._run()
     while g.pending.kind == "war_join":
         g.step(PASS)
-    assert g.pending.kind == "spoils" and find_frame(g, "war").d["cap"] == 14
+    assert g.pending.kind == "spoils" and find_frame(g, "war").d.cap == 14
     g.step(PASS)                                  # all as VP
     assert g.s.vp[3] == 14
     # "Colonial Ruler ... Loss: immediately Buy a Battle card, if you can afford it."

@@ -94,11 +94,11 @@ def _describe(g, d: Decision) -> str:
     if k == Kind.BUY_BATTLE:
         return "buy the top Battle card" if a == 0 else "buy a Battle card: draw 2, keep 1"
     if k == Kind.KEEP_BATTLE and kind == "keep_battle":
-        return f"keep {card_name(g, f.d['cards'][a])}"
+        return f"keep {card_name(g, f.d.cards[a])}"
     if k == Kind.POPULATE:
         return "populate"
     if k == Kind.DISCARD_CARD and kind == "fe_plunder":
-        loser = find_frame(g, "war_fe").d["loser"]
+        loser = find_frame(g, "war_fe").d.loser
         return f"take {card_name(g, s.tableau[loser][a].card)} from {SEAT_NAMES[loser]}"
     if k in (Kind.ATTACH_POP, Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE,
              Kind.DISCARD_POP, Kind.DISCARD_CARD):
@@ -115,7 +115,7 @@ def _describe(g, d: Decision) -> str:
         return f"reveal {card_name(g, hand[a]) if a < len(hand) else a}"
     if k == Kind.CHOOSE:
         if kind == "search_pick":
-            return f"search for {card_name(g, f.d['options'][a])}"
+            return f"search for {card_name(g, f.d.options[a])}"
         if kind == "reroll":
             dice = {1: "the first die", 2: "the second die", 3: "both dice"}
             return f"re-roll {dice.get(a, a)}"

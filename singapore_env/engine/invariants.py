@@ -28,13 +28,13 @@ def _limbo_cards(s) -> list[int]:
     for f in s.stack:
         d = f.d
         if f.kind in ("attach_pop", "place_card"):
-            out.append(d["card"])
+            out.append(d.card)
         elif f.kind == "keep_battle":
-            out.extend(d["cards"])
+            out.extend(d.cards)
         elif f.kind == "war":
-            out.extend(c for c in d["commits"] if c >= 0)
+            out.extend(c for c in d.commits if c >= 0)
         elif f.kind in COMMIT_FRAMES:  # first edition: committed cards per seat
-            for cards in d["commits"]:
+            for cards in d.commits:
                 out.extend(cards)
     return out
 
@@ -225,7 +225,7 @@ def _check_stack(g) -> None:
     s = g.s
     for f in s.stack:
         if f.kind == "conflict":
-            for seat, cards in enumerate(f.d["cards"]):
+            for seat, cards in enumerate(f.d.cards):
                 held = s.hands[seat] + s.revealed[seat]
                 _need(all(card in held for card in cards) and len(set(cards)) == len(cards),
                       "a Conflict contribution is not a card its player holds")

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from itertools import chain
 
+from .frames import (ConflictPhase, DecreePhase, RaidFePhase, RaidPhase, WarFePhase,
+                     WarPhase)
+
 BIG = 10**6           # bound on VP, dollars and other open-ended counters
 INT_ONLY = frozenset({int})
 
@@ -39,6 +42,16 @@ def int_in(lo: int, hi: int):
             return xs[:]
         return None
     check.many, check.range = many, (lo, hi)
+    return check
+
+
+def phase_of(phases):
+    """Checker of a saved phase: an int among the values of the IntEnum ``phases``,
+    given as its member."""
+    check_int = int_in(min(phases), max(phases))
+
+    def check(x):
+        return phases(check_int(x))
     return check
 
 
@@ -115,14 +128,15 @@ DOWN = ("", "closed", "outlawed")  # why a tableau card is face down
 # ---------------------------------------------------------------- frame shapes
 class _Spec:
     """What one frame kind holds: its seat (True = a seat 0..3, False = -1, None =
-    either), required and optional data, the frame it works on and a cross-check.
-    The data are keyed makers of checkers: each takes the state checker (its ``cfg``,
-    content ``c`` and ``card(*categories)``) and gives the checker of that entry. The
-    rulesets whose saves may hold the frame say so in their ``Ruleset.frames``."""
+    either), its data, the frame it works on and a cross-check. The data are makers of
+    checkers by field of the kind's record (:mod:`singapore_env.engine.frames`, which says
+    the fields a save may lack): each takes the state checker (its ``cfg``, content ``c``
+    and ``card(*categories)``) and gives the checker of that field. The rulesets whose
+    saves may hold the frame say so in their ``Ruleset.frames``."""
 
-    def __init__(self, seated=True, need=None, may=None, parent=None, check=None):
+    def __init__(self, seated=True, data=None, parent=None, check=None):
         self.seat = SEAT if seated else int_in(-1, -1 if seated is False else 3)
-        self.need, self.may = need or {}, may or {}
+        self.data = data or {}
         self.parent = (lambda f: parent) if isinstance(parent, str) else parent
         self.check = check
 
@@ -147,17 +161,18 @@ _COMMITS4 = lambda self: list_of(list_of(self.card("battle"), most=20), 4)  # no
 
 
 def _reroll_fits(f, parent) -> bool:
-    return f.d["field"] + "_dice" in parent.d and f.d["field"] in parent.d
+    """A re-roll names a roll of its frame, already rolled."""
+    return parent.d.faces(f.d.field) is not None
 
 
 def _war_fits(f, _) -> bool:
     """A War (either edition) is declared on another seat; once it has a victor it has
-    a loser too, and a standard War settling its spoils (phase 6) has both."""
+    a loser too, and a standard War settling its spoils has both."""
     d = f.d
-    if (d["victor"] >= 0) != (d["loser"] >= 0) or d["defender"] == f.seat:
+    if (d.victor >= 0) != (d.loser >= 0) or d.defender == f.seat:
         return False
-    if f.kind == "war" and d["phase"] == 6:
-        return d["victor"] >= 0 and "totals" in d
+    if f.kind == "war" and d.phase == WarPhase.SPOILS:
+        return d.victor >= 0 and d.totals is not None
     return True
 
 
@@ -167,84 +182,82 @@ FRAMES: dict[str, _Spec] = {
     "upkeep": _Spec(False), "cleanup": _Spec(False), "end_game": _Spec(False),
     "refill_market": _Spec(False),
     "turn": _Spec(), "place_leader": _Spec(),
-    "actions": _Spec(need={"left": lambda self: int_in(0, self.cfg.actions_per_turn)}),
-    "leader_action": _Spec(need={"space": _v(int_in(0, 3))}),
+    "actions": _Spec(data={"left": lambda self: int_in(0, self.cfg.actions_per_turn)}),
+    "leader_action": _Spec(data={"space": _v(int_in(0, 3))}),
     # cards
-    "place_card": _Spec(need={"card": _card("market")}),
-    "connect": _Spec(need={"card": _card("market")}),
-    "effects": _Spec(None, need={"card": _card("market", "leader", "event", "battle",
+    "place_card": _Spec(data={"card": _card("market")}),
+    "connect": _Spec(data={"card": _card("market")}),
+    "effects": _Spec(None, data={"card": _card("market", "leader", "event", "battle",
                                                "folk_hero", "population"),
                                  "start": _v(SMALL), "pops": _v(SMALL)}),
-    "attach_pop": _Spec(need={"card": _card("population")}),
-    "keep_battle": _Spec(need={"cards": _cards("battle", most=2)}),
-    "search_pick": _Spec(need={"options": _cards("market", most=4)}),
-    "influence": _Spec(need={"n": _v(SMALL), "pos": _v(int_in(-1, 100)),
+    "attach_pop": _Spec(data={"card": _card("population")}),
+    "keep_battle": _Spec(data={"cards": _cards("battle", most=2)}),
+    "search_pick": _Spec(data={"options": _cards("market", most=4)}),
+    "influence": _Spec(data={"n": _v(SMALL), "pos": _v(int_in(-1, 100)),
                              "asking": _v(FLAG), "store_asked": _v(FLAG)}),
-    "moves": _Spec(need={"n": _v(SMALL), "scope": _v(one_of("own", "any")),
+    "moves": _Spec(data={"n": _v(SMALL), "scope": _v(one_of("own", "any")),
                          "target": _v(SEAT_OR_NONE)}),
-    "boom_pick": _Spec(need={"n": _v(SMALL)}),
-    "lose_pop": _Spec(need={"n": _v(SMALL)}),
-    "remove_influence": _Spec(need={"n": _v(SMALL)}),
-    "fund_close": _Spec(need={"index": _v(int_in(0, 100))}),
+    "boom_pick": _Spec(data={"n": _v(SMALL)}),
+    "lose_pop": _Spec(data={"n": _v(SMALL)}),
+    "remove_influence": _Spec(data={"n": _v(SMALL)}),
+    "fund_close": _Spec(data={"index": _v(int_in(0, 100))}),
     # decree
-    "decree": _Spec(need={"vice": _v(int_in(0, 20)), "phase": _v(int_in(0, 2)),
+    "decree": _Spec(data={"vice": _v(int_in(0, 20)), "phase": _v(phase_of(DecreePhase)),
                           "vetoed": _v(FLAG)}),
-    "veto": _Spec(need={"vice": _v(int_in(0, 20))}, parent="decree"),
+    "veto": _Spec(data={"vice": _v(int_in(0, 20))}, parent="decree"),
     # raid and conflict
-    "raid": _Spec(need={"phase": _v(int_in(0, 2)), "roll": _ROLL, "hinder": _v(int_in(0, 200))},
-                  may={"roll_dice": _v(DICE)}),
+    "raid": _Spec(data={"phase": _v(phase_of(RaidPhase)), "roll": _ROLL,
+                        "hinder": _v(int_in(0, 200)), "roll_dice": _v(DICE)}),
     "hinder": _Spec(parent="raid"),
-    "reroll": _Spec(need={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
+    "reroll": _Spec(data={"parent": _v(one_of("raid", "raid_fe", "war", "war_fe")),
                           "field": _v(one_of("roll", "roll0", "roll1")),
                           "card": _card("battle"), "dice": _v(int_in(0, 40))},
-                    parent=lambda f: f.d["parent"], check=_reroll_fits),
-    "conflict": _Spec(False, need={
+                    parent=lambda f: f.d.parent, check=_reroll_fits),
+    "conflict": _Spec(False, data={
         "table": lambda self: one_of(*self.c.conflict_tables),
         "dice": _v(int_in(0, 40)), "plus": _v(int_in(0, 100)), "base": _v(int_in(0, 100)),
-        "per": _v(int_in(0, 100)), "phase": _v(int_in(0, 1)), "strength": _ROLL,
+        "per": _v(int_in(0, 100)), "phase": _v(phase_of(ConflictPhase)), "strength": _ROLL,
         "cards": _COMMITS4, "money": _v(list_of(COUNT, 4)),
         "boosts": lambda self: list_of(list_of(self.card("market", "leader", "battle",
                                                          "folk_hero"), most=20), 4)}),
     "contribute": _Spec(parent="conflict"),
     # war
-    "war": _Spec(need={
-        "defender": _v(SEAT), "phase": _v(int_in(0, 7)), "joined": _v(list_of(FLAG, 2)),
+    "war": _Spec(data={
+        "defender": _v(SEAT), "phase": _v(phase_of(WarPhase)), "joined": _v(list_of(FLAG, 2)),
         "allies": _SEATS2, "commits": lambda self: list_of(self.card("battle", none=True), 4),
         "bonus": _COUNTS4, "roll0": _ROLL, "roll1": _ROLL, "k": _v(COUNT), "paid": _v(COUNT),
         "share": lambda self: int_in(-1, len(self.cfg.spoils_shares) - 1), "cap": _v(COUNT),
-        "victor": _v(SEAT_OR_NONE),
-        "loser": _v(SEAT_OR_NONE)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE),
-             "totals": _v(list_of(COUNT, 2))}, check=_war_fits),
-    "war_join": _Spec(need={"side": _v(FLAG)}, parent="war"),
-    "war_accept": _Spec(need={"side": _v(FLAG)}, parent="war"),
+        "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE),
+        "roll0_dice": _v(DICE), "roll1_dice": _v(DICE), "totals": _v(list_of(COUNT, 2))},
+        check=_war_fits),
+    "war_join": _Spec(data={"side": _v(FLAG)}, parent="war"),
+    "war_accept": _Spec(data={"side": _v(FLAG)}, parent="war"),
     "war_commit": _Spec(parent="war"),
-    "war_discard": _Spec(may={"parent": _v(one_of("war_fe"))},
-                         parent=lambda f: f.d.get("parent", "war")),
+    "war_discard": _Spec(data={"parent": _v(one_of("war_fe"))}, parent=lambda f: f.d.parent),
     "spoils": _Spec(parent="war"),
     "ally_pay": _Spec(parent="war"),
     "share": _Spec(parent="war"),
     # simulation
     "declare_role": _Spec(), "reveal_roles": _Spec(False),
-    "storehouse_veto": _Spec(need={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))}),
+    "storehouse_veto": _Spec(data={"ally": _v(SEAT), "agents": _v(list_of(SEAT, most=2))}),
     "ruler_buy": _Spec(parent="war"),
     # first edition
-    "raid_fe": _Spec(need={"phase": _v(int_in(0, 2)), "intervener": _v(SEAT_OR_NONE),
+    "raid_fe": _Spec(data={"phase": _v(phase_of(RaidFePhase)), "intervener": _v(SEAT_OR_NONE),
                            "commits": _COMMITS4, "die": _v(one_of("d4")), "roll": _ROLL,
-                           "hinder": _v(int_in(0, 200)), "shown": _v(FLAG)},
-                     may={"roll_dice": _v(DICE)}),
-    "war_fe": _Spec(need={
-        "defender": _v(SEAT), "phase": _v(int_in(0, 6)), "commits": _COMMITS4,
+                           "hinder": _v(int_in(0, 200)), "shown": _v(FLAG),
+                           "roll_dice": _v(DICE)}),
+    "war_fe": _Spec(data={
+        "defender": _v(SEAT), "phase": _v(phase_of(WarFePhase)), "commits": _COMMITS4,
         "bonus": _COUNTS4, "tokens": _v(list_of(COUNT, 2)), "die": _v(one_of("d4")),
         "roll0": _ROLL, "roll1": _ROLL, "totals": _v(list_of(COUNT, 2)),
         "victor": _v(SEAT_OR_NONE), "loser": _v(SEAT_OR_NONE), "due": _v(COUNT),
-        "shown": _v(FLAG)},
-        may={"roll0_dice": _v(DICE), "roll1_dice": _v(DICE)}, check=_war_fits),
+        "shown": _v(FLAG), "roll0_dice": _v(DICE), "roll1_dice": _v(DICE)},
+        check=_war_fits),
     "fe_intervene": _Spec(parent="raid_fe"),
     "fe_hinder": _Spec(parent="raid_fe"),
-    "fe_commit": _Spec(need={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
-                       parent=lambda f: f.d["parent"]),
-    "fe_tokens": _Spec(need={"side": _v(FLAG)}, parent="war_fe"),
+    "fe_commit": _Spec(data={"parent": _v(one_of("raid_fe", "war_fe")), "must": _v(FLAG)},
+                       parent=lambda f: f.d.parent),
+    "fe_tokens": _Spec(data={"side": _v(FLAG)}, parent="war_fe"),
     "fe_donate": _Spec(parent="war_fe"),
     "fe_plunder": _Spec(parent="war_fe"),
 }

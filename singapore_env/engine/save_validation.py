@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter, le
 
 from .config import ConfigError, RulesConfig
 from .decisions import Decision, Kind, SharedDecisions
+from .frames import FRAME_RECORDS
 from .rulesets import ruleset_of
 from .save_plain import PlainFields
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
@@ -261,8 +262,7 @@ class _StateCheck:
                       for kind, names in _FACT_VALUES.items()}
         kinds = ruleset_of(cfg).frames
         #: frame kind of this ruleset -> (its spec, checkers of its data by key)
-        self.frames = {kind: (spec, {key: make(self) for key, make in
-                                     {**spec.need, **spec.may}.items()})
+        self.frames = {kind: (spec, {key: make(self) for key, make in spec.data.items()})
                        for kind, spec in FRAMES.items() if kind in kinds}
         checks = self._field_checks()
         #: (field, checker) in GameState order, which is the order fields are checked in.
@@ -397,18 +397,21 @@ class _StateCheck:
             raise Bad(f"{kind}.seat {exc}") from None
         if not isinstance(data, dict):
             raise Bad(f"{kind}.d must be an object, got {short(data)}")
-        if not data.keys() >= spec.need.keys() or not data.keys() <= checks.keys():
-            missing = sorted(set(spec.need) - set(data))
-            unknown = sorted(set(data) - set(spec.need) - set(spec.may), key=str)
+        record = FRAME_RECORDS.get(kind)
+        required = record.required if record is not None else ()
+        if not data.keys() >= {*required} or not data.keys() <= checks.keys():
+            missing = sorted(set(required) - set(data))
+            unknown = sorted(set(data) - set(checks), key=str)
             raise Bad(f"{kind}.d keys missing {missing}, unknown "
                        f"{[short(k) for k in unknown[:5]]}")
-        f = Frame.__new__(Frame)  # (Frame(kind, seat, **d) would copy d once more)
-        f.kind, f.seat, f.d = kind, seat, {}
+        values = {}
         for key, value in data.items():
             try:
-                f.d[key] = checks[key](value)
+                values[key] = checks[key](value)
             except Bad as exc:
                 raise Bad(f"{kind}.d.{key} {exc}") from None
+        f = Frame.__new__(Frame)  # (the record is at hand: not looked up again)
+        f.kind, f.seat, f.d = kind, seat, record(**values) if record is not None else None
         return f
 
     # ------------------------------------------------------------ across fields

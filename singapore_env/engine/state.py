@@ -3,27 +3,13 @@
 Seats are ints 0..3 (lieutenant_governor, resident, temenggong, sultan); factions are
 0 (British) and 1 (Malay). Cards are integer ids into ``Content.defs``. Pending work is
 a stack of :class:`Frame` records (the top frame is what happens next), so a game can
-be copied and saved at any point, even in the middle of a War.
+be copied and saved at any point, even in the middle of a War; a frame's data is a
+typed record (:mod:`singapore_env.engine.frames`).
 """
 
 from __future__ import annotations
 
-import copy
-
-
-def _copy_data(x):
-    """A deep copy of frame data (JSON-like: dicts, lists and scalars), faster than
-    :func:`copy.deepcopy` for these small records."""
-    t = type(x)
-    if t is list:
-        return [_copy_data(v) if type(v) in _CONTAINERS else v for v in x]
-    if t is dict:
-        return {k: _copy_data(v) if type(v) in _CONTAINERS else v for k, v in x.items()}
-    return x if t in _SCALAR_TYPES else copy.deepcopy(x)
-
-
-_CONTAINERS = (list, dict)
-_SCALAR_TYPES = (int, str, bool, float, type(None))
+from .frames import FRAME_RECORDS
 
 
 class Slot:
@@ -60,23 +46,32 @@ _bare = object.__new__
 
 
 class Frame:
-    """A pending step: ``kind`` names its handler, ``seat`` who acts, ``d`` its data."""
+    """A pending step: ``kind`` names its handler, ``seat`` who acts, ``d`` its data: the
+    record of its kind (:data:`~singapore_env.engine.frames.FRAME_RECORDS`) made from the
+    keyword arguments, or None for a kind that holds no data."""
 
     __slots__ = ("kind", "seat", "d")
 
-    def __init__(self, kind: str, seat: int = -1, **d):
+    def __init__(self, kind: str, seat: int = -1, **data):
         self.kind = kind
         self.seat = seat
-        self.d = d
+        record = FRAME_RECORDS.get(kind)
+        if record is not None:
+            self.d = record(**data)
+        elif data:
+            raise TypeError(f"a {kind!r} frame holds no data, got {sorted(data)}")
+        else:
+            self.d = None
 
     def copy(self) -> "Frame":
         f = _bare(Frame)
         f.kind, f.seat = self.kind, self.seat
-        f.d = _copy_data(self.d) if self.d else {}  # (most frames hold no data)
+        f.d = self.d.copy() if self.d is not None else None  # (most frames hold no data)
         return f
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "seat": self.seat, "d": _copy_data(self.d)}
+        return {"kind": self.kind, "seat": self.seat,
+                "d": self.d.to_dict() if self.d is not None else {}}
 
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, seat={self.seat}, {self.d})"

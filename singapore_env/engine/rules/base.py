@@ -76,16 +76,16 @@ def yes_no(kind: str, on_yes: Callable, available: Callable | None = None) -> No
     LEGAL[kind], APPLY[kind] = legal, apply
 
 
-def one_more_dollar(kind: str, field: str, limit: Callable) -> None:
-    """Register a question answered a dollar at a time: ADD_MONEY raises
-    ``war.d[field]`` by one while it is below ``limit(g, frame, war_data)``; PASS ends."""
+def one_more_dollar(kind: str, room: Callable, add: Callable) -> None:
+    """Register a question about the War answered a dollar at a time: ADD_MONEY runs
+    ``add(war_data)`` while ``room(g, frame, war_data)`` says one more fits; PASS ends."""
     def legal(g, f):
-        w = find_frame(g, "war").d
-        return [DECISION[Kind.ADD_MONEY, 0], PASS] if w[field] < limit(g, f, w) else [PASS]
+        return [DECISION[Kind.ADD_MONEY, 0], PASS] if room(g, f, find_frame(g, "war").d) \
+            else [PASS]
 
     def apply(g, f, d):
         if d.kind == Kind.ADD_MONEY:
-            find_frame(g, "war").d[field] += 1
+            add(find_frame(g, "war").d)
         else:
             pop(g)
 

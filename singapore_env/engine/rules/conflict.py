@@ -12,6 +12,7 @@ contributions) picks the conflict table row.
 from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
+from ..frames import ConflictPhase
 from ..state import Frame
 from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
                    gain, log, pop, push, record_fact, revealed_boosts, roll, score,
@@ -23,14 +24,14 @@ from .war import commit_options, committed_card
 
 def _pieces(g, f, seat: int) -> int:
     """The strength of the cards and dollars a seat has put in."""
-    return (sum(g.c.defs[c].strength for c in f.d["cards"][seat])
-            + f.d["money"][seat] * g.cfg.conflict_money_strength)
+    return (sum(g.c.defs[c].strength for c in f.d.cards[seat])
+            + f.d.money[seat] * g.cfg.conflict_money_strength)
 
 
 def own_strength(g, f, seat: int) -> int:
     """Cards, dollars and chosen boosts a seat has put in (its capped contribution)."""
     return _pieces(g, f, seat) + sum(g.c.defs[c].boost("counter_bonus")["n"]
-                                     for c in f.d["boosts"][seat])
+                                     for c in f.d.boosts[seat])
 
 
 def counter_boosts(g, seat: int, contributed=()) -> list[tuple[int, object]]:
@@ -47,20 +48,20 @@ def counter_boosts(g, seat: int, contributed=()) -> list[tuple[int, object]]:
 def spendable_boosts(g, f, seat: int) -> list[int]:
     """Cards of the unused once-per-round counter boosts ``seat`` may still choose."""
     d = f.d
-    return [cid for cid, b in counter_boosts(g, seat, d["cards"][seat])
+    return [cid for cid, b in counter_boosts(g, seat, d.cards[seat])
             if b["once_per_round"] and cid not in g.s.used_cards
-            and cid not in d["boosts"][seat]]
+            and cid not in d.boosts[seat]]
 
 
 def _counter_bonus(g, f, seat: int, own: int) -> int:
     """The boosts that count for a seat at the reveal: its always-on counter boosts when
     it contributed something, and the once-per-round ones it chose (now used up)."""
-    cards = f.d["cards"][seat]
+    cards = f.d.cards[seat]
     total = 0
     for cid, b in counter_boosts(g, seat, cards):
         if not b["once_per_round"]:
             total += b["n"] if own else 0
-        elif cid in f.d["boosts"][seat]:
+        elif cid in f.d.boosts[seat]:
             mark_used(g, cid, b)
             total += b["n"]
     return total
@@ -69,10 +70,10 @@ def _counter_bonus(g, f, seat: int, own: int) -> int:
 @auto("conflict")
 def conflict_step(g, f) -> None:
     d = f.d
-    if d["phase"] == 0:
-        d["phase"] = 1
-        d["strength"] = roll(g, d["dice"]) + d["plus"]
-        log(g, f"conflict {d['table']} strength {d['strength']}")
+    if d.phase == ConflictPhase.ROLL:
+        d.phase = ConflictPhase.REVEAL
+        d.strength = roll(g, d.dice) + d.plus
+        log(g, f"conflict {d.table} strength {d.strength}")
         push(g, *[Frame("contribute", p) for p in clockwise_from(g.s.first_player)])
         return
     pop(g)
@@ -80,27 +81,27 @@ def conflict_step(g, f) -> None:
     for seat in range(4):
         own = _pieces(g, f, seat)
         own += _counter_bonus(g, f, seat, own)
-        gain(g, seat, -d["money"][seat])
+        gain(g, seat, -d.money[seat])
         if own:  # contributions are revealed together, after everyone has decided
-            names = ", ".join(g.c.defs[card].name for card in d["cards"][seat]) or "no card"
+            names = ", ".join(g.c.defs[card].name for card in d.cards[seat]) or "no card"
             log(g, f"seat {seat} contributes strength {own} ({names}, "
-                   f"${d['money'][seat]})")
-        for card in d["cards"][seat]:
+                   f"${d.money[seat]})")
+        for card in d.cards[seat]:
             held = g.s.hands[seat] if card in g.s.hands[seat] else g.s.revealed[seat]
             held.remove(card)
             g.s.battle_discard[faction(seat)].append(card)
-        if d["cards"][seat]:
-            needed = min(own, d["strength"])
+        if d.cards[seat]:
+            needed = min(own, d.strength)
             beyond = own - needed if g.cfg.conflict_vp_full_strength else 0
-            score(g, seat, d["base"] + d["per"] * needed, "conflict")
-            score(g, seat, d["per"] * beyond, "conflict_excess")
+            score(g, seat, d.base + d.per * needed, "conflict")
+            score(g, seat, d.per * beyond, "conflict_excess")
         total += own
-    result = d["strength"] - total
-    record_fact(g, "conflict", d["strength"], total)
+    result = d.strength - total
+    record_fact(g, "conflict", d.strength, total)
     log(g, f"conflict contributions {total}: modified result {result}")
     if result <= 0:
         return
-    for low, high, effects in g.c.conflict_tables[d["table"]]:
+    for low, high, effects in g.c.conflict_tables[d.table]:
         if low <= result <= high:
             _, later = resolve(g, -1, effects)
             push(g, *later)
@@ -116,12 +117,12 @@ class Contribute:
     @staticmethod
     def legal(g, f):
         c = find_frame(g, "conflict")
-        if own_strength(g, c, f.seat) >= c.d["strength"]:
+        if own_strength(g, c, f.seat) >= c.d.strength:
             return []
-        marked = c.d["cards"][f.seat]
+        marked = c.d.cards[f.seat]
         opts = [d for d in commit_options(g, f.seat, star_allowed_in_conflict(g))
                 if committed_card(g, f.seat, d.arg) not in marked]
-        if g.s.wealth[f.seat] > c.d["money"][f.seat]:
+        if g.s.wealth[f.seat] > c.d.money[f.seat]:
             opts.append(DECISION[Kind.ADD_MONEY, 0])
         if spendable_boosts(g, c, f.seat):
             opts.append(YES)
@@ -133,8 +134,8 @@ class Contribute:
         if d.kind == Kind.PASS:
             pop(g)
         elif d.kind == Kind.ADD_MONEY:
-            c.d["money"][f.seat] += 1
+            c.d.money[f.seat] += 1
         elif d.kind == Kind.YES:
-            c.d["boosts"][f.seat].append(spendable_boosts(g, c, f.seat)[0])
+            c.d.boosts[f.seat].append(spendable_boosts(g, c, f.seat)[0])
         else:
-            c.d["cards"][f.seat].append(committed_card(g, f.seat, d.arg))
+            c.d.cards[f.seat].append(committed_card(g, f.seat, d.arg))

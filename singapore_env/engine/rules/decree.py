@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind
+from ..frames import DecreePhase
 from ..state import Frame
 from .base import (active_boosts, add_storehouse, auto, boost_total, clockwise_from, faction,
                    find_frame, log, modifier_total, pop, push, record_fact, score, yes_no)
@@ -44,7 +45,7 @@ def decree_options(g, seat: int) -> list[Decision]:
 
 def decree(g, seat: int, vice: int) -> None:
     spend_storehouse(g, seat, decree_cost(g, seat, vice))
-    push(g, Frame("decree", seat, vice=vice, phase=0, vetoed=0))
+    push(g, Frame("decree", seat, vice=vice, phase=DecreePhase.VETO, vetoed=0))
 
 
 def _veto(g, seat: int, vice: int):
@@ -59,14 +60,14 @@ def _veto(g, seat: int, vice: int):
 
 @auto("decree")
 def decree_step(g, f) -> None:
-    vice = f.d["vice"]
-    if f.d["phase"] == 0:
-        f.d["phase"] = 1
+    vice = f.d.vice
+    if f.d.phase == DecreePhase.VETO:
+        f.d.phase = DecreePhase.RESOLVE
         push(g, *[Frame("veto", p, vice=vice) for p in clockwise_from(f.seat)[1:]
                   if _veto(g, p, vice)])
         return
     pop(g)
-    if f.d["vetoed"]:
+    if f.d.vetoed:
         record_fact(g, "decree", f.seat, vice, -1)
         log(g, f"decree on {g.c.board.vices[vice]} vetoed")
         return
@@ -88,12 +89,12 @@ def decree_step(g, f) -> None:
 
 
 def _apply_veto(g, f) -> None:
-    card, _, cost = _veto(g, f.seat, f.d["vice"])
+    card, _, cost = _veto(g, f.seat, f.d.vice)
     g.s.used_cards.append(card)
     add_storehouse(g, faction(f.seat), -cost)
-    find_frame(g, "decree").d["vetoed"] = 1
+    find_frame(g, "decree").d.vetoed = 1
 
 
 # Once per round, spend own Storehouse tokens to veto another player's Decree.
 yes_no("veto", _apply_veto,
-       lambda g, f: not find_frame(g, "decree").d["vetoed"] and _veto(g, f.seat, f.d["vice"]))
+       lambda g, f: not find_frame(g, "decree").d.vetoed and _veto(g, f.seat, f.d.vice))

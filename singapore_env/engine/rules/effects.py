@@ -7,6 +7,7 @@ place, which callers sum before placing (rulebook: "sum up all Influence gained"
 
 from __future__ import annotations
 
+from ..frames import ConflictPhase
 from ..state import Frame
 from .base import (add_population, add_ships, add_storehouse, add_public_works_token, auto,
                    clockwise_from, draw_battle, faction, gain, log, pop, push, roll)
@@ -50,7 +51,7 @@ def resolve_instant(g, seat: int, card: int, start: int = 0, pops: int = 0) -> l
 def continue_effects(g, f) -> None:
     """The instant effects left below one that needed a decision."""
     pop(g)
-    push(g, *resolve_instant(g, f.seat, f.d["card"], f.d["start"], f.d["pops"]))
+    push(g, *resolve_instant(g, f.seat, f.d.card, f.d.start, f.d.pops))
 
 
 def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> int:
@@ -94,7 +95,7 @@ def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> in
     elif t == "conflict":
         later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
                            plus=e["plus"], base=e["volunteer_base"],
-                           per=e["volunteer_per_strength"], phase=0, strength=0,
+                           per=e["volunteer_per_strength"], phase=ConflictPhase.ROLL, strength=0,
                            cards=[[], [], [], []], money=[0, 0, 0, 0],
                            boosts=[[], [], [], []]))
     elif t == "lose_population_card":

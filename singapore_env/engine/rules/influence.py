@@ -38,16 +38,16 @@ def _walk(g, f) -> None:
     """Place tokens along the loop until one is placed on each open space or a
     Storehouse asks for a choice."""
     b = g.c.board
-    while f.d["n"] > 0:
-        space = (f.d["pos"] + 1) % N_LOOP
-        f.d["pos"] = space
+    while f.d.n > 0:
+        space = (f.d.pos + 1) % N_LOOP
+        f.d.pos = space
         if b.loop_kind[space] == "storehouse":
             if may_access(g, f.seat, b.loop_faction[space]):
-                f.d["asking"] = 1
+                f.d.asking = 1
                 return
         elif district_open(g, space):
             _place(g, f.seat, space)
-            f.d["n"] -= 1
+            f.d.n -= 1
     pop(g)
     score_districts(g)
 
@@ -79,11 +79,11 @@ class PlaceInfluence:
 
     @staticmethod
     def legal(g, f):
-        if not f.d["store_asked"] and f.d["pos"] < 0:
+        if not f.d.store_asked and f.d.pos < 0:
             _, room = _store_capacity(g, f.seat)
             if room:
-                return [DECISION[Kind.STORE, k] for k in range(min(room, f.d["n"]) + 1)]
-        if f.d["asking"]:
+                return [DECISION[Kind.STORE, k] for k in range(min(room, f.d.n) + 1)]
+        if f.d.asking:
             return [YES, PASS]
         b = g.c.board
         return [DECISION[Kind.INFLUENCE_START, sp] for sp in range(N_LOOP)
@@ -93,23 +93,23 @@ class PlaceInfluence:
     @staticmethod
     def apply(g, f, d):
         if d.kind == Kind.STORE:
-            f.d["store_asked"] = 1
+            f.d.store_asked = 1
             if d.arg:
                 slot, _ = _store_capacity(g, f.seat)
                 slot.stored += d.arg
-                f.d["n"] -= d.arg
-                if f.d["n"] == 0:
+                f.d.n -= d.arg
+                if f.d.n == 0:
                     pop(g)
             return
         if d.kind == Kind.INFLUENCE_START:
             _place(g, f.seat, d.arg)
-            f.d["pos"] = d.arg
-            f.d["n"] -= 1
+            f.d.pos = d.arg
+            f.d.n -= 1
         else:
-            f.d["asking"] = 0
+            f.d.asking = 0
             if d.kind == Kind.YES:
-                _place(g, f.seat, f.d["pos"])
-                f.d["n"] -= 1
+                _place(g, f.seat, f.d.pos)
+                f.d.n -= 1
         _walk(g, f)
 
 
@@ -140,7 +140,7 @@ class RemoveInfluence:
             add_storehouse(g, b.loop_faction[d.arg], -1)
         else:
             g.s.districts[d.arg * 4 + f.seat] -= 1
-        f.d["n"] -= 1
-        if f.d["n"] <= 0 or not RemoveInfluence.legal(g, f):
+        f.d.n -= 1
+        if f.d.n <= 0 or not RemoveInfluence.legal(g, f):
             pop(g)
         log(g, f"seat {f.seat} removes a token from {g.c.board.loop_ids[d.arg]}")

@@ -122,7 +122,7 @@ def gain_card(g, seat: int, card: int, *after: Frame) -> None:
 def place_card(g, f) -> None:
     """The gained card enters the tableau standalone, once its effects are resolved."""
     pop(g)
-    g.s.tableau[f.seat].append(Slot(f.d["card"]))
+    g.s.tableau[f.seat].append(Slot(f.d.card))
 
 
 @auto("refill_market")
@@ -157,7 +157,7 @@ class Connect:
     @staticmethod
     def legal(g, f):
         row = g.s.tableau[f.seat]
-        pos = slot_position(g, f.seat, f.d["card"])
+        pos = slot_position(g, f.seat, f.d.card)
         opts = [x for x in connect_options(g.c.defs, row, pos) if x < 2 * g.cfg.max_tableau]
         return [DECISION[Kind.CONNECT, x] for x in opts] + [PASS] if opts else []
 
@@ -166,7 +166,7 @@ class Connect:
         pop(g)
         if d.kind == Kind.CONNECT:
             row = g.s.tableau[f.seat]
-            attach(row, slot_position(g, f.seat, f.d["card"]), d.arg)
+            attach(row, slot_position(g, f.seat, f.d.card), d.arg)
 
 
 def boom_options(g, seat: int) -> list[Decision]:
@@ -195,7 +195,7 @@ class BoomPick:
     def apply(g, f, d):
         pop(g)
         if d.kind == Kind.PASS:
-            gain(g, f.seat, f.d["n"])
+            gain(g, f.seat, f.d.n)
             return
         card = g.s.market[d.arg]
         g.s.market[d.arg] = -1
@@ -239,7 +239,7 @@ class KeepBattle:
     @staticmethod
     def apply(g, f, d):
         pop(g)
-        cards = f.d["cards"]
+        cards = f.d.cards
         g.s.hands[f.seat].append(cards[d.arg])
         g.s.battle_discard[faction(f.seat)].append(cards[1 - d.arg])
 
@@ -283,12 +283,12 @@ class SearchPick:
 
     @staticmethod
     def legal(g, f):
-        return [DECISION[Kind.CHOOSE, i] for i in range(len(f.d["options"]))]
+        return [DECISION[Kind.CHOOSE, i] for i in range(len(f.d.options))]
 
     @staticmethod
     def apply(g, f, d):
         pop(g)
-        card = f.d["options"][d.arg]
+        card = f.d.options[d.arg]
         g.s.market_deck.remove(card)
         shuffle(g, g.s.market_deck)
         pay_for(g, f.seat, card)

@@ -62,9 +62,9 @@ class AttachPopulation:
     def apply(g, f, d):
         pop(g)
         if d.kind == Kind.PASS:  # no vacant slot left (a move emptied them): discard
-            g.s.population_discard.append(f.d["card"])
+            g.s.population_discard.append(f.d.card)
         else:
-            g.s.tableau[f.seat][d.arg].pops.append(f.d["card"])
+            g.s.tableau[f.seat][d.arg].pops.append(f.d.card)
 
 
 @decision("lose_pop")
@@ -81,6 +81,6 @@ class LosePopulationCard:
         slot = g.s.tableau[f.seat][d.arg]
         g.s.population_discard.append(slot.pops.pop())
         add_population(g, faction(f.seat), -1)
-        f.d["n"] -= 1
-        if f.d["n"] <= 0 or not LosePopulationCard.legal(g, f):
+        f.d.n -= 1
+        if f.d.n <= 0 or not LosePopulationCard.legal(g, f):
             pop(g)

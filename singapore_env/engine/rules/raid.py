@@ -8,6 +8,7 @@ lower the result.
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind, N_CHOOSE
+from ..frames import RaidPhase
 from ..state import Frame
 from .base import (PASS, active_boosts, add_ships, auto, boost_total, clockwise_from, decision,
                    find_frame, gain, log, modifier_total, pop, push, record_fact, revealed_boosts,
@@ -38,16 +39,15 @@ def mark_used(g, card: int, effect) -> None:
 
 
 def dice_roller(f):
-    """The dice a frame rolls: D4s when ``f.d["die"] == "d4"`` (first edition), else the
+    """The dice a frame rolls: D4s when ``f.d.die == "d4"`` (first edition), else the
     1819 dice."""
-    return roll_d4 if f.d.get("die") == "d4" else roll_dice
+    return roll_d4 if f.d.die == "d4" else roll_dice
 
 
 def roll_into(g, f, field: str, dice: int) -> None:
-    """Roll ``dice`` dice for ``f.d[field]`` (the sum), keeping the faces in
-    ``f.d[field + "_dice"]`` so a re-roll can replace some of them."""
-    faces = dice_roller(f)(g, dice)
-    f.d[field], f.d[field + "_dice"] = sum(faces), faces
+    """Roll ``dice`` dice for roll ``field`` of the frame, keeping the faces so that a
+    re-roll can replace some of them."""
+    f.d.set_roll(field, dice_roller(f)(g, dice))
 
 
 def reroll_frame(g, seat: int, parent: str, field: str, star_ok: bool = True) -> list[Frame]:
@@ -60,29 +60,29 @@ def reroll_frame(g, seat: int, parent: str, field: str, star_ok: bool = True) ->
 
 
 def raid(g, seat: int) -> None:
-    push(g, Frame("raid", seat, phase=0, roll=0, hinder=0))
+    push(g, Frame("raid", seat, phase=RaidPhase.ROLL, roll=0, hinder=0))
 
 
 @auto("raid")
 def raid_step(g, f) -> None:
     seat = f.seat
-    if f.d["phase"] == 0:
-        f.d["phase"] = 1
+    if f.d.phase == RaidPhase.ROLL:
+        f.d.phase = RaidPhase.HINDER
         roll_into(g, f, "roll", 1)
         push(g, *reroll_frame(g, seat, "raid", "roll"))
-    elif f.d["phase"] == 1:
-        f.d["phase"] = 2
+    elif f.d.phase == RaidPhase.HINDER:
+        f.d.phase = RaidPhase.RESOLVE
         push(g, *[Frame("hinder", p) for p in clockwise_from(seat)[1:]
                   if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
     else:
         pop(g)
-        result = (f.d["roll"] + boost_total(g, seat, "raid_bonus")
-                  + modifier_total(g, "raid_bonus") - f.d["hinder"])
+        result = (f.d.roll + boost_total(g, seat, "raid_bonus")
+                  + modifier_total(g, "raid_bonus") - f.d.hinder)
         gain(g, seat, max(0, result))
         record_fact(g, "raid", seat, max(0, result))
         if result >= g.cfg.raid_ship_threshold:
             add_ships(g, -1)
-        log(g, f"seat {seat} raids: roll {f.d['roll']} result {result}")
+        log(g, f"seat {seat} raids: roll {f.d.roll} result {result}")
 
 
 @decision("reroll")
@@ -93,30 +93,30 @@ class Reroll:
 
     @staticmethod
     def legal(g, f):
-        faces = find_frame(g, f.d["parent"]).d[f.d["field"] + "_dice"]
+        faces = find_frame(g, f.d.parent).d.faces(f.d.field)
         masks = range(1, min(1 << len(faces), N_CHOOSE))
         return [PASS] + [DECISION[Kind.CHOOSE, m] for m in masks
-                         if bin(m).count("1") <= f.d["dice"]]
+                         if bin(m).count("1") <= f.d.dice]
 
     @staticmethod
     def apply(g, f, d):
         pop(g)
         if d.kind != Kind.CHOOSE:
             return
-        mark_used(g, f.d["card"], g.c.defs[f.d["card"]].boost("reroll"))
-        parent, field = find_frame(g, f.d["parent"]), f.d["field"]
-        faces = list(parent.d[field + "_dice"])
+        mark_used(g, f.d.card, g.c.defs[f.d.card].boost("reroll"))
+        parent, field = find_frame(g, f.d.parent), f.d.field
+        faces = list(parent.d.faces(field))
         chosen = [i for i in range(len(faces)) if d.arg >> i & 1]
         for i, face in zip(chosen, dice_roller(parent)(g, len(chosen))):
             faces[i] = face
-        if sum(faces) > parent.d[field]:  # "use the better result"
-            parent.d[field], parent.d[field + "_dice"] = sum(faces), faces
+        if sum(faces) > parent.d.total(field):  # "use the better result"
+            parent.d.set_roll(field, faces)
 
 
 def _hinder(g, f) -> None:
     card, b = once_per_round_boost(g, f.seat, "raid_hinder")
     mark_used(g, card, b)
-    find_frame(g, "raid").d["hinder"] += b["n"]
+    find_frame(g, "raid").d.hinder += b["n"]
 
 
 # Another player may lower the Raid result with a raid-hinder boost.

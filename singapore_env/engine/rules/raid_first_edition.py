@@ -19,6 +19,7 @@ The commit question (``fe_commit``) is shared with the first-edition War.
 from __future__ import annotations
 
 from ..decisions import FastKind as Kind
+from ..frames import RaidFePhase
 from ..state import Frame
 from .base import (PASS, add_ships, auto, boost_total, clockwise_from, decision, faction,
                    find_frame, gain, log, modifier_total, pop, push, record_fact,
@@ -33,8 +34,8 @@ COMMIT_FRAMES = ("raid_fe", "war_fe")
 
 def raid_fe(g, seat: int) -> None:
     """Start a first-edition Raid (the RAID action of that ruleset)."""
-    push(g, Frame("raid_fe", seat, phase=0, intervener=-1, commits=[[], [], [], []],
-                  die="d4", roll=0, hinder=0, shown=0))
+    push(g, Frame("raid_fe", seat, phase=RaidFePhase.INTERVENE, intervener=-1,
+                  commits=[[], [], [], []], die="d4", roll=0, hinder=0, shown=0))
 
 
 def committed_strength(g, cards: list[int]) -> int:
@@ -44,7 +45,7 @@ def committed_strength(g, cards: list[int]) -> int:
 
 def discard_commits(g, f) -> None:
     """Put every committed card of a first-edition frame on its faction's discard."""
-    for p, cards in enumerate(f.d["commits"]):
+    for p, cards in enumerate(f.d.commits):
         g.s.battle_discard[faction(p)].extend(cards)
         cards.clear()
 
@@ -53,27 +54,27 @@ def discard_commits(g, f) -> None:
 def raid_fe_step(g, f) -> None:
     """Ask for an Interventionist, roll (re-roll, hinder), then resolve."""
     d, seat = f.d, f.seat
-    phase = d["phase"]
-    d["phase"] = phase + 1
-    if phase == 0:
+    if d.phase == RaidFePhase.INTERVENE:
+        d.phase = RaidFePhase.ROLL
         push(g, *[Frame("fe_intervene", p) for p in clockwise_from(seat)[1:]
                   if commit_options(g, p, True)])
-    elif phase == 1:
+    elif d.phase == RaidFePhase.ROLL:
+        d.phase = RaidFePhase.RESOLVE
         roll_into(g, f, "roll", g.cfg.fe_raid_d4)
         push(g, *reroll_frame(g, seat, "raid_fe", "roll"),
              *[Frame("fe_hinder", p) for p in clockwise_from(seat)[1:]
                if once_per_round_boost(g, p, "raid_hinder")[0] is not None])
     else:
         pop(g)
-        result = max(0, d["roll"] + boost_total(g, seat, "raid_bonus")
-                     + modifier_total(g, "raid_bonus") - d["hinder"])
+        result = max(0, d.roll + boost_total(g, seat, "raid_bonus")
+                     + modifier_total(g, "raid_bonus") - d.hinder)
         gain(g, seat, result)
         record_fact(g, "raid", seat, result)
         add_ships(g, -g.cfg.fe_raid_ships_lost)
-        log(g, f"seat {seat} raids: dice {d['roll_dice']} result {result}")
-        p = d["intervener"]
+        log(g, f"seat {seat} raids: dice {d.roll_dice} result {result}")
+        p = d.intervener
         if p >= 0:
-            strength = committed_strength(g, d["commits"][p])
+            strength = committed_strength(g, d.commits[p])
             discard_commits(g, f)
             log(g, f"seat {p} intervenes with strength {strength}")
             if strength >= result:
@@ -81,19 +82,19 @@ def raid_fe_step(g, f) -> None:
 
 
 def _intervene(g, f) -> None:
-    find_frame(g, "raid_fe").d["intervener"] = f.seat
+    find_frame(g, "raid_fe").d.intervener = f.seat
     push(g, Frame("fe_commit", f.seat, parent="raid_fe", must=1))
 
 
 def _hinder(g, f) -> None:
     card, b = once_per_round_boost(g, f.seat, "raid_hinder")
     mark_used(g, card, b)
-    find_frame(g, "raid_fe").d["hinder"] += b["n"]
+    find_frame(g, "raid_fe").d.hinder += b["n"]
 
 
 # Intervene (YES) in the Raid: asked clockwise from the raider until one says yes.
 yes_no("fe_intervene", _intervene,
-       lambda g, f: find_frame(g, "raid_fe").d["intervener"] < 0)
+       lambda g, f: find_frame(g, "raid_fe").d.intervener < 0)
 # Another player may lower the Raid result with a raid-hinder boost.
 yes_no("fe_hinder", _hinder)
 
@@ -106,16 +107,16 @@ class FirstEditionCommit:
 
     @staticmethod
     def legal(g, f):
-        parent = find_frame(g, f.d["parent"])
-        mine = parent.d["commits"][f.seat]
-        opts = commit_options(g, f.seat, f.d["parent"] != "war_fe" or star_allowed_in_war(g))
+        parent = find_frame(g, f.d.parent)
+        mine = parent.d.commits[f.seat]
+        opts = commit_options(g, f.seat, f.d.parent != "war_fe" or star_allowed_in_war(g))
         if mine:
             key = g.c.defs[mine[0]].key
             opts = [d for d in opts if g.c.defs[committed_card(g, f.seat, d.arg)].key == key]
             return opts + [PASS]
         if not opts:
             return []
-        return opts if f.d["must"] else opts + [PASS]
+        return opts if f.d.must else opts + [PASS]
 
     @staticmethod
     def apply(g, f, d):
@@ -123,6 +124,6 @@ class FirstEditionCommit:
             pop(g)
             return
         card = take_committed(g, f.seat, d.arg)
-        find_frame(g, f.d["parent"]).d["commits"][f.seat].append(card)
+        find_frame(g, f.d.parent).d.commits[f.seat].append(card)
 
 

@@ -104,7 +104,7 @@ class StorehouseVeto:
         pop(g)
         if d.kind != Kind.YES:
             return
-        ally, rest = f.d["ally"], f.d["agents"]
+        ally, rest = f.d.ally, f.d.agents
         if rest:
             push(g, Frame("storehouse_veto", rest[0], ally=ally, agents=rest[1:]))
         else:
@@ -194,7 +194,7 @@ def may_join(g, f) -> bool:
     if not g.s.roles_public:
         return True
     war = find_frame(g, "war")
-    return role_of(g, f.seat) != ALLY and f.seat not in (war.seat, war.d["defender"])
+    return role_of(g, f.seat) != ALLY and f.seat not in (war.seat, war.d.defender)
 
 
 def spoils_multiplier(g, victor: int, opponents: list[int]) -> int:

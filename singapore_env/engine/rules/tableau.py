@@ -136,11 +136,11 @@ class Moves:
 
     @staticmethod
     def _target(f) -> int:
-        return f.seat if f.d["scope"] == "own" else f.d["target"]
+        return f.seat if f.d.scope == "own" else f.d.target
 
     @staticmethod
     def legal(g, f):
-        if f.d["scope"] == "any" and f.d["target"] < 0:
+        if f.d.scope == "any" and f.d.target < 0:
             seats = [p for p in range(4) if Moves._moves_in(g, p)]
             return [DECISION[Kind.MOVE_SEAT, p] for p in seats] + [DECISION[Kind.PASS, 0]] \
                 if seats else []
@@ -169,7 +169,7 @@ class Moves:
             pop(g)
             return
         if d.kind == Kind.MOVE_SEAT:
-            f.d["target"] = d.arg
+            f.d.target = d.arg
             return
         t = g.cfg.max_tableau
         row = g.s.tableau[Moves._target(f)]
@@ -179,7 +179,7 @@ class Moves:
         else:
             src, dst = divmod(d.arg, t)
             row[dst].pops.append(row[src].pops.pop())
-        f.d["n"] -= 1
-        f.d["target"] = -1
-        if f.d["n"] <= 0:
+        f.d.n -= 1
+        f.d.target = -1
+        if f.d.n <= 0:
             pop(g)

@@ -99,7 +99,7 @@ class LeaderAction:
 
     @staticmethod
     def legal(g, f):
-        seat, action = f.seat, g.c.board.leader_spaces[f.d["space"]]
+        seat, action = f.seat, g.c.board.leader_spaces[f.d.space]
         if action == "market":
             opts = buy_market_options(g, seat) + [DECISION[Kind.LEADER_MONEY, 0]]
         elif action == "populate":
@@ -143,7 +143,7 @@ class Actions:
 
     @staticmethod
     def legal(g, f):
-        seat, left = f.seat, f.d["left"]
+        seat, left = f.seat, f.d.left
         opts: list[Decision] = []
         if left > 0:
             opts += buy_market_options(g, seat)
@@ -172,7 +172,7 @@ class Actions:
         if d.kind in FREE:
             FREE[d.kind](g, f.seat, d.arg)
             return
-        f.d["left"] -= ACTION_COST.get(d.kind, 1)
+        f.d.left -= ACTION_COST.get(d.kind, 1)
         g.ruleset.actions[d.kind](g, f.seat, d.arg)
 
 

@@ -95,7 +95,7 @@ class FundOrClose:
         if d.kind == Kind.FUND:
             gain(g, f.seat, -fund_cost(g))
             return
-        del s.pw_track[f.d["index"]]
+        del s.pw_track[f.d.index]
         if d.kind == Kind.CLOSE:
             slot = s.tableau[f.seat][d.arg]
             slot.up, slot.down = False, "closed"

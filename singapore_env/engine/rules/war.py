@@ -9,6 +9,7 @@ re-rolls, the victor's spoils, the loser's ally's payment and the victor's share
 from __future__ import annotations
 
 from ..decisions import DECISION, Decision, FastKind as Kind
+from ..frames import WarPhase
 from ..state import Frame
 from .base import (PASS, active_boosts, add_population, add_ships, add_storehouse, auto,
                    decision, faction, find_frame, gain, log, mate, modifier_total,
@@ -34,69 +35,70 @@ def war_options(g, seat: int) -> list[Decision]:
 def declare_war(g, seat: int, defender: int) -> None:
     add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
-    push(g, Frame("war", seat, defender=defender, phase=0, joined=[0, 0], allies=[-1, -1],
-                  commits=[-1, -1, -1, -1], bonus=[0, 0, 0, 0], roll0=0, roll1=0, k=0, paid=0,
-                  share=-1, cap=0, victor=-1, loser=-1))
+    push(g, Frame("war", seat, defender=defender, phase=WarPhase.JOIN, joined=[0, 0],
+                  allies=[-1, -1], commits=[-1, -1, -1, -1], bonus=[0, 0, 0, 0], roll0=0,
+                  roll1=0, k=0, paid=0, share=-1, cap=0, victor=-1, loser=-1))
 
 
 def sides(f) -> tuple[list[int], list[int]]:
     """Fighters of the attacking and the defending side."""
-    att = [f.seat] + ([f.d["allies"][0]] if f.d["allies"][0] >= 0 else [])
-    dfn = [f.d["defender"]] + ([f.d["allies"][1]] if f.d["allies"][1] >= 0 else [])
+    att = [f.seat] + ([f.d.allies[0]] if f.d.allies[0] >= 0 else [])
+    dfn = [f.d.defender] + ([f.d.allies[1]] if f.d.allies[1] >= 0 else [])
     return att, dfn
 
 
 @auto("war")
 def war_step(g, f) -> None:
     d = f.d
-    att, dfn = f.seat, d["defender"]
-    phase = d["phase"]
-    d["phase"] = phase + 1
-    if phase == 0:
+    att, dfn = f.seat, d.defender
+    phase = d.phase
+    if phase != WarPhase.END:
+        d.phase = WarPhase(phase + 1)  # (a step may set another)
+    if phase == WarPhase.JOIN:
         push(g, Frame("war_join", mate(att), side=0), Frame("war_join", mate(dfn), side=1))
-    elif phase == 1:
+    elif phase == WarPhase.ACCEPT:
         push(g, *[Frame("war_accept", (att, dfn)[side], side=side)
-                  for side in (0, 1) if d["joined"][side]])
-    elif phase == 2:
+                  for side in (0, 1) if d.joined[side]])
+    elif phase == WarPhase.COMMIT:
         a, b = sides(f)
         push(g, *[Frame("war_commit", p) for p in a + b])
-    elif phase == 3:
+    elif phase == WarPhase.DISCARD:
         a, b = sides(f)
         push(g, *[Frame("war_discard", p) for p in a + b])
-    elif phase == 4:
+    elif phase == WarPhase.ROLL:
         roll_into(g, f, "roll0", g.cfg.war_dice)
         roll_into(g, f, "roll1", g.cfg.war_dice)
         star_ok = star_allowed_in_war(g)  # a ★ card's re-roll is a use of the card
         push(g, *reroll_frame(g, att, "war", "roll0", star_ok),
              *reroll_frame(g, dfn, "war", "roll1", star_ok))
-    elif phase == 5:
-        totals = [d[f"roll{i}"] + side_strength(g, f, side)
-                  for i, side in enumerate(sides(f))]
-        d["totals"] = totals
+    elif phase == WarPhase.TOTALS:
+        totals = [roll + side_strength(g, f, side)
+                  for roll, side in zip((d.roll0, d.roll1), sides(f))]
+        d.totals = totals
         log(g, f"war totals attacker {totals[0]} defender {totals[1]}")
         if totals[0] == totals[1]:
             record_fact(g, "war", att, dfn, -1)
-            d["phase"] = 7
+            d.phase = WarPhase.END
             return
         win = 0 if totals[0] > totals[1] else 1
         victor = (att, dfn)[win]
-        d["victor"] = victor
-        d["loser"] = (att, dfn)[1 - win]
+        d.victor = victor
+        d.loser = (att, dfn)[1 - win]
         winners, losers = sides(f)[win], sides(f)[1 - win]
-        d["cap"] = abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers)
+        d.cap = abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers)
         g.s.wars_won[victor] += 1
         record_fact(g, "war", att, dfn, victor)
-        loser_ally = d["allies"][1 - win]
-        victor_ally = d["allies"][win]
+        loser_ally = d.allies[1 - win]
+        victor_ally = d.allies[win]
         push(g, Frame("spoils", victor),
              *([Frame("ally_pay", loser_ally)] if loser_ally >= 0 else []),
              *([Frame("share", victor)] if victor_ally >= 0 else []),
              *war_loss_frames(g, losers, winners))
-    elif phase == 6:
+    elif phase == WarPhase.SPOILS:
         settle_spoils(g, f)
     else:
         pop(g)
-        for p, card in enumerate(d["commits"]):
+        for p, card in enumerate(d.commits):
             if card >= 0:
                 g.s.battle_discard[faction(p)].append(card)
         add_ships(g, -roll(g, g.cfg.war_ship_loss_dice))
@@ -106,10 +108,10 @@ def side_strength(g, f, fighters: list[int]) -> int:
     d = f.d
     total = 0
     for p in fighters:
-        card = d["commits"][p]
+        card = d.commits[p]
         if card >= 0:
             total += g.c.defs[card].strength
-        total += d["bonus"][p] + war_bonus(g, p)
+        total += d.bonus[p] + war_bonus(g, p)
     return total
 
 
@@ -125,33 +127,33 @@ def war_bonus(g, seat: int) -> int:
 
 def settle_spoils(g, f) -> None:
     d = f.d
-    victor, loser = d["victor"], d["loser"]
+    victor, loser = d.victor, d.loser
     win = 0 if victor == f.seat else 1
-    loser_ally = d["allies"][1 - win]
-    k, paid, cap = d["k"], d["paid"], d["cap"]
+    loser_ally = d.allies[1 - win]
+    k, paid, cap = d.k, d.paid, d.cap
     if loser_ally >= 0:
         gain(g, loser_ally, -paid)
     gain(g, loser, -(k - paid))
     vp = cap - k
-    share = d["share"]
+    share = d.share
     if share >= 0:
         num, den = g.cfg.spoils_shares[share]
-        ally = d["allies"][win]
+        ally = d.allies[win]
         money_part, vp_part = k * num // den, vp * num // den
         gain(g, ally, money_part)
         score(g, ally, vp_part, "war_spoils")
         k, vp = k - money_part, vp - vp_part
     gain(g, victor, k)
     score(g, victor, vp, "war_spoils")
-    log(g, f"seat {victor} wins the war: ${d['k']} and {cap - d['k']} VP")
+    log(g, f"seat {victor} wins the war: ${d.k} and {cap - d.k} VP")
 
 
 def _join(g, f) -> None:
-    find_frame(g, "war").d["joined"][f.d["side"]] = 1
+    find_frame(g, "war").d.joined[f.d.side] = 1
 
 
 def _accept(g, f) -> None:
-    find_frame(g, "war").d["allies"][f.d["side"]] = mate(f.seat)
+    find_frame(g, "war").d.allies[f.d.side] = mate(f.seat)
 
 
 # A faction mate of the attacker or defender may volunteer to join.
@@ -195,7 +197,7 @@ class WarCommit:
     def apply(g, f, d):
         pop(g)
         if d.kind == Kind.COMMIT:
-            find_frame(g, "war").d["commits"][f.seat] = take_committed(g, f.seat, d.arg)
+            find_frame(g, "war").d.commits[f.seat] = take_committed(g, f.seat, d.arg)
 
 
 @decision("war_discard")
@@ -217,7 +219,7 @@ class WarDiscard:
             return
         row = g.s.tableau[f.seat]
         slot = row[d.arg]
-        find_frame(g, f.d.get("parent", "war")).d["bonus"][f.seat] += \
+        find_frame(g, f.d.parent).d.bonus[f.seat] += \
             g.c.defs[slot.card].boost("discard_for_war")["n"]
         remove_from_tableau(g, f.seat, d.arg)
 
@@ -238,11 +240,21 @@ def remove_from_tableau(g, seat: int, pos: int) -> None:
     g.s.market_discard.append(slot.card)
 
 
+def _take_dollar(war) -> None:
+    war.k += 1
+
+
+def _pay_dollar(war) -> None:
+    war.paid += 1
+
+
 # The victor takes dollars one at a time (up to the cap and the loser's Wealth); the
 # rest of the cap becomes VP.
-one_more_dollar("spoils", "k", lambda g, f, w: min(w["cap"], g.s.wealth[w["loser"]]))
+one_more_dollar("spoils", lambda g, f, w: w.k < min(w.cap, g.s.wealth[w.loser]),
+                _take_dollar)
 # The loser's ally may pay part of those dollars, one at a time.
-one_more_dollar("ally_pay", "paid", lambda g, f, w: min(w["k"], g.s.wealth[f.seat]))
+one_more_dollar("ally_pay", lambda g, f, w: w.paid < min(w.k, g.s.wealth[f.seat]),
+                _pay_dollar)
 
 
 @decision("share")
@@ -259,4 +271,4 @@ class Share:
     def apply(g, f, d):
         pop(g)
         if d.kind == Kind.CHOOSE:
-            find_frame(g, "war").d["share"] = d.arg
+            find_frame(g, "war").d.share = d.arg

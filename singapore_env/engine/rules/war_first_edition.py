@@ -25,6 +25,7 @@ The ``war_fe`` frame stays on the stack and asks, in order:
 from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
+from ..frames import WarFePhase
 from ..state import Frame
 from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
                    mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
@@ -41,14 +42,14 @@ def declare_war_fe(g, seat: int, defender: int) -> None:
     token more")."""
     add_storehouse(g, faction(seat), -war_cost(g, seat))
     log(g, f"seat {seat} declares war on seat {defender}")
-    push(g, Frame("war_fe", seat, defender=defender, phase=0, commits=[[], [], [], []],
-                  bonus=[0, 0, 0, 0], tokens=[0, 0], die="d4", roll0=0, roll1=0,
-                  totals=[0, 0], victor=-1, loser=-1, due=0, shown=0))
+    push(g, Frame("war_fe", seat, defender=defender, phase=WarFePhase.COMMIT,
+                  commits=[[], [], [], []], bonus=[0, 0, 0, 0], tokens=[0, 0], die="d4",
+                  roll0=0, roll1=0, totals=[0, 0], victor=-1, loser=-1, due=0, shown=0))
 
 
 def principals(f) -> tuple[int, int]:
     """(attacker, defender) of a ``war_fe`` frame."""
-    return f.seat, f.d["defender"]
+    return f.seat, f.d.defender
 
 
 @auto("war_fe")
@@ -56,24 +57,25 @@ def war_fe_step(g, f) -> None:
     """One phase of the War per call: commits, discards, tokens, dice, result, end."""
     d = f.d
     att, dfn = principals(f)
-    phase = d["phase"]
-    d["phase"] = phase + 1
-    if phase == 0:
+    phase = d.phase
+    if phase != WarFePhase.END:
+        d.phase = WarFePhase(phase + 1)
+    if phase == WarFePhase.COMMIT:
         push(g, Frame("fe_commit", att, parent="war_fe", must=1),
              Frame("fe_commit", dfn, parent="war_fe", must=1),
              Frame("fe_commit", mate(att), parent="war_fe", must=0),
              Frame("fe_commit", mate(dfn), parent="war_fe", must=0))
-    elif phase == 1:
+    elif phase == WarFePhase.DISCARD:
         push(g, *[Frame("war_discard", p, parent="war_fe") for p in fighters(f)])
-    elif phase == 2:
+    elif phase == WarFePhase.TOKENS:
         push(g, Frame("fe_tokens", att, side=0), Frame("fe_tokens", dfn, side=1))
-    elif phase == 3:
+    elif phase == WarFePhase.ROLL:
         roll_into(g, f, "roll0", g.cfg.fe_war_d4)
         roll_into(g, f, "roll1", g.cfg.fe_war_d4)
         star_ok = star_allowed_in_war(g)  # a star card's re-roll is a use of the card
         push(g, *reroll_frame(g, att, "war_fe", "roll0", star_ok),
              *reroll_frame(g, dfn, "war_fe", "roll1", star_ok))
-    elif phase == 4:
+    elif phase == WarFePhase.BATTLE:
         resolve_battle(g, f)
     else:
         pop(g)
@@ -84,17 +86,17 @@ def war_fe_step(g, f) -> None:
 def fighters(f) -> list[int]:
     """The attacker, the defender and each faction mate who committed a card."""
     att, dfn = principals(f)
-    return [att, dfn] + [p for p in (mate(att), mate(dfn)) if f.d["commits"][p]]
+    return [att, dfn] + [p for p in (mate(att), mate(dfn)) if f.d.commits[p]]
 
 
 def side_total(g, f, side: int) -> int:
     """Cards, discards and War boosts of the side's fighters + tokens + D4."""
     d = f.d
     p = principals(f)[side]
-    total = d[f"roll{side}"] + d["tokens"][side] * g.cfg.fe_storehouse_strength
+    total = (d.roll0, d.roll1)[side] + d.tokens[side] * g.cfg.fe_storehouse_strength
     for seat in fighters(f):
         if seat in (p, mate(p)):
-            total += (committed_strength(g, d["commits"][seat]) + d["bonus"][seat]
+            total += (committed_strength(g, d.commits[seat]) + d.bonus[seat]
                       + war_bonus(g, seat))
     return total
 
@@ -103,20 +105,20 @@ def resolve_battle(g, f) -> None:
     """Compare the totals (the attacker wins ties), take the loser's Wealth, then ask for the
     ally's donation and the winner's plunder of what is still owed."""
     d = f.d
-    d["totals"] = [side_total(g, f, 0), side_total(g, f, 1)]
-    d["shown"] = 1
-    win = 0 if d["totals"][0] >= d["totals"][1] else 1
+    d.totals = [side_total(g, f, 0), side_total(g, f, 1)]
+    d.shown = 1
+    win = 0 if d.totals[0] >= d.totals[1] else 1
     victor, loser = principals(f)[win], principals(f)[1 - win]
-    d["victor"], d["loser"] = victor, loser
+    d.victor, d.loser = victor, loser
     g.s.wars_won[victor] += 1
     record_fact(g, "war", *principals(f), victor)
-    owed = (d["totals"][win] - d["totals"][1 - win]) * multiplier(g)
+    owed = (d.totals[win] - d.totals[1 - win]) * multiplier(g)
     taken = min(owed, g.s.wealth[loser])
     gain(g, loser, -taken)
     gain(g, victor, taken)
-    d["due"] = owed - taken
-    log(g, f"war totals {d['totals']}: seat {victor} wins, owed ${owed}, took ${taken}")
-    if d["due"] > 0:
+    d.due = owed - taken
+    log(g, f"war totals {d.totals}: seat {victor} wins, owed ${owed}, took ${taken}")
+    if d.due > 0:
         push(g, Frame("fe_donate", mate(loser)), Frame("fe_plunder", victor))
 
 
@@ -134,7 +136,7 @@ class WithdrawTokens:
             pop(g)
             return
         add_storehouse(g, faction(f.seat), -1)
-        find_frame(g, "war_fe").d["tokens"][f.d["side"]] += 1
+        find_frame(g, "war_fe").d.tokens[f.d.side] += 1
 
 
 @decision("fe_donate")
@@ -144,7 +146,7 @@ class Donate:
     @staticmethod
     def legal(g, f):
         war = find_frame(g, "war_fe").d
-        return [ONE_MORE, PASS] if war["due"] > 0 and g.s.wealth[f.seat] > 0 else []
+        return [ONE_MORE, PASS] if war.due > 0 and g.s.wealth[f.seat] > 0 else []
 
     @staticmethod
     def apply(g, f, d):
@@ -153,8 +155,8 @@ class Donate:
             return
         war = find_frame(g, "war_fe").d
         gain(g, f.seat, -1)
-        gain(g, war["victor"], 1)
-        war["due"] -= 1
+        gain(g, war.victor, 1)
+        war.due -= 1
 
 
 def steal_price(g, victor: int, card: int) -> int:
@@ -173,23 +175,23 @@ class Plunder:
         war = find_frame(g, "war_fe").d
         if len(g.s.tableau[f.seat]) >= g.cfg.max_tableau:
             return [PASS]
-        row = g.s.tableau[war["loser"]][:g.cfg.max_tableau]
+        row = g.s.tableau[war.loser][:g.cfg.max_tableau]
         return [DECISION[Kind.DISCARD_CARD, i] for i, slot in enumerate(row)
                 if g.c.defs[slot.card].category == "market"
-                and 0 < steal_price(g, f.seat, slot.card) <= war["due"]] + [PASS]
+                and 0 < steal_price(g, f.seat, slot.card) <= war.due] + [PASS]
 
     @staticmethod
     def apply(g, f, d):
         war = find_frame(g, "war_fe").d
         if d.kind == Kind.PASS:
             pop(g)
-            score(g, f.seat, war["due"] * g.cfg.fe_vp_per_dollar, "war_plunder")
-            war["due"] = 0
+            score(g, f.seat, war.due * g.cfg.fe_vp_per_dollar, "war_plunder")
+            war.due = 0
             return
-        war["due"] -= steal_price(g, f.seat, g.s.tableau[war["loser"]][d.arg].card)
-        if war["due"] <= 0:
+        war.due -= steal_price(g, f.seat, g.s.tableau[war.loser][d.arg].card)
+        if war.due <= 0:
             pop(g)
-        take_card(g, war["loser"], d.arg, f.seat)
+        take_card(g, war.loser, d.arg, f.seat)
 
 
 def take_card(g, loser: int, pos: int, victor: int) -> None:
