@@ -127,6 +127,17 @@ def test_a_thinking_agent_does_not_hold_up_another_game():
         assert not c.get(f"/api/games/{slow['id']}").json()["over"]
 
 
+def test_answers_carry_the_text_of_the_card_they_name():
+    from singapore_app.web import views
+    from singapore_env.engine.decisions import Kind
+
+    g, rng = Game(3), random.Random(0)
+    while not any(d.kind == Kind.BUY_MARKET for d in g.legal_decisions()):
+        g.step(rng.choice(g.legal_decisions()))
+    buys = [a for a in views.answers(g) if a["decision"][0] == Kind.BUY_MARKET]
+    assert buys and all(a["card"]["name"] in a["text"] and a["card"]["text"] for a in buys)
+
+
 def test_every_question_of_the_rules_has_its_words():
     from singapore_app.web.questions import QUESTIONS
     from singapore_env.engine.rules.base import LEGAL

@@ -20,6 +20,7 @@ from web_support import client
 
 from singapore_app.web.table import Table
 from singapore_env.engine import Game
+from singapore_env.engine.frames import WarPhase
 
 GID = "00aa11bb22cc"
 KEYS = [f"key-of-seat-{p}" for p in range(4)]
@@ -30,10 +31,10 @@ def _positions(per_kind: int = 3) -> list[Table]:
     their logs as played."""
     wanted = [
         lambda g: g.s.round >= 3 and sum(map(len, g.s.hands)) >= 4,
-        lambda g: (f := _frame(g, "war")) is not None and f.d["phase"] < 6
-        and any(c >= 0 for c in f.d["commits"]),
+        lambda g: (f := _frame(g, "war")) is not None and f.d.phase < WarPhase.SPOILS
+        and any(c >= 0 for c in f.d.commits),
         lambda g: (f := _frame(g, "conflict")) is not None
-        and any(f.d["cards"][q] or f.d["money"][q] for q in range(4)),
+        and any(f.d.cards[q] or f.d.money[q] for q in range(4)),
         lambda g: g.pending is not None and g.pending.kind in ("keep_battle", "search_pick"),
     ]
     found: list[Table] = []

@@ -108,7 +108,7 @@ def in_progress(g) -> list[str]:
         if name is None:
             continue
         who = SEAT_NAMES[f.seat] if 0 <= f.seat < 4 else "all players"
-        defender = f.d.get("defender", -1)
+        defender = getattr(f.d, "defender", -1)
         against = f" against {SEAT_NAMES[defender]}" if 0 <= defender < 4 else ""
         out.append(f"{name} in progress: {who}{against}")
     return out
@@ -129,9 +129,9 @@ def answer_card(g, d) -> dict | None:
         if k == Kind.BUY_MARKET:
             return card(g, s.market[a])
         if k == Kind.KEEP_BATTLE and f.kind == "keep_battle":
-            return card(g, f.d["cards"][a])
+            return card(g, f.d.cards[a])
         if k == Kind.CHOOSE and f.kind == "search_pick":
-            return card(g, f.d["options"][a])
+            return card(g, f.d.options[a])
         if k in (Kind.REVEAL, Kind.COMMIT) and a < len(s.hands[f.seat]):
             return card(g, s.hands[f.seat][a])
         if k == Kind.FOLK_HERO:
@@ -139,7 +139,7 @@ def answer_card(g, d) -> dict | None:
         if k in (Kind.ACTIVATE, Kind.REBUILD, Kind.SEARCH, Kind.CLOSE, Kind.ATTACH_POP,
                  Kind.DISCARD_POP) or (k == Kind.DISCARD_CARD and f.kind != "fe_plunder"):
             return card(g, s.tableau[f.seat][a].card)
-    except (IndexError, KeyError, TypeError):
+    except (IndexError, KeyError, TypeError, AttributeError):
         return None
     return None
 
