@@ -70,6 +70,7 @@ function drawBoard(board) {
     `Storehouse B ${board.storehouse.british}  M ${board.storehouse.malay}`,
     `Population B ${board.population.british}  M ${board.population.malay}`,
     `Public Works ${board.public_works.length}   Tax ${board.tax.join("/")} (+${board.neutral_tax})`,
+    board.modifiers.length ? `This round: ${board.modifiers.join(", ")}` : "",
   ];
   centre.forEach((line, i) => svg.append(s("text", {x: cx, y: cy - 48 + i * 18, "text-anchor": "middle", "font-size": 12}, line)));
   // VP track
