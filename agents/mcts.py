@@ -29,6 +29,15 @@ best VP minus the other faction's best, over 20 VP, clipped to ±1); with
 ``goal="seat"`` the seat's own win and margin. Every other question (Influence
 placement, Storehouse drops, connections, ...) is answered by the heuristic directly.
 
+With ``net=PATH`` (a policy-value network of expert iteration, :mod:`training.expert`:
+a ``.npz`` file with a value head, or a folder holding ``british.npz`` and
+``malay.npz``, one per faction) a rollout cut after ``horizon`` rounds (``horizon`` ≥ 1
+is then required) is scored by the network's value head instead of the projected VP:
+the searching seat's faction's predicted win share plus ``vp_weight`` times its
+predicted margin, read from that seat's observation of the sampled world (so the net
+sees what the seat would see there, never the real hidden state). A rollout that ends
+the game is scored by the final VP as before.
+
 Budget: ``iters`` simulations (rollouts) per searched decision, or, with ``iters=0``,
 ``seconds`` of wall time per searched decision (at least one world). With a seed an
 ``iters`` budget gives the same game on any machine; a ``seconds`` budget depends on
@@ -53,12 +62,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from singapore_env.candidates import projected_vp
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.rules.scoring import projected_final_vp
 
-from .base import Agent
+from .base import Agent, _encoder_for
 from .determinize import determinize
 from .heuristic import HeuristicAgent
+from .learned import load_value_nets
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine.decisions import Decision
@@ -96,11 +107,12 @@ class MctsAgent(Agent):
     name = "mcts"
     #: Parameters (``mcts:key=value``) and their defaults.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
-              "vp_weight": 0.5, "horizon": 0, "goal": "faction"}
+              "vp_weight": 0.5, "horizon": 0, "goal": "faction", "net": ""}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
-                 vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction"):
+                 vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction",
+                 net: str = ""):
         _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
         _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
                f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
@@ -109,6 +121,16 @@ class MctsAgent(Agent):
                "gap, z, margin and vp_weight must be >= 0")
         _check(horizon >= 0, f"horizon must be >= 0 rounds, got {horizon}")
         _check(goal in GOALS, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+        _check(not net or horizon >= 1, "net needs horizon >= 1 (the value head scores "
+               "the position a rollout reaches after horizon rounds)")
+        _check(not net or goal == "faction", "net predicts the faction's outcome: use "
+               "goal=faction")
+        try:
+            #: Faction -> policy-value network scoring cut rollouts (None: projected VP).
+            self.nets = load_value_nets(net) if net else None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"mcts: net={net}: {exc}") from None
+        self.net = net
         self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
@@ -203,19 +225,38 @@ class MctsAgent(Agent):
         while not g.is_over and (stop is None or g.s.round < stop):
             acting = g.acting_seat
             g.step(self.players[acting].choose(g, acting))
-        scores = g.final_scores if g.is_over else [projected_final_vp(g, p) for p in range(4)]
-        return self.value(scores, seat)
+        if g.is_over:
+            return self.value(g.final_scores, seat)
+        if self.nets is not None:
+            return self.net_value(g, seat)
+        return self.value([projected_final_vp(g, p) for p in range(4)], seat)
+
+    def net_value(self, game: "Game", seat: int) -> float:
+        """The value head's score of ``game`` from ``seat``'s observation of it."""
+        encoder = _encoder_for(game)
+        obs = {"observation": encoder.encode(game, seat),
+               "projected_vp": projected_vp(game, seat)}
+        return self.nets[SEAT_FACTION[seat]].value(obs, self.vp_weight)
 
     def value(self, scores: list[int], seat: int) -> float:
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""
-        mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if self.goal == "faction"
-                else (lambda p: p == seat))
-        top = max(scores)
-        winners = [p for p in range(4) if scores[p] == top]
-        win = sum(1 for p in winners if mine(p)) / len(winners)
-        own = max(scores[p] for p in range(4) if mine(p))
-        other = max(scores[p] for p in range(4) if not mine(p))
-        return win + self.vp_weight * max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
+        win, margin = outcome(scores, seat, self.goal)
+        return win + self.vp_weight * margin
+
+
+def outcome(scores: list[int], seat: int, goal: str = "faction") -> tuple[float, float]:
+    """``(win share, margin)`` of final (or projected) VP for ``seat``'s faction (or,
+    with ``goal="seat"``, the seat alone): the share of the winners (highest VP) that
+    are its own, and its best VP minus the other side's best, over
+    :data:`MARGIN_SCALE`, clipped to ±1."""
+    mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if goal == "faction"
+            else (lambda p: p == seat))
+    top = max(scores)
+    winners = [p for p in range(4) if scores[p] == top]
+    win = sum(1 for p in winners if mine(p)) / len(winners)
+    own = max(scores[p] for p in range(4) if mine(p))
+    other = max(scores[p] for p in range(4) if not mine(p))
+    return win, max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
 
 
 def _check(ok: bool, message: str) -> None:
