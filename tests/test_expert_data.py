@@ -45,3 +45,14 @@ def test_search_target_is_the_choice_or_a_softmax_of_advantages():
     assert soft.sum() == pytest.approx(1) and soft[1] > soft[0] > soft[2] and soft[3] == 0
     assert soft[1] / soft[0] == pytest.approx(np.e, rel=1e-5)
     assert search_target(agent, c, index, 4, False, 0.1).tolist() == [0, 0, 1, 0]
+
+
+def test_layouts_alternate_the_searching_faction_or_search_everywhere():
+    from training.expert_data import layouts
+
+    both = {0: "mcts:iters=2", 1: "mcts:iters=3"}
+    alt = layouts(both, "heuristic", 2)
+    assert alt[0] == (("mcts:iters=2", "mcts:iters=2", "heuristic", "heuristic"), (0, 1))
+    assert alt[1] == (("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))
+    assert layouts(both, "search", 1) == [(("mcts:iters=2", "mcts:iters=2", "mcts:iters=3",
+                                            "mcts:iters=3"), (0, 1, 2, 3))]
