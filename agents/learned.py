@@ -119,10 +119,11 @@ def actor_from_sb3(policy, meta: dict | None = None):
     return NumpyPolicy.from_sb3(policy, meta)
 
 
-def load_value_nets(path: str | Path) -> dict[int, PointerActor]:
+def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, PointerActor]:
     """Faction index -> policy-value network: a folder holding ``british.npz`` and
-    ``malay.npz`` (one per faction), or one ``.npz`` for both; each must carry a value
-    head (ValueError otherwise, FileNotFoundError for a missing file)."""
+    ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
+    policy and, with ``need_value``, carry a value head (ValueError otherwise,
+    FileNotFoundError for a missing file)."""
     path = Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
@@ -132,7 +133,10 @@ def load_value_nets(path: str | Path) -> dict[int, PointerActor]:
         if not file.exists():
             raise FileNotFoundError(f"no policy file at {file}")
         net = NumpyPolicy.load(file)
-        if not getattr(net, "has_value", False):
+        if not isinstance(net, PointerActor):
+            raise ValueError(f"{file}: not a pointer policy (the network reads the "
+                             f"candidate features)")
+        if need_value and not net.has_value:
             raise ValueError(f"{file}: this policy has no value head (train one with "
                              f"expert iteration: training/configs/expert.toml)")
         loaded[file] = net

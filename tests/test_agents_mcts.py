@@ -147,8 +147,8 @@ def test_seed_parameter_works_for_every_agent():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, goal, horizon, iters, margin, net, "
-                     "seconds, seed, topk, vp_weight, z"),
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, goal, horizon, iters, margin, net, ptopk, "
+                     "seconds, seed, topk, value, vp_weight, z"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
     ("mcts:iters", "parameters are written key=value"),
     ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
@@ -178,8 +178,9 @@ def value_net(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("ruleset", ["standard", "simulation"])
-def test_net_guided_search_never_reads_hidden_state(ruleset, value_net):
+@pytest.mark.parametrize("ruleset, extra", [("standard", ""), ("simulation", ""),
+                                            ("standard", ":ptopk=2")])
+def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
     """The value head scores cut rollouts from the seat's view of a sampled world: two
     games differing only in hidden cards give the same evidence and choice."""
     g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
@@ -192,7 +193,8 @@ def test_net_guided_search_never_reads_hidden_state(ruleset, value_net):
     h.s.population_deck.reverse()
     choices, searches = [], []
     for game in (g, h):
-        agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}", seed=11)
+        agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}{extra}",
+                           seed=11)
         choices.append(agent.choose(game, seat))
         searches.append(agent.last_search)
     assert choices[0] == choices[1] and searches[0] == searches[1]
@@ -215,7 +217,24 @@ def test_net_value_replaces_the_projected_vp_at_the_cut(value_net):
     assert guided.net_value(g, seat) == pytest.approx(win + 0.5 * margin)
 
 
+def test_policy_proposes_extra_candidates(value_net):
+    g = _searched_position()
+    seat = g.acting_seat
+    prior = HeuristicAgent(seed=1).choose(g, seat)
+    agent = MctsAgent(seed=1, iters=6, topk=2, net=str(value_net), value=False, ptopk=2)
+    plain = MctsAgent(seed=1, iters=6, topk=2).candidates(g, seat, prior)
+    order = agent.policy_order(g, seat)
+    assert sorted(order) == sorted(g.legal_decisions())
+    cands = agent.candidates(g, seat, prior)
+    assert cands[:len(plain)] == plain and len(cands) == len(plain) + 2
+    assert cands[len(plain):] == [d for d in order if d not in plain][:2]
+    assert agent.nets is not None and not agent.use_value   # value=0: projected VP
+    agent.choose(g, seat)
+    assert agent.last_search["candidates"] == cands
+
+
 @pytest.mark.parametrize("spec, message", [
+    ("mcts:ptopk=1", "value=0 and ptopk need a network"),
     ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
     ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
     ("mcts:net=agents/policies/british.npz", "net needs horizon >= 1"),

@@ -85,6 +85,7 @@ def _train(args):
     ('algorithm = "expert"\nsearch = "heuristic"\n', "must be an mcts spec"),
     ('algorithm = "expert"\nsearch = "mcts:iters=4"\n', "value_in_search needs a search with horizon"),
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:net=x"\n', "sets net"),
+    ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:ptopk=1"\n', "sets net"),
     ('algorithm = "alphazero"\n', "unknown algorithm 'alphazero'"),
 ])
 def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
@@ -118,6 +119,14 @@ def test_bad_options_and_a_foreign_out_folder_exit_2(tmp_path):
     load_config(TINY, seed=9).save(tmp_path / "config.json")   # another run's folder
     result = _train(["--config", str(TINY), "--out", str(tmp_path)])
     assert result.exit_code == 2 and "another configuration (differs in seed)" in result.output
+
+
+def test_the_search_spec_adds_the_network_when_it_can_help():
+    cfg = load_config(TINY)
+    assert cfg.search_spec("b.npz", False) == cfg.search
+    assert cfg.search_spec("b.npz", True) == cfg.search + ":net=b.npz:value=1"
+    cfg = load_config(TINY, policy_candidates=1, value_in_search=False)
+    assert cfg.search_spec("b.npz", True) == cfg.search + ":net=b.npz:value=0:ptopk=1"
 
 
 def test_the_shipped_expert_config_is_valid():

@@ -7,7 +7,8 @@ Each iteration ``k``:
 1. **Generate** ``games_per_iteration`` games (:mod:`training.expert_data`) in which the
    searching seats are :class:`~agents.mcts.MctsAgent` (``search`` spec); once a
    faction's best network has a trained value head (and ``value_in_search``), its
-   searching agent scores cut rollouts with it (``mcts:...:net=FILE``). Every decision
+   searching agent scores cut rollouts with it (``mcts:...:net=FILE``), and with
+   ``policy_candidates`` the network's policy proposes extra root candidates. Every decision
    of the recorded seats becomes a row: observation, mask, policy target, outcome.
 2. **Train** each faction's network, starting from its current best, on the rows of the
    last ``buffer_iterations`` iterations (the replay buffer): policy cross-entropy to
@@ -260,9 +261,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         "value_trained", False) for f in range(2)}
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
-        specs = {f: cfg.search + (f":net={best_path(f)}"
-                                  if cfg.value_in_search and trained_value[f] else "")
-                 for f in range(2)}
+        specs = {f: cfg.search_spec(best_path(f), trained_value[f]) for f in range(2)}
         files = {f: data_dir / f"iter{k:03d}_{name}.npz" for f, name in enumerate(FACTIONS)}
         if all(p.exists() for p in files.values()):
             log(f"iteration {k}: games already generated ({data_dir})")

@@ -38,6 +38,9 @@ class ExpertConfig:
     # once a trained value head exists; needs horizon >= 1).
     search: str = "mcts:iters=16:topk=3:horizon=1"
     value_in_search: bool = True
+    # The network's policy proposes this many extra root candidates to the search (its
+    # most likely answers not among the heuristic's; mcts ptopk); 0 = none.
+    policy_candidates: int = 0
     # Policy target of a searched decision: 0 = the candidate the search chose; T > 0 =
     # softmax of the candidates' mean advantages / T.
     target_temperature: float = 0.0
@@ -80,6 +83,8 @@ class ExpertConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise TrainConfigError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.policy_candidates < 0:
+            raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
         if self.seed < 0:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
         if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0):
@@ -103,8 +108,9 @@ class ExpertConfig:
             name, target, params = split_spec(self.search)
             if name != "mcts" or target is not None:
                 raise ValueError("the searching agent must be an mcts spec")
-            if {"net", "seed"} & set(params):
-                raise ValueError("the loop sets net and the seeds itself")
+            if {"net", "seed", "value", "ptopk"} & set(params):
+                raise ValueError("the loop sets net, value, ptopk and the seeds itself "
+                                 "(value_in_search, policy_candidates)")
             agent = make_agent(self.search)
         except ValueError as exc:
             raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
@@ -127,6 +133,15 @@ class ExpertConfig:
             raise TrainConfigError(f"init = {self.init!r}: {exc}") from None
 
     # ---------------------------------------------------------------- derived
+    def search_spec(self, network: str | Path, value_trained: bool) -> str:
+        """The searching agent's spec for one faction whose best network is the file
+        ``network`` (its value head trained or not)."""
+        use_value = self.value_in_search and value_trained
+        if not (use_value or self.policy_candidates):
+            return self.search
+        return (f"{self.search}:net={network}:value={int(use_value)}"
+                + (f":ptopk={self.policy_candidates}" if self.policy_candidates else ""))
+
     def rules(self):
         """The engine's :class:`~singapore_env.engine.config.RulesConfig` of this run."""
         from singapore_env.engine.config import RulesConfig
