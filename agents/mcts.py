@@ -75,6 +75,7 @@ from .base import Agent, _encoder_for
 from .determinize import determinize
 from .heuristic import HeuristicAgent
 from .learned import load_value_nets
+from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
 from .priors import resolve_prior
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,8 +85,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Questions worth a search; every other question is answered by the heuristic.
 SEARCHED = frozenset({"place_leader", "leader_action", "actions", "war_join", "war_accept",
                       "war_commit", "contribute", "spoils"})
-#: VP margin that counts as a full point of score (the margin term is clipped to ±1).
-MARGIN_SCALE = 20.0
 GOALS = ("faction", "seat")
 #: Search budgets per decision beyond which a game would not end in practice.
 MAX_ITERS = 1_000_000
@@ -274,21 +273,6 @@ class MctsAgent(Agent):
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""
         win, margin = outcome(scores, seat, self.goal)
         return win + self.vp_weight * margin
-
-
-def outcome(scores: list[int], seat: int, goal: str = "faction") -> tuple[float, float]:
-    """``(win share, margin)`` of final (or projected) VP for ``seat``'s faction (or,
-    with ``goal="seat"``, the seat alone): the share of the winners (highest VP) that
-    are its own, and its best VP minus the other side's best, over
-    :data:`MARGIN_SCALE`, clipped to ±1."""
-    mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if goal == "faction"
-            else (lambda p: p == seat))
-    top = max(scores)
-    winners = [p for p in range(4) if scores[p] == top]
-    win = sum(1 for p in winners if mine(p)) / len(winners)
-    own = max(scores[p] for p in range(4) if mine(p))
-    other = max(scores[p] for p in range(4) if not mine(p))
-    return win, max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
 
 
 def _check(ok: bool, message: str) -> None:

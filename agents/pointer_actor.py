@@ -6,9 +6,13 @@ of :mod:`singapore_env.candidates`; ``needs_candidates`` tells the agent to supp
 
 A policy-value network (:class:`training.policy_value.PolicyValueNet`, expert
 iteration) adds a *value head* on the state MLP's output: the arrays
-:data:`VALUE_KEYS`, one tanh hidden layer and two outputs, the acting seat's faction's
+:data:`VALUE_KEYS`, one hidden layer and two outputs, the observing seat's faction's
 predicted win share (sigmoid, in [0, 1]) and its VP margin over the other faction
-(tanh: over 20 VP, clipped to ±1, as :func:`agents.mcts.faction_outcome` scores it).
+(tanh: over 20 VP, as :func:`agents.outcome.outcome` scores it). Each output also
+reads the faction's projected margin (:func:`agents.outcome.projected_margin`) through
+a skip weight, so a new head (last layer zero) starts as a smoothed projected-VP
+evaluation, the one the search uses without a network, and training learns a
+correction to it.
 :meth:`PointerActor.value` and :meth:`PointerActor.outcome` read them; a file without
 them (the shipped policies) loads and plays as before, with ``has_value`` false.
 The value head reads only ``observation`` and ``projected_vp``, never the candidate
@@ -22,10 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from .numpy_nets import ACTIVATIONS, masked_choice
+from .outcome import projected_margin
 
 KIND = "pointer"
-#: Arrays of the optional value head: hidden layer (weights, bias), output layer.
-VALUE_KEYS = ("value_w0", "value_b0", "value_w1", "value_b1")
+#: Arrays of the optional value head: hidden layer (weights, bias), output layer, and
+#: the weights of the projected-margin skip input of the two outputs.
+VALUE_KEYS = ("value_w0", "value_b0", "value_w1", "value_b1", "value_skip")
 
 
 class PointerActor:
@@ -78,7 +84,8 @@ class PointerActor:
                              "value_w0..value_b1, e.g. a shipped PPO policy)")
         a = self.arrays
         h = self._act(self.state(obs) @ a["value_w0"] + a["value_b0"])
-        out = h @ a["value_w1"] + a["value_b1"]
+        out = h @ a["value_w1"] + a["value_b1"] + a["value_skip"] * projected_margin(
+            obs["projected_vp"])
         return np.array([1.0 / (1.0 + np.exp(-out[0])), np.tanh(out[1])], np.float32)
 
     def value(self, obs: dict, vp_weight: float = 0.0) -> float:

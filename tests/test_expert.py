@@ -40,7 +40,9 @@ def test_one_tiny_iteration_runs_end_to_end_through_the_cli(tiny_run):
         assert int(rows[0][f"{name}_samples"]) > 50 and int(rows[0][f"{name}_searched"]) > 0
         low, win, high = (float(rows[0][f"{name}_{k}"]) for k in ("win_low", "win", "win_high"))
         assert 0 <= low <= win <= high <= 1
-        assert rows[0][f"{name}_mirror"] != ""
+        assert rows[0][f"{name}_mirror"] != "" and rows[0][f"{name}_value_in_search"] == "0"
+        assert float(rows[0][f"{name}_value_mse_fresh"]) >= 0
+        assert float(rows[0][f"{name}_value_mse_projected"]) >= 0
         net = NumpyPolicy.load(tiny_run / "checkpoints" / f"{name}_iter0.npz")
         assert net.has_value and net.meta["value_trained"]
         assert (tiny_run / f"{name}.npz").exists()

@@ -64,3 +64,32 @@ def test_shipped_policies_load_without_value_and_keep_their_logits(faction):
     for o in _observations(2):
         np.testing.assert_allclose(copy.logits(o), actor.logits(o), rtol=1e-5, atol=1e-4)
         assert int(np.argmax(copy.logits(o))) == int(np.argmax(actor.logits(o)))
+
+
+def test_a_new_value_head_starts_as_the_smoothed_projected_evaluation():
+    from agents.outcome import projected_margin
+
+    torch.manual_seed(2)
+    actor = PolicyValueNet(**network_dims(), net_arch=(16,), embed_dim=4).to_actor()
+    for o in _observations(3):
+        m = float(projected_margin(o["projected_vp"]))
+        np.testing.assert_allclose(actor.outcome(o), [1 / (1 + np.exp(-4 * m)), np.tanh(m)],
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_projected_outcomes_match_the_outcome_of_the_projected_scores():
+    from agents.outcome import outcome
+    from singapore_env.candidates import projected_vp
+    from singapore_env.engine.rules.scoring import projected_final_vp
+    from training.expert import projected_outcomes
+
+    g, h = Game(5), HeuristicAgent(seed=1)
+    rows, expected = [], []
+    for _ in range(6):
+        for _ in range(41):
+            g.step(h.choose(g, g.acting_seat))
+        scores = [projected_final_vp(g, p) for p in range(4)]
+        for seat in range(4):
+            rows.append(projected_vp(g, seat))
+            expected.append(outcome(scores, seat))
+    np.testing.assert_allclose(projected_outcomes(np.stack(rows)), expected, atol=1e-6)

@@ -14,11 +14,17 @@ Each iteration ``k``:
    last ``buffer_iterations`` iterations (the replay buffer): policy cross-entropy to
    the targets over the legal actions plus ``value_coef`` times the value MSE to the
    outcomes (win share and VP margin), Adam, ``epochs`` passes.
+   Before training, the faction's best network's value head is scored on the new
+   games it has not seen (value MSE), next to the projected-VP evaluation on the same
+   rows; with ``value_gate`` the next iteration's search uses the value head only if
+   it did at least as well.
 3. **Gate**: the distilled policy alone (``learned:FILE``, most likely action) plays
    ``eval_games`` held-out seeds, seat-swapped, against heuristic players; it becomes
    the faction's best if its win rate is at least the lower end of the 95 % Wilson
-   interval of the current best's rate on the same seeds (not worse within the
-   interval). The heuristic's mirror on the same seeds is measured once.
+   interval of the best rate a kept network (or the starting one) reached on the same
+   seeds (not worse within the interval; measured from the best rate so far, so that a
+   series of slightly worse networks cannot drift down). The heuristic's mirror on the
+   same seeds is measured once.
 4. **Record**: ``checkpoints/{faction}_iter{k}.npz`` (every candidate, numpy actor with
    value head), one row of ``progress.csv``, ``learning_curve.png``, and the best
    networks as ``british.npz`` / ``malay.npz`` (playable as ``learned:FILE``, usable
@@ -46,6 +52,7 @@ from typing import Callable
 import numpy as np
 
 from agents.learned import NumpyPolicy
+from agents.outcome import projected_margin
 from agents.threads import limit_threads
 from arena.runner import Table, play_tables
 from arena.summary import summarize
@@ -55,7 +62,8 @@ from .config import TrainConfigError
 from .expert_config import ExpertConfig
 from .expert_data import SearchSamples, generate
 
-FACTION_FIELDS = ("samples", "searched", "buffer", "policy_loss", "value_loss", "win",
+FACTION_FIELDS = ("samples", "searched", "value_in_search", "value_mse_fresh",
+                  "value_mse_projected", "buffer", "policy_loss", "value_loss", "win",
                   "win_low", "win_high", "mirror", "mirror_low", "mirror_high", "accepted",
                   "best_iteration")
 PROGRESS_FIELDS = ["iteration", "games", "seconds"] + [
@@ -127,6 +135,50 @@ def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
                           activation=cfg.activation, candidate_prior=cfg.candidate_prior)
 
 
+def value_mse(net, data: SearchSamples, batch_size: int = 512) -> float:
+    """Mean squared error of ``net``'s value head against the outcomes of ``data``."""
+    import torch
+
+    from .policy_value import as_tensors
+
+    if not len(data):
+        return float("nan")
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, len(data), batch_size):
+            rows = slice(i, i + batch_size)
+            _, value = net(as_tensors(data.obs, rows))
+            total += float(((value.numpy() - data.outcomes[rows]) ** 2).sum())
+    return total / (2 * len(data))
+
+
+def projected_outcomes(projected_vp: np.ndarray) -> np.ndarray:
+    """``(win share, margin)`` rows that the projected final VP would give (the search's
+    evaluation of a cut rollout without a network), from ``projected_vp`` rows."""
+    pv = np.asarray(projected_vp, np.float32)
+    at_top = pv == pv.max(axis=1, keepdims=True)
+    win = at_top[:, [0, 2]].sum(1) / at_top.sum(1)      # the mate sits two places on
+    return np.stack([win, np.clip(projected_margin(pv), -1, 1)], axis=1).astype(np.float32)
+
+
+def projected_mse(data: SearchSamples) -> float:
+    """Mean squared error of :func:`projected_outcomes` against the outcomes of ``data``."""
+    if not len(data):
+        return float("nan")
+    return float(((projected_outcomes(data.obs["projected_vp"]) - data.outcomes) ** 2).mean())
+
+
+def _value_ok(cfg: ExpertConfig, best: int, row: dict, name: str) -> bool:
+    """Whether the next iteration's search may use the faction's value head: a trained
+    one (best >= 0) and, with ``value_gate``, the last measured best network predicted
+    the last iteration's fresh games at least as well as the projected VP."""
+    if best < 0:
+        return False
+    if not cfg.value_gate:
+        return True
+    return float(row[f"{name}_value_mse_fresh"]) <= float(row[f"{name}_value_mse_projected"])
+
+
 # ---------------------------------------------------------------- evaluation
 def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
     """Faction -> its win rate (rate, ci95) with ``players[faction]`` on its seats and
@@ -165,6 +217,7 @@ def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
             theirs = None
         if not isinstance(theirs, dict) or theirs.get("algorithm") != "expert":
             raise TrainConfigError(f"{out} holds another kind of run ({path}); use another --out")
+        theirs = {**ExpertConfig().to_dict(), **theirs}  # a key added since: its default
         changed = sorted(k for k in set(mine) | set(theirs) if k not in RESUMABLE_KEYS
                          and mine.get(k) != theirs.get(k))
         if changed:
@@ -239,15 +292,21 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         baseline = {f: {"start": _rate(start[f]), "mirror": _rate(mirror[f])} for f in start}
         _write_json(baseline_path, baseline)
 
+    # best: the iteration of each faction's best network (-1: the starting one); bar:
+    # the highest gate rate among the networks kept so far (its interval's low end is
+    # what a new network must reach, so that kept networks cannot drift down).
     best = {f: -1 for f in range(2)}
-    best_rate = {f: baseline[f]["start"] for f in range(2)}
+    bar = {f: baseline[f]["start"] for f in range(2)}
+    value_ok = {f: bool(NumpyPolicy.load(init_paths[f]).meta.get("value_trained", False))
+                for f in range(2)}
     for row in rows:
         for f, name in enumerate(FACTIONS):
             if row[f"{name}_accepted"] == "1":
                 best[f] = int(row["iteration"])
-                best_rate[f] = {k: float(row[f"{name}_{k2}"])
-                                for k, k2 in (("rate", "win"), ("low", "win_low"),
-                                              ("high", "win_high"))}
+                rate = {k: float(row[f"{name}_{k2}"]) for k, k2 in (
+                    ("rate", "win"), ("low", "win_low"), ("high", "win_high"))}
+                bar[f] = max(bar[f], rate, key=lambda r: r["rate"])
+            value_ok[f] = _value_ok(cfg, best[f], row, name)
 
     def best_path(f: int) -> Path:
         return init_paths[f] if best[f] < 0 else ckpt / f"{FACTIONS[f]}_iter{best[f]}.npz"
@@ -257,11 +316,9 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             shutil.copyfile(best_path(f), out / f"{name}.npz")
         plot_progress(progress, out / "learning_curve.png")
 
-    trained_value = {f: best[f] >= 0 or NumpyPolicy.load(init_paths[f]).meta.get(
-        "value_trained", False) for f in range(2)}
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
-        specs = {f: cfg.search_spec(best_path(f), trained_value[f]) for f in range(2)}
+        specs = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in range(2)}
         files = {f: data_dir / f"iter{k:03d}_{name}.npz" for f, name in enumerate(FACTIONS)}
         if all(p.exists() for p in files.values()):
             log(f"iteration {k}: games already generated ({data_dir})")
@@ -283,24 +340,29 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
                 data_dir / f"iter{j:03d}_{name}.npz")
                 for j in range(max(0, k - cfg.buffer_iterations + 1), k)] + [new])
             net = PolicyValueNet.from_actor(NumpyPolicy.load(best_path(f)), cfg.value_hidden)
+            fresh, projected = value_mse(net, new), projected_mse(new)
             losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
                                    cfg.value_coef, stream_seed(cfg.seed, 4, k, f))
             candidates[f] = ckpt / f"{name}_iter{k}.npz"
             _save_actor(net.to_actor({"faction": name, "iteration": k,
                                       "value_trained": True}), candidates[f])
             row.update({f"{name}_samples": len(new), f"{name}_searched": int(new.searched.sum()),
+                        f"{name}_value_in_search": int(":value=1" in specs[f]),
+                        f"{name}_value_mse_fresh": round(fresh, 5),
+                        f"{name}_value_mse_projected": round(projected, 5),
                         f"{name}_buffer": len(buffer),
                         f"{name}_policy_loss": round(losses[0], 5),
                         f"{name}_value_loss": round(losses[1], 5)})
-            log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), "
-                f"buffer {len(buffer)}, policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
+            log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
+                f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
+                f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
         rates = gate_rates({f: f"learned:{p}" for f, p in candidates.items()}, cfg)
         for f, name in enumerate(FACTIONS):
             rate = _rate(rates[f])
-            accepted = rate["rate"] >= best_rate[f]["low"]
+            accepted = rate["rate"] >= bar[f]["low"]
             if accepted:
-                best[f], best_rate[f] = k, rate
-                trained_value[f] = True
+                best[f] = k
+                bar[f] = max(bar[f], rate, key=lambda r: r["rate"])
             mirror = baseline[f]["mirror"]
             row.update({f"{name}_win": rate["rate"], f"{name}_win_low": rate["low"],
                         f"{name}_win_high": rate["high"], f"{name}_mirror": mirror["rate"],
@@ -310,6 +372,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
                 f"heuristic (mirror {mirror['rate']:.1%}); "
                 f"{'kept' if accepted else 'rejected'}, best: iteration {best[f]}")
         row["seconds"] = round(time.time() - started, 1)
+        for f, name in enumerate(FACTIONS):
+            value_ok[f] = _value_ok(cfg, best[f], row, name)
         append_progress(progress, row)
         publish()
     if progress.exists():

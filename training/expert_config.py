@@ -38,6 +38,9 @@ class ExpertConfig:
     # once a trained value head exists; needs horizon >= 1).
     search: str = "mcts:iters=16:topk=3:horizon=1"
     value_in_search: bool = True
+    # ...and only while the faction's best network predicted the last iteration's new
+    # games' outcomes at least as well as the projected VP does (value MSE).
+    value_gate: bool = True
     # The network's policy proposes this many extra root candidates to the search (its
     # most likely answers not among the heuristic's; mcts ptopk); 0 = none.
     policy_candidates: int = 0

@@ -15,7 +15,7 @@ the legal-action mask, and the *policy target*, a distribution over the action t
   questions the search leaves to it).
 
 When the game ends each row gets the outcome for its seat's faction
-(:func:`agents.mcts.outcome`: win share, VP margin over 20 clipped to ±1): the value
+(:func:`agents.outcome.outcome`: win share, VP margin over 20 clipped to ±1): the value
 head's target.
 
 Game ``i`` of a batch uses ``arena.simulate.game_seeds(seed, n_games)[i]`` (engine seed,
@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import _encoder_for
+from agents.outcome import outcome
 from agents.priors import resolve_prior
 from agents.registry import make_agent
-from agents.mcts import outcome
 from arena.simulate import MAX_DECISIONS, game_seeds
 from singapore_env.candidates import FEATURES, CandidateEncoder
 from singapore_env.engine import Game
