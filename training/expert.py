@@ -314,7 +314,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     def publish() -> None:
         for f, name in enumerate(FACTIONS):
             shutil.copyfile(best_path(f), out / f"{name}.npz")
-        plot_progress(progress, out / "learning_curve.png")
+        plot_progress(progress, out / "learning_curve.png", baseline)
 
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
@@ -382,9 +382,11 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
 
 # ---------------------------------------------------------------- plot
-def plot_progress(progress_csv: Path, out_png: Path) -> Path | None:
+def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = None) -> Path | None:
     """The learning curve: per faction, the distilled policy's win rate against the
-    heuristic (95 % interval) and the mirror per iteration; below, the losses."""
+    heuristic (95 % interval) and the mirror per iteration, the starting network at
+    iteration -1 (from ``baseline``); below, the training losses and the value head's
+    and the projected VP's MSE on each iteration's fresh games."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -405,14 +407,23 @@ def plot_progress(progress_csv: Path, out_png: Path) -> Path | None:
         ax.plot(x, series("mirror"), color="grey", ls="--", label="heuristic mirror")
         kept = [i for i, r in zip(x, rows) if r[f"{name}_accepted"] == "1"]
         ax.plot(kept, [series("win")[x.index(i)] for i in kept], "k*", label="kept by the gate")
+        if baseline:
+            start = baseline[col]["start"]
+            ax.errorbar([-1], [start["rate"]], yerr=[[start["rate"] - start["low"]],
+                                                    [start["high"] - start["rate"]]],
+                        fmt="s", color="tab:green", capsize=3, label="starting network")
         ax.set_ylim(0, 1)
         ax.set_title(f"{name}: win rate vs heuristic (95% CI)")
         ax.legend(loc="lower right", fontsize=8)
         lax = axes[1][col]
         lax.plot(x, series("policy_loss"), marker="o", label="policy cross-entropy")
-        lax.plot(x, series("value_loss"), marker="o", label="value MSE")
+        lax.plot(x, series("value_loss"), marker="o", label="value MSE (training)")
+        lax.plot(x, series("value_mse_fresh"), marker="^", ls=":",
+                 label="value MSE, fresh games")
+        lax.plot(x, series("value_mse_projected"), marker="v", ls=":",
+                 label="projected VP MSE, fresh games")
         lax.set_xlabel("iteration")
-        lax.set_xticks(x)
+        lax.set_xticks(([-1] if baseline else []) + x)
         lax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out_png, dpi=100)
