@@ -113,6 +113,17 @@ def test_missing_or_foreign_checkpoints_are_refused(tmp_path):
     assert result.exit_code == 2 and "is not a pointer policy" in result.output
 
 
+def test_a_missing_checkpoint_of_a_run_is_a_clear_error(tiny_run, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    (out / "checkpoints" / "malay_iter0.npz").unlink()
+    result = _train(["--config", str(TINY), "--out", str(out), "--iterations", "2"])
+    assert result.exit_code == 2 and "missing checkpoint" in result.output, result.output
+    (out / "checkpoints" / "british_init.npz").write_text("not a policy")
+    result = _train(["--config", str(TINY), "--out", str(out), "--iterations", "2"])
+    assert result.exit_code == 2 and "cannot be read" in result.output, result.output
+
+
 def test_bad_options_and_a_foreign_out_folder_exit_2(tmp_path):
     result = _train(["--config", str(TINY), "--out", str(tmp_path), "--workers", "0"])
     assert result.exit_code == 2 and "--workers" in result.output

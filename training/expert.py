@@ -297,8 +297,11 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     # what a new network must reach, so that kept networks cannot drift down).
     best = {f: -1 for f in range(2)}
     bar = {f: baseline[f]["start"] for f in range(2)}
-    value_ok = {f: bool(NumpyPolicy.load(init_paths[f]).meta.get("value_trained", False))
-                for f in range(2)}
+    try:
+        value_ok = {f: bool(NumpyPolicy.load(init_paths[f]).meta.get("value_trained", False))
+                    for f in range(2)}
+    except ValueError as exc:
+        raise TrainConfigError(f"{out}: a starting network cannot be read: {exc}") from None
     for row in rows:
         for f, name in enumerate(FACTIONS):
             if row[f"{name}_accepted"] == "1":
@@ -310,6 +313,11 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
     def best_path(f: int) -> Path:
         return init_paths[f] if best[f] < 0 else ckpt / f"{FACTIONS[f]}_iter{best[f]}.npz"
+
+    for f in range(2):
+        if not best_path(f).exists():
+            raise TrainConfigError(f"{out}: missing checkpoint {best_path(f)} (named by "
+                                   f"progress.csv); the run cannot resume without it")
 
     def publish() -> None:
         for f, name in enumerate(FACTIONS):
