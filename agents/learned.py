@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from singapore_env.candidates import CandidateEncoder
+from singapore_env.engine.content import FACTIONS
 
 from .base import Agent, _encoder_for
 from .numpy_nets import ACTIVATIONS, masked_choice
@@ -116,6 +117,30 @@ def actor_from_sb3(policy, meta: dict | None = None):
     if "candidate_card" in getattr(policy.observation_space, "spaces", {}):
         return PointerActor.from_sb3(policy, meta)
     return NumpyPolicy.from_sb3(policy, meta)
+
+
+def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, PointerActor]:
+    """Faction index -> policy-value network: a folder holding ``british.npz`` and
+    ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
+    policy and, with ``need_value``, carry a value head (ValueError otherwise,
+    FileNotFoundError for a missing file)."""
+    path = Path(path)
+    files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
+    loaded: dict[Path, PointerActor] = {}
+    for file in files:
+        if file in loaded:
+            continue
+        if not file.exists():
+            raise FileNotFoundError(f"no policy file at {file}")
+        net = NumpyPolicy.load(file)
+        if not isinstance(net, PointerActor):
+            raise ValueError(f"{file}: not a pointer policy (the network reads the "
+                             f"candidate features)")
+        if need_value and not net.has_value:
+            raise ValueError(f"{file}: this policy has no value head (train one with "
+                             f"expert iteration: training/configs/expert.toml)")
+        loaded[file] = net
+    return {faction: loaded[file] for faction, file in enumerate(files)}
 
 
 class LearnedAgent(Agent):

@@ -29,6 +29,20 @@ best VP minus the other faction's best, over 20 VP, clipped to ±1); with
 ``goal="seat"`` the seat's own win and margin. Every other question (Influence
 placement, Storehouse drops, connections, ...) is answered by the heuristic directly.
 
+With ``net=PATH`` (a policy-value network of expert iteration, :mod:`training.expert`:
+a ``.npz`` file with a value head, or a folder holding ``british.npz`` and
+``malay.npz``, one per faction) a rollout cut after ``horizon`` rounds (``horizon`` ≥ 1
+is then required) is scored by the network's value head instead of the projected VP:
+the searching seat's faction's predicted win share plus ``vp_weight`` times its
+predicted margin, read from that seat's observation of the sampled world (so the net
+sees what the seat would see there, never the real hidden state). A rollout that ends
+the game is scored by the final VP as before. With ``value=0`` the network's value head
+is not used (the projected VP scores the cut, any horizon). With ``ptopk=K`` (needs
+``net``) the network's *policy* proposes candidates too: its ``K`` most likely legal
+answers (from the seat's observation, as :class:`~agents.learned.LearnedAgent` reads
+it) join the heuristic's candidates when they are not among them already, and must
+beat the prior in the search like any other candidate.
+
 Budget: ``iters`` simulations (rollouts) per searched decision, or, with ``iters=0``,
 ``seconds`` of wall time per searched decision (at least one world). With a seed an
 ``iters`` budget gives the same game on any machine; a ``seconds`` budget depends on
@@ -53,12 +67,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from singapore_env.candidates import CandidateEncoder, projected_vp
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.rules.scoring import projected_final_vp
 
-from .base import Agent
+from .base import Agent, _encoder_for
 from .determinize import determinize
 from .heuristic import HeuristicAgent
+from .learned import load_value_nets
+from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
+from .priors import resolve_prior
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine.decisions import Decision
@@ -67,8 +85,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Questions worth a search; every other question is answered by the heuristic.
 SEARCHED = frozenset({"place_leader", "leader_action", "actions", "war_join", "war_accept",
                       "war_commit", "contribute", "spoils"})
-#: VP margin that counts as a full point of score (the margin term is clipped to ±1).
-MARGIN_SCALE = 20.0
 GOALS = ("faction", "seat")
 #: Search budgets per decision beyond which a game would not end in practice.
 MAX_ITERS = 1_000_000
@@ -96,11 +112,13 @@ class MctsAgent(Agent):
     name = "mcts"
     #: Parameters (``mcts:key=value``) and their defaults.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
-              "vp_weight": 0.5, "horizon": 0, "goal": "faction"}
+              "vp_weight": 0.5, "horizon": 0, "goal": "faction", "net": "", "value": True,
+              "ptopk": 0}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
-                 vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction"):
+                 vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction",
+                 net: str = "", value: bool = True, ptopk: int = 0):
         _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
         _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
                f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
@@ -109,6 +127,21 @@ class MctsAgent(Agent):
                "gap, z, margin and vp_weight must be >= 0")
         _check(horizon >= 0, f"horizon must be >= 0 rounds, got {horizon}")
         _check(goal in GOALS, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+        _check(ptopk >= 0, f"ptopk must be >= 0, got {ptopk}")
+        _check(net or (value and not ptopk), "value=0 and ptopk need a network: net=PATH")
+        use_value = bool(net) and value
+        _check(not use_value or horizon >= 1, "net needs horizon >= 1 (the value head "
+               "scores the position a rollout reaches after horizon rounds; value=0 "
+               "leaves it unused)")
+        _check(not use_value or goal == "faction", "net predicts the faction's outcome: "
+               "use goal=faction")
+        try:
+            #: Faction -> policy-value network (None: no network).
+            self.nets = load_value_nets(net, need_value=use_value) if net else None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"mcts: net={net}: {exc}") from None
+        self.net, self.use_value, self.ptopk = net, use_value, ptopk
+        self._candidate_encoder = None
         self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
@@ -142,7 +175,8 @@ class MctsAgent(Agent):
     def candidates(self, game: "Game", seat: int, prior: "Decision") -> list["Decision"]:
         """The prior first, then the best-scored other legal decisions that score within
         ``gap`` of it (every other decision, in legal order, for the questions the
-        heuristic does not score), ``topk`` in all."""
+        heuristic does not score), ``topk`` in all; then, with ``ptopk``, the network
+        policy's most likely answers not among them yet (``ptopk`` more at most)."""
         scored = self.prior.option_scores(game, seat)
         if scored:
             floor = max(v for v, d in scored if d == prior) - self.gap
@@ -151,7 +185,26 @@ class MctsAgent(Agent):
         order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
         others = [scored[i][1] for i in order
                   if scored[i][1] != prior and scored[i][0] >= floor]
-        return [prior] + others[:self.topk - 1]
+        candidates = [prior] + others[:self.topk - 1]
+        if self.ptopk and self.nets is not None:
+            proposed = [d for d in self.policy_order(game, seat) if d not in candidates]
+            candidates += proposed[:self.ptopk]
+        return candidates
+
+    def policy_order(self, game: "Game", seat: int) -> list["Decision"]:
+        """The legal decisions, most likely first, by the network of ``seat``'s faction
+        (reading the seat's observation with the candidate keys)."""
+        net = self.nets[SEAT_FACTION[seat]]
+        encoder = _encoder_for(game)
+        if self._candidate_encoder is None or self._candidate_encoder.table is not encoder.table:
+            self._candidate_encoder = CandidateEncoder.for_observations(
+                encoder, resolve_prior(net.meta.get("candidate_prior")))
+        obs = {"observation": encoder.encode(game, seat),
+               **self._candidate_encoder.encode(game, seat)}
+        logits = net.logits(obs)
+        legal = game.legal_decisions()
+        index = self._candidate_encoder.index
+        return sorted(legal, key=lambda d: -logits[index[d]])
 
     # ------------------------------------------------------------ search
     def _search(self, game: "Game", seat: int, candidates: list["Decision"]) -> "Decision":
@@ -203,19 +256,23 @@ class MctsAgent(Agent):
         while not g.is_over and (stop is None or g.s.round < stop):
             acting = g.acting_seat
             g.step(self.players[acting].choose(g, acting))
-        scores = g.final_scores if g.is_over else [projected_final_vp(g, p) for p in range(4)]
-        return self.value(scores, seat)
+        if g.is_over:
+            return self.value(g.final_scores, seat)
+        if self.use_value:
+            return self.net_value(g, seat)
+        return self.value([projected_final_vp(g, p) for p in range(4)], seat)
+
+    def net_value(self, game: "Game", seat: int) -> float:
+        """The value head's score of ``game`` from ``seat``'s observation of it."""
+        encoder = _encoder_for(game)
+        obs = {"observation": encoder.encode(game, seat),
+               "projected_vp": projected_vp(game, seat)}
+        return self.nets[SEAT_FACTION[seat]].value(obs, self.vp_weight)
 
     def value(self, scores: list[int], seat: int) -> float:
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""
-        mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if self.goal == "faction"
-                else (lambda p: p == seat))
-        top = max(scores)
-        winners = [p for p in range(4) if scores[p] == top]
-        win = sum(1 for p in winners if mine(p)) / len(winners)
-        own = max(scores[p] for p in range(4) if mine(p))
-        other = max(scores[p] for p in range(4) if not mine(p))
-        return win + self.vp_weight * max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
+        win, margin = outcome(scores, seat, self.goal)
+        return win + self.vp_weight * margin
 
 
 def _check(ok: bool, message: str) -> None:

@@ -363,26 +363,68 @@ def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: s
 # ---------------------------------------------------------------- training
 @main.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Training config (TOML); defaults for every missing key.")
+              help="Training config (TOML); defaults for every missing key. Its key "
+                   "algorithm picks the run: \"ppo\" (default) or \"expert\" (expert "
+                   "iteration, docs/training.md).")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
-@click.option("--phases", type=click.IntRange(min=1), help="Override the number of phases.")
-@click.option("--timesteps", type=click.IntRange(min=1), help="Override timesteps per phase.")
+@click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
+@click.option("--timesteps", type=click.IntRange(min=1),
+              help="PPO: override timesteps per phase.")
+@click.option("--iterations", type=click.IntRange(min=1),
+              help="Expert iteration: override the number of iterations.")
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Expert iteration: processes generating and evaluating games (the "
+                   "results do not depend on it).")
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
-    """Self-play training of a British and a Malay MaskablePPO policy."""
-    from training.config import TrainConfig, TrainConfigError
-    from training.selfplay import train as run
+def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
+          progress) -> None:
+    """Train a British and a Malay policy: self-play MaskablePPO, or expert iteration
+    (search targets distilled into policy-value networks) with algorithm = "expert"."""
+    from training.config import TrainConfig, TrainConfigError, load_config
 
     try:
-        cfg = TrainConfig.load(config_path, phases=phases, timesteps_per_phase=timesteps,
-                               seed=seed, ruleset=ruleset)
+        if config_path and _is_expert(config_path):
+            if phases or timesteps:
+                raise click.UsageError("--phases and --timesteps are PPO options; an "
+                                       "expert run takes --iterations")
+            cfg = load_config(config_path, iterations=iterations, workers=workers,
+                              seed=seed, ruleset=ruleset)
+        else:
+            if iterations or workers:
+                raise click.UsageError("--iterations and --workers are expert-iteration "
+                                       "options (algorithm = \"expert\" in the config)")
+            cfg = load_config(config_path, phases=phases, timesteps_per_phase=timesteps,
+                              seed=seed, ruleset=ruleset)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
-    run(cfg, out, progress=progress, log=click.echo)
-    click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
+    if isinstance(cfg, TrainConfig):
+        from training.selfplay import train as run
+
+        run(cfg, out, progress=progress, log=click.echo)
+        click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
+        return
+    from training.expert import train as run_expert
+
+    try:
+        run_expert(cfg, out, log=click.echo)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--out'") from None
+    click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "
+               f"{out}/progress.csv, {out}/learning_curve.png")
+
+
+def _is_expert(config_path: str) -> bool:
+    """Whether a training config names ``algorithm = "expert"`` (read errors are left
+    to the full load)."""
+    from training.config import TrainConfigError, read_toml
+
+    try:
+        return read_toml(config_path).get("algorithm") == "expert"
+    except TrainConfigError:
+        return False
 
 
 @main.command()

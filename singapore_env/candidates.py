@@ -35,7 +35,8 @@ FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "acti
             "names_mate", "names_opponent", "prior_score", "prior_gap")
 _PRIOR_SCALE = 5.0
 _PRIOR_GAP_FLOOR = -10.0
-_VP_SCALE = 50.0
+#: projected_vp holds VP / VP_SCALE.
+VP_SCALE = 50.0
 
 _TABLEAU_KINDS = {Kind.ACTIVATE, Kind.ATTACH_POP, Kind.REBUILD, Kind.CLOSE, Kind.SEARCH,
                   Kind.DISCARD_POP, Kind.DISCARD_CARD}
@@ -158,5 +159,5 @@ class CandidateEncoder:
 def projected_vp(game, seat: int) -> np.ndarray:
     """Every seat's projected final VP / 50, the observer first, then clockwise."""
     i = CLOCKWISE.index(seat)
-    return np.array([projected_final_vp(game, CLOCKWISE[(i + r) % 4]) / _VP_SCALE
+    return np.array([projected_final_vp(game, CLOCKWISE[(i + r) % 4]) / VP_SCALE
                      for r in range(4)], np.float32)

@@ -3,9 +3,11 @@ hidden information, and its parameters parsed from the agent spec."""
 
 import pytest
 
+from agents.base import _encoder_for
 from agents.heuristic import HeuristicAgent
 from agents.mcts import SEARCHED, MctsAgent
 from agents.registry import make_agent, parse_spec
+from singapore_env.candidates import projected_vp
 from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine import Game
@@ -145,8 +147,8 @@ def test_seed_parameter_works_for_every_agent():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, goal, horizon, iters, margin, "
-                     "seconds, seed, topk, vp_weight, z"),
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, goal, horizon, iters, margin, net, ptopk, "
+                     "seconds, seed, topk, value, vp_weight, z"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
     ("mcts:iters", "parameters are written key=value"),
     ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
@@ -160,3 +162,84 @@ def test_bad_specs_raise_precise_errors(spec, message):
     with pytest.raises(ValueError) as exc:
         make_agent(spec)
     assert message in str(exc.value)
+
+
+# ---------------------------------------------------------------- value network
+@pytest.fixture(scope="module")
+def value_net(tmp_path_factory):
+    """A small policy-value network (random weights, a value head) saved as .npz."""
+    torch = pytest.importorskip("torch")
+    from training.policy_value import PolicyValueNet, network_dims
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(**network_dims(), net_arch=(16,), embed_dim=4, value_hidden=8)
+    torch.nn.init.normal_(net.value_net[2].weight)  # a value that reads the state
+    path = tmp_path_factory.mktemp("net") / "net.npz"
+    net.to_actor({"faction": "british"}).save(path)
+    return path
+
+
+@pytest.mark.parametrize("ruleset, extra", [("standard", ""), ("simulation", ""),
+                                            ("standard", ":ptopk=2")])
+def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
+    """The value head scores cut rollouts from the seat's view of a sampled world: two
+    games differing only in hidden cards give the same evidence and choice."""
+    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
+    seat = g.acting_seat
+    other = next(p for p in range(4) if p != seat and g.s.hands[p])
+    h = g.clone()
+    hand, deck = h.s.hands[other], h.s.battle_deck[SEAT_FACTION[other]]
+    hand[0], deck[-1] = deck[-1], hand[0]
+    h.s.market_deck.reverse()
+    h.s.population_deck.reverse()
+    choices, searches = [], []
+    for game in (g, h):
+        agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}{extra}",
+                           seed=11)
+        choices.append(agent.choose(game, seat))
+        searches.append(agent.last_search)
+    assert choices[0] == choices[1] and searches[0] == searches[1]
+    assert any(searches[0]["advantage"])
+
+
+def test_net_value_replaces_the_projected_vp_at_the_cut(value_net):
+    g = _searched_position()
+    seat = g.acting_seat
+    plain = MctsAgent(seed=11, iters=6, topk=3, gap=float("inf"), horizon=1)
+    guided = MctsAgent(seed=11, iters=6, topk=3, gap=float("inf"), horizon=1,
+                       net=str(value_net))
+    plain.choose(g, seat)
+    guided.choose(g, seat)
+    assert plain.last_search["advantage"] != guided.last_search["advantage"]
+    encoder = _encoder_for(g)
+    obs = {"observation": encoder.encode(g, seat), "projected_vp": projected_vp(g, seat)}
+    win, margin = guided.nets[SEAT_FACTION[seat]].outcome(obs)
+    assert 0 <= win <= 1 and -1 <= margin <= 1
+    assert guided.net_value(g, seat) == pytest.approx(win + 0.5 * margin)
+
+
+def test_policy_proposes_extra_candidates(value_net):
+    g = _searched_position()
+    seat = g.acting_seat
+    prior = HeuristicAgent(seed=1).choose(g, seat)
+    agent = MctsAgent(seed=1, iters=6, topk=2, net=str(value_net), value=False, ptopk=2)
+    plain = MctsAgent(seed=1, iters=6, topk=2).candidates(g, seat, prior)
+    order = agent.policy_order(g, seat)
+    assert sorted(order) == sorted(g.legal_decisions())
+    cands = agent.candidates(g, seat, prior)
+    assert cands[:len(plain)] == plain and len(cands) == len(plain) + 2
+    assert cands[len(plain):] == [d for d in order if d not in plain][:2]
+    assert agent.nets is not None and not agent.use_value   # value=0: projected VP
+    agent.choose(g, seat)
+    assert agent.last_search["candidates"] == cands
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:ptopk=1", "value=0 and ptopk need a network"),
+    ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
+    ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
+    ("mcts:net=agents/policies/british.npz", "net needs horizon >= 1"),
+])
+def test_bad_net_is_a_clear_error(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)

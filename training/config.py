@@ -2,23 +2,39 @@
 
 A run is described by a TOML file (``training/configs/*.toml``); any key left out
 takes the default below. The resolved configuration is written next to the
-checkpoints so a run can be resumed and reproduced.
+checkpoints so a run can be resumed and reproduced. The key ``algorithm`` picks the
+kind of run (:func:`load_config`): ``"ppo"`` (the default, :class:`TrainConfig`) or
+``"expert"`` (expert iteration, :class:`training.expert_config.ExpertConfig`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config_base import TrainConfigError, build, read_toml
+
 
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
+ALGORITHMS = ("ppo", "expert")
 
 
-class TrainConfigError(ValueError):
-    """A training configuration key is unknown or its value is out of range."""
+def load_config(path: str | Path | None = None, **overrides):
+    """The config of a TOML file, by its ``algorithm`` key: a :class:`TrainConfig`
+    (``"ppo"``, the default) or an :class:`~training.expert_config.ExpertConfig`
+    (``"expert"``); ``overrides`` (None: not given) replace file values."""
+    data = read_toml(path)
+    algorithm = data.get("algorithm", "ppo")
+    if algorithm not in ALGORITHMS:
+        raise TrainConfigError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    if algorithm == "expert":
+        from .expert_config import ExpertConfig
+
+        return build(ExpertConfig, data, overrides)
+    data.pop("algorithm", None)
+    return build(TrainConfig, data, overrides)
 
 
 @dataclass
@@ -126,21 +142,7 @@ class TrainConfig:
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
         """Read a TOML file (or nothing) and apply keyword overrides."""
-        data: dict = {}
-        if path is not None:
-            try:
-                with open(path, "rb") as fh:
-                    data = tomllib.load(fh)
-            except FileNotFoundError:
-                raise TrainConfigError(f"{path}: no such config file") from None
-            except tomllib.TOMLDecodeError as exc:
-                raise TrainConfigError(f"{path}: not valid TOML: {exc}") from None
-        data.update({k: v for k, v in overrides.items() if v is not None})
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
-        return cls(**data)
+        return build(cls, read_toml(path), overrides)
 
     def _check_rules(self) -> None:
         from singapore_env.engine.config import ConfigError

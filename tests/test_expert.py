@@ -1,0 +1,149 @@
+"""Expert iteration: search targets, the loop through the CLI, resuming, bad input and
+determinism of the generated games for any number of workers."""
+
+import csv
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("torch")
+
+from agents.learned import NumpyPolicy  # noqa: E402
+from singapore_app.cli import main  # noqa: E402
+from training import expert  # noqa: E402
+from training.config import TrainConfigError, load_config  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "training" / "configs" / "expert_tiny.toml"
+
+
+def _rows(path: Path) -> list[dict]:
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("expert") / "run"
+    result = CliRunner().invoke(main, ["train", "--config", str(TINY), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_one_tiny_iteration_runs_end_to_end_through_the_cli(tiny_run):
+    rows = _rows(tiny_run / "progress.csv")
+    assert len(rows) == 1 and rows[0]["iteration"] == "0"
+    for name in ("british", "malay"):
+        assert int(rows[0][f"{name}_samples"]) > 50 and int(rows[0][f"{name}_searched"]) > 0
+        low, win, high = (float(rows[0][f"{name}_{k}"]) for k in ("win_low", "win", "win_high"))
+        assert 0 <= low <= win <= high <= 1
+        assert rows[0][f"{name}_mirror"] != "" and rows[0][f"{name}_value_in_search"] == "0"
+        assert float(rows[0][f"{name}_value_mse_fresh"]) >= 0
+        assert float(rows[0][f"{name}_value_mse_projected"]) >= 0
+        net = NumpyPolicy.load(tiny_run / "checkpoints" / f"{name}_iter0.npz")
+        assert net.has_value and net.meta["value_trained"]
+        assert (tiny_run / f"{name}.npz").exists()
+        assert (tiny_run / "data" / f"iter000_{name}.npz").exists()
+    assert (tiny_run / "learning_curve.png").stat().st_size > 1000
+
+
+def test_resume_after_an_interruption_keeps_the_finished_iteration(tiny_run, tmp_path,
+                                                                  monkeypatch):
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    first = (out / "checkpoints" / "british_iter0.npz").read_bytes()
+    row0 = _rows(out / "progress.csv")[0]
+    cfg = load_config(TINY, iterations=2)
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # the run is killed after iteration 1's games
+
+    monkeypatch.setattr(expert, "train_network", killed)
+    with pytest.raises(KeyboardInterrupt):
+        expert.train(cfg, out, log=lambda _: None)
+    assert len(_rows(out / "progress.csv")) == 1
+    assert (out / "data" / "iter001_malay.npz").exists()
+    monkeypatch.undo()
+    lines = []
+    expert.train(cfg, out, log=lines.append)
+    assert lines[0].startswith("resuming after iteration 0")
+    assert any("games already generated" in line for line in lines)
+    rows = _rows(out / "progress.csv")
+    assert [r["iteration"] for r in rows] == ["0", "1"] and rows[0] == row0
+    assert (out / "checkpoints" / "british_iter0.npz").read_bytes() == first
+    assert int(rows[1]["british_buffer"]) > int(rows[1]["british_samples"])  # the buffer
+
+
+def _train(args):
+    return CliRunner().invoke(main, ["train", *args])
+
+
+@pytest.mark.parametrize("text, message", [
+    ('algorithm = "expert"\nsearch_iters = 3\n', "unknown training config keys ['search_iters']"),
+    ('algorithm = "expert"\ninit = "/nowhere"\n', "init must be one of reference, scratch"),
+    ('algorithm = "expert"\nsearch = "heuristic"\n', "must be an mcts spec"),
+    ('algorithm = "expert"\nsearch = "mcts:iters=4"\n', "value_in_search needs a search with horizon"),
+    ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:net=x"\n', "sets net"),
+    ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:ptopk=1"\n', "sets net"),
+    ('algorithm = "alphazero"\n', "unknown algorithm 'alphazero'"),
+])
+def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    result = _train(["--config", str(path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_missing_or_foreign_checkpoints_are_refused(tmp_path):
+    from agents.learned import NumpyPolicy as MLP
+
+    folder = tmp_path / "init"
+    folder.mkdir()
+    path = tmp_path / "c.toml"
+    path.write_text(f'algorithm = "expert"\ninit = "{folder}"\n')
+    result = _train(["--config", str(path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "no checkpoint" in result.output
+    mlp = MLP([(np.zeros((3, 2)), np.zeros(2))], (np.zeros((2, 4)), np.zeros(4)))
+    for name in ("british", "malay"):
+        mlp.save(folder / f"{name}.npz")
+    result = _train(["--config", str(path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "is not a pointer policy" in result.output
+
+
+def test_a_missing_checkpoint_of_a_run_is_a_clear_error(tiny_run, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    (out / "checkpoints" / "malay_iter0.npz").unlink()
+    result = _train(["--config", str(TINY), "--out", str(out), "--iterations", "2"])
+    assert result.exit_code == 2 and "missing checkpoint" in result.output, result.output
+    (out / "checkpoints" / "british_init.npz").write_text("not a policy")
+    result = _train(["--config", str(TINY), "--out", str(out), "--iterations", "2"])
+    assert result.exit_code == 2 and "cannot be read" in result.output, result.output
+
+
+def test_bad_options_and_a_foreign_out_folder_exit_2(tmp_path):
+    result = _train(["--config", str(TINY), "--out", str(tmp_path), "--workers", "0"])
+    assert result.exit_code == 2 and "--workers" in result.output
+    result = _train(["--config", str(TINY), "--out", str(tmp_path), "--phases", "2"])
+    assert result.exit_code == 2 and "PPO options" in result.output
+    load_config(TINY, seed=9).save(tmp_path / "config.json")   # another run's folder
+    result = _train(["--config", str(TINY), "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "another configuration (differs in seed)" in result.output
+
+
+def test_the_search_spec_adds_the_network_when_it_can_help():
+    cfg = load_config(TINY)
+    assert cfg.search_spec("b.npz", False) == cfg.search
+    assert cfg.search_spec("b.npz", True) == cfg.search + ":net=b.npz:value=1"
+    cfg = load_config(TINY, policy_candidates=1, value_in_search=False)
+    assert cfg.search_spec("b.npz", True) == cfg.search + ":net=b.npz:value=0:ptopk=1"
+
+
+def test_the_shipped_expert_config_is_valid():
+    cfg = load_config(ROOT / "training" / "configs" / "expert.toml")
+    assert cfg.algorithm == "expert" and cfg.init == "reference"
+    with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
+        load_config(TINY, workers=0)

@@ -1,0 +1,58 @@
+"""Search targets of expert iteration: the recorded rows, their policy targets, and
+the same games for one or two worker processes."""
+
+import numpy as np
+import pytest
+
+from agents.mcts import MctsAgent
+from training.expert_data import SearchSamples, generate, search_target
+
+FAST = "mcts:iters=4:topk=2:horizon=1"
+
+
+def test_generated_games_are_the_same_for_one_or_two_workers():
+    players = {0: FAST, 1: FAST}
+    one = generate(players, 2, seed=5, workers=1)
+    two = generate(players, 2, seed=5, workers=2)
+    assert len(one) > 100 and one.searched.any() and set(one.games) == {0, 1}
+    for key, value in one.obs.items():
+        np.testing.assert_array_equal(value, two.obs[key])
+    for key, value in one._arrays().items():
+        np.testing.assert_array_equal(value, getattr(two, key))
+    np.testing.assert_allclose(one.targets.sum(1), 1.0, rtol=1e-6)
+    assert not (one.targets * ~one.masks).any()     # targets only on legal actions
+    assert set(np.unique(one.outcomes[:, 0])) <= {0.0, 0.5, 1.0}
+    british = one.of_faction(0)
+    assert len(british) and set(british.seats.tolist()) <= {0, 1}
+
+
+def test_samples_survive_their_file(tmp_path):
+    data = generate({0: FAST, 1: FAST}, 1, seed=2)
+    data.save(tmp_path / "d.npz")
+    back = SearchSamples.load(tmp_path / "d.npz")
+    assert back.obs["candidate_features"].dtype == np.float16 and len(back) == len(data)
+    for key, value in data._arrays().items():
+        np.testing.assert_array_equal(value, getattr(back, key))
+
+
+def test_search_target_is_the_choice_or_a_softmax_of_advantages():
+    agent = MctsAgent(iters=1)
+    a, b, c = ("A", 0), ("B", 1), ("C", 2)
+    index = {a: 0, b: 1, c: 2}
+    agent.last_search = {"candidates": [a, b, c], "advantage": [0.0, 0.1, -0.1], "worlds": 3}
+    assert search_target(agent, b, index, 4, True, 0.0).tolist() == [0, 1, 0, 0]
+    soft = search_target(agent, b, index, 4, True, 0.1)
+    assert soft.sum() == pytest.approx(1) and soft[1] > soft[0] > soft[2] and soft[3] == 0
+    assert soft[1] / soft[0] == pytest.approx(np.e, rel=1e-5)
+    assert search_target(agent, c, index, 4, False, 0.1).tolist() == [0, 0, 1, 0]
+
+
+def test_layouts_alternate_the_searching_faction_or_search_everywhere():
+    from training.expert_data import layouts
+
+    both = {0: "mcts:iters=2", 1: "mcts:iters=3"}
+    alt = layouts(both, "heuristic", 2)
+    assert alt[0] == (("mcts:iters=2", "mcts:iters=2", "heuristic", "heuristic"), (0, 1))
+    assert alt[1] == (("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))
+    assert layouts(both, "search", 1) == [(("mcts:iters=2", "mcts:iters=2", "mcts:iters=3",
+                                            "mcts:iters=3"), (0, 1, 2, 3))]

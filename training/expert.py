@@ -1,0 +1,439 @@
+"""Expert iteration: search makes the targets, a policy-value network per faction learns
+them, a gate keeps the network only if it plays no worse, and the value head makes the
+next iteration's search stronger.
+
+Each iteration ``k``:
+
+1. **Generate** ``games_per_iteration`` games (:mod:`training.expert_data`) in which the
+   searching seats are :class:`~agents.mcts.MctsAgent` (``search`` spec); once a
+   faction's best network has a trained value head (and ``value_in_search``), its
+   searching agent scores cut rollouts with it (``mcts:...:net=FILE``), and with
+   ``policy_candidates`` the network's policy proposes extra root candidates. Every decision
+   of the recorded seats becomes a row: observation, mask, policy target, outcome.
+2. **Train** each faction's network, starting from its current best, on the rows of the
+   last ``buffer_iterations`` iterations (the replay buffer): policy cross-entropy to
+   the targets over the legal actions plus ``value_coef`` times the value MSE to the
+   outcomes (win share and VP margin), Adam, ``epochs`` passes.
+   Before training, the faction's best network's value head is scored on the new
+   games it has not seen (value MSE), next to the projected-VP evaluation on the same
+   rows; with ``value_gate`` the next iteration's search uses the value head only if
+   it did at least as well.
+3. **Gate**: the distilled policy alone (``learned:FILE``, most likely action) plays
+   ``eval_games`` held-out seeds, seat-swapped, against heuristic players; it becomes
+   the faction's best if its win rate is at least the lower end of the 95 % Wilson
+   interval of the best rate a kept network (or the starting one) reached on the same
+   seeds (not worse within the interval; measured from the best rate so far, so that a
+   series of slightly worse networks cannot drift down). The heuristic's mirror on the
+   same seeds is measured once.
+4. **Record**: ``checkpoints/{faction}_iter{k}.npz`` (every candidate, numpy actor with
+   value head), one row of ``progress.csv``, ``learning_curve.png``, and the best
+   networks as ``british.npz`` / ``malay.npz`` (playable as ``learned:FILE``, usable
+   by ``mcts:...:horizon=1:net=OUT``).
+
+Outputs also hold ``config.json``, ``baseline.json`` (the starting networks' and the
+mirror's rates on the gate seeds), ``checkpoints/{faction}_init.npz`` (the starting
+networks) and ``data/iter{k}_{faction}.npz`` (the replay buffer). A run started again
+on the same folder resumes after the last row of ``progress.csv`` (an iteration is
+finished when its row is written; a killed iteration is redone from its saved games
+if they were complete); a folder holding a run of another configuration is refused.
+Every random choice derives from ``seed`` and the iteration number, so the rows and
+networks do not depend on ``workers`` or on interruptions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from agents.learned import NumpyPolicy
+from agents.outcome import projected_margin
+from agents.threads import limit_threads
+from arena.runner import Table, play_tables
+from arena.summary import summarize
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+
+from .config import TrainConfigError
+from .expert_config import ExpertConfig
+from .expert_data import SearchSamples, generate
+
+FACTION_FIELDS = ("samples", "searched", "value_in_search", "value_mse_fresh",
+                  "value_mse_projected", "buffer", "policy_loss", "value_loss", "win",
+                  "win_low", "win_high", "mirror", "mirror_low", "mirror_high", "accepted",
+                  "best_iteration")
+PROGRESS_FIELDS = ["iteration", "games", "seconds"] + [
+    f"{name}_{key}" for name in FACTIONS for key in FACTION_FIELDS]
+#: Keys that may change when a run is resumed (they do not change its results).
+RESUMABLE_KEYS = {"iterations", "workers"}
+
+
+def stream_seed(seed: int, *stream: int) -> int:
+    """A 63-bit seed of the stream ``(seed, *stream)`` (numpy SeedSequence)."""
+    return int(np.random.SeedSequence([seed, *stream]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def generation_seed(seed: int, iteration: int) -> int:
+    """Base seed of the games of ``iteration``."""
+    return stream_seed(seed, 1, iteration)
+
+
+def gate_seed(seed: int) -> int:
+    """Base seed of the gate's games (held out: another stream than the generation)."""
+    return stream_seed(seed, 2)
+
+
+# ---------------------------------------------------------------- training
+def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: int,
+                  value_coef: float, seed: int) -> tuple[float, float]:
+    """Fit ``net`` (:class:`~training.policy_value.PolicyValueNet`) to ``data``: the
+    policy's cross-entropy to the targets over the legal actions plus ``value_coef``
+    times the value MSE, fresh Adam; the last epoch's mean (policy, value) losses."""
+    import torch
+
+    from .policy_value import as_tensors
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    losses = (float("nan"), float("nan"))
+    for _ in range(epochs):
+        order = rng.permutation(len(data))
+        sums = np.zeros(2)
+        for i in range(0, len(order), batch_size):
+            idx = np.sort(order[i:i + batch_size])
+            logits, value = net(as_tensors(data.obs, idx))
+            legal = torch.as_tensor(data.masks[idx])
+            logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+            policy_loss = -(torch.as_tensor(data.targets[idx]) * logp).sum(1).mean()
+            value_loss = torch.nn.functional.mse_loss(value, torch.as_tensor(data.outcomes[idx]))
+            optimizer.zero_grad()
+            (policy_loss + value_coef * value_loss).backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            optimizer.step()
+            sums += [float(policy_loss.detach()) * len(idx), float(value_loss.detach()) * len(idx)]
+        losses = tuple(float(x) for x in sums / max(1, len(order)))
+    return losses
+
+
+def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
+    """The starting network of ``faction``: the initial actor's weights (a new value
+    head if it has none) or a new network, seeded from the run's seed."""
+    import torch
+
+    from .policy_value import PolicyValueNet, network_dims
+
+    torch.manual_seed(stream_seed(cfg.seed, 3, faction))
+    if actors is not None:
+        return PolicyValueNet.from_actor(actors[faction], cfg.value_hidden)
+    return PolicyValueNet(**network_dims(cfg.rules()), net_arch=tuple(cfg.net_arch),
+                          embed_dim=cfg.embed_dim, value_hidden=cfg.value_hidden,
+                          activation=cfg.activation, candidate_prior=cfg.candidate_prior)
+
+
+def value_mse(net, data: SearchSamples, batch_size: int = 512) -> float:
+    """Mean squared error of ``net``'s value head against the outcomes of ``data``."""
+    import torch
+
+    from .policy_value import as_tensors
+
+    if not len(data):
+        return float("nan")
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, len(data), batch_size):
+            rows = slice(i, i + batch_size)
+            _, value = net(as_tensors(data.obs, rows))
+            total += float(((value.numpy() - data.outcomes[rows]) ** 2).sum())
+    return total / (2 * len(data))
+
+
+def projected_outcomes(projected_vp: np.ndarray) -> np.ndarray:
+    """``(win share, margin)`` rows that the projected final VP would give (the search's
+    evaluation of a cut rollout without a network), from ``projected_vp`` rows."""
+    pv = np.asarray(projected_vp, np.float32)
+    at_top = pv == pv.max(axis=1, keepdims=True)
+    win = at_top[:, [0, 2]].sum(1) / at_top.sum(1)      # the mate sits two places on
+    return np.stack([win, np.clip(projected_margin(pv), -1, 1)], axis=1).astype(np.float32)
+
+
+def projected_mse(data: SearchSamples) -> float:
+    """Mean squared error of :func:`projected_outcomes` against the outcomes of ``data``."""
+    if not len(data):
+        return float("nan")
+    return float(((projected_outcomes(data.obs["projected_vp"]) - data.outcomes) ** 2).mean())
+
+
+def _value_ok(cfg: ExpertConfig, best: int, row: dict, name: str) -> bool:
+    """Whether the next iteration's search may use the faction's value head: a trained
+    one (best >= 0) and, with ``value_gate``, the last measured best network predicted
+    the last iteration's fresh games at least as well as the projected VP."""
+    if best < 0:
+        return False
+    if not cfg.value_gate:
+        return True
+    return float(row[f"{name}_value_mse_fresh"]) <= float(row[f"{name}_value_mse_projected"])
+
+
+# ---------------------------------------------------------------- evaluation
+def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
+    """Faction -> its win rate (rate, ci95) with ``players[faction]`` on its seats and
+    heuristic players on the others, on the gate's seeds, seat-swapped."""
+    out = {}
+    for f, spec in players.items():
+        seats = tuple(spec if SEAT_FACTION[p] == f else "heuristic" for p in range(4))
+        records = play_tables([Table(seats, cfg.rules())], cfg.eval_games, gate_seed(cfg.seed),
+                              swap=True, workers=cfg.workers)
+        out[f] = summarize(records)["win_rate_by_faction"][FACTIONS[f]]
+    return out
+
+
+def mirror_rates(cfg: ExpertConfig) -> dict[int, dict]:
+    """Faction -> the heuristic mirror's win rate on the gate's seeds (seat-swapped)."""
+    records = play_tables([Table(("heuristic",) * 4, cfg.rules())], cfg.eval_games,
+                          gate_seed(cfg.seed), swap=True, workers=cfg.workers)
+    rates = summarize(records)["win_rate_by_faction"]
+    return {f: rates[name] for f, name in enumerate(FACTIONS)}
+
+
+def _rate(row: dict) -> dict:
+    return {"rate": round(float(row["rate"]), 4), "low": round(float(row["ci95"][0]), 4),
+            "high": round(float(row["ci95"][1]), 4)}
+
+
+# ---------------------------------------------------------------- files
+def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
+    """Write ``config.json``, or refuse a folder holding a run of another config."""
+    path = out / "config.json"
+    mine = cfg.to_dict()
+    if path.exists():
+        try:
+            theirs = json.loads(path.read_text())
+        except ValueError:
+            theirs = None
+        if not isinstance(theirs, dict) or theirs.get("algorithm") != "expert":
+            raise TrainConfigError(f"{out} holds another kind of run ({path}); use another --out")
+        theirs = {**ExpertConfig().to_dict(), **theirs}  # a key added since: its default
+        changed = sorted(k for k in set(mine) | set(theirs) if k not in RESUMABLE_KEYS
+                         and mine.get(k) != theirs.get(k))
+        if changed:
+            raise TrainConfigError(f"{out} holds a run of another configuration (differs in "
+                                   f"{', '.join(changed)}); use another --out or the same config")
+    cfg.save(path)
+
+
+def read_progress(path: Path) -> list[dict]:
+    """The rows of ``progress.csv`` (finished iterations), [] if none."""
+    if not path.exists():
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def append_progress(path: Path, row: dict) -> None:
+    """Append one row (the header first on a new file), flushed to disk."""
+    new = not path.exists()
+    with open(path, "a", newline="") as fh:
+        writer = csv.DictWriter(fh, PROGRESS_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
+    tmp.replace(path)
+
+
+def _save_actor(actor, path: Path) -> None:
+    """Save through a temporary file, so a killed run never leaves half a file."""
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    actor.save(tmp)
+    tmp.replace(path)
+
+
+# ---------------------------------------------------------------- the loop
+def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) expert iteration; return the output folder."""
+    from .policy_value import PolicyValueNet
+
+    limit_threads(1)
+    out = Path(out_dir)
+    ckpt, data_dir = out / "checkpoints", out / "data"
+    ckpt.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(exist_ok=True)
+    check_out_dir(cfg, out)
+    progress = out / "progress.csv"
+    rows = read_progress(progress)
+    if rows:
+        log(f"resuming after iteration {len(rows) - 1} ({progress})")
+
+    init_paths = {f: ckpt / f"{name}_init.npz" for f, name in enumerate(FACTIONS)}
+    if not all(p.exists() for p in init_paths.values()):
+        actors = cfg.initial_actors()
+        for f, name in enumerate(FACTIONS):
+            net = initial_network(cfg, f, actors)
+            trained = bool(actors and actors[f].has_value
+                           and actors[f].meta.get("value_trained", False))
+            _save_actor(net.to_actor({"faction": name, "iteration": -1,
+                                      "value_trained": trained}), init_paths[f])
+    baseline_path = out / "baseline.json"
+    if baseline_path.exists():
+        baseline = {int(k): v for k, v in json.loads(baseline_path.read_text()).items()}
+    else:
+        log(f"gate baseline: the starting networks and the mirror on {cfg.eval_games} seeds")
+        start = gate_rates({f: f"learned:{p}" for f, p in init_paths.items()}, cfg)
+        mirror = mirror_rates(cfg)
+        baseline = {f: {"start": _rate(start[f]), "mirror": _rate(mirror[f])} for f in start}
+        _write_json(baseline_path, baseline)
+
+    # best: the iteration of each faction's best network (-1: the starting one); bar:
+    # the highest gate rate among the networks kept so far (its interval's low end is
+    # what a new network must reach, so that kept networks cannot drift down).
+    best = {f: -1 for f in range(2)}
+    bar = {f: baseline[f]["start"] for f in range(2)}
+    try:
+        value_ok = {f: bool(NumpyPolicy.load(init_paths[f]).meta.get("value_trained", False))
+                    for f in range(2)}
+    except ValueError as exc:
+        raise TrainConfigError(f"{out}: a starting network cannot be read: {exc}") from None
+    for row in rows:
+        for f, name in enumerate(FACTIONS):
+            if row[f"{name}_accepted"] == "1":
+                best[f] = int(row["iteration"])
+                rate = {k: float(row[f"{name}_{k2}"]) for k, k2 in (
+                    ("rate", "win"), ("low", "win_low"), ("high", "win_high"))}
+                bar[f] = max(bar[f], rate, key=lambda r: r["rate"])
+            value_ok[f] = _value_ok(cfg, best[f], row, name)
+
+    def best_path(f: int) -> Path:
+        return init_paths[f] if best[f] < 0 else ckpt / f"{FACTIONS[f]}_iter{best[f]}.npz"
+
+    for f in range(2):
+        if not best_path(f).exists():
+            raise TrainConfigError(f"{out}: missing checkpoint {best_path(f)} (named by "
+                                   f"progress.csv); the run cannot resume without it")
+
+    def publish() -> None:
+        for f, name in enumerate(FACTIONS):
+            shutil.copyfile(best_path(f), out / f"{name}.npz")
+        plot_progress(progress, out / "learning_curve.png", baseline)
+
+    started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
+    for k in range(len(rows), cfg.iterations):
+        specs = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in range(2)}
+        files = {f: data_dir / f"iter{k:03d}_{name}.npz" for f, name in enumerate(FACTIONS)}
+        if all(p.exists() for p in files.values()):
+            log(f"iteration {k}: games already generated ({data_dir})")
+        else:
+            log(f"iteration {k}: {cfg.games_per_iteration} games, search {specs}")
+            data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
+                            opponent=cfg.opponent, config=cfg.rules(),
+                            candidate_prior=cfg.candidate_prior or None,
+                            temperature=cfg.target_temperature, workers=cfg.workers)
+            for f, path in files.items():
+                tmp = path.with_name(path.stem + ".tmp.npz")
+                data.of_faction(f).save(tmp)
+                tmp.replace(path)
+        row: dict = {"iteration": k, "games": cfg.games_per_iteration}
+        candidates = {}
+        for f, name in enumerate(FACTIONS):
+            new = SearchSamples.load(files[f])
+            buffer = SearchSamples.concat([SearchSamples.load(
+                data_dir / f"iter{j:03d}_{name}.npz")
+                for j in range(max(0, k - cfg.buffer_iterations + 1), k)] + [new])
+            net = PolicyValueNet.from_actor(NumpyPolicy.load(best_path(f)), cfg.value_hidden)
+            fresh, projected = value_mse(net, new), projected_mse(new)
+            losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
+                                   cfg.value_coef, stream_seed(cfg.seed, 4, k, f))
+            candidates[f] = ckpt / f"{name}_iter{k}.npz"
+            _save_actor(net.to_actor({"faction": name, "iteration": k,
+                                      "value_trained": True}), candidates[f])
+            row.update({f"{name}_samples": len(new), f"{name}_searched": int(new.searched.sum()),
+                        f"{name}_value_in_search": int(":value=1" in specs[f]),
+                        f"{name}_value_mse_fresh": round(fresh, 5),
+                        f"{name}_value_mse_projected": round(projected, 5),
+                        f"{name}_buffer": len(buffer),
+                        f"{name}_policy_loss": round(losses[0], 5),
+                        f"{name}_value_loss": round(losses[1], 5)})
+            log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
+                f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
+                f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
+        rates = gate_rates({f: f"learned:{p}" for f, p in candidates.items()}, cfg)
+        for f, name in enumerate(FACTIONS):
+            rate = _rate(rates[f])
+            accepted = rate["rate"] >= bar[f]["low"]
+            if accepted:
+                best[f] = k
+                bar[f] = max(bar[f], rate, key=lambda r: r["rate"])
+            mirror = baseline[f]["mirror"]
+            row.update({f"{name}_win": rate["rate"], f"{name}_win_low": rate["low"],
+                        f"{name}_win_high": rate["high"], f"{name}_mirror": mirror["rate"],
+                        f"{name}_mirror_low": mirror["low"], f"{name}_mirror_high": mirror["high"],
+                        f"{name}_accepted": int(accepted), f"{name}_best_iteration": best[f]})
+            log(f"  gate {name}: {rate['rate']:.1%} [{rate['low']:.1%}, {rate['high']:.1%}] vs "
+                f"heuristic (mirror {mirror['rate']:.1%}); "
+                f"{'kept' if accepted else 'rejected'}, best: iteration {best[f]}")
+        row["seconds"] = round(time.time() - started, 1)
+        for f, name in enumerate(FACTIONS):
+            value_ok[f] = _value_ok(cfg, best[f], row, name)
+        append_progress(progress, row)
+        publish()
+    if progress.exists():
+        publish()
+    return out
+
+
+# ---------------------------------------------------------------- plot
+def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = None) -> Path | None:
+    """The learning curve: per faction, the distilled policy's win rate against the
+    heuristic (95 % interval) and the mirror per iteration, the starting network at
+    iteration -1 (from ``baseline``); below, the training losses and the value head's
+    and the projected VP's MSE on each iteration's fresh games."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = read_progress(progress_csv)
+    if not rows:
+        return None
+    x = [int(r["iteration"]) for r in rows]
+    fig, axes = plt.subplots(2, 2, figsize=(10, 6.5), sharex=True)
+    for col, name in enumerate(FACTIONS):
+        ax = axes[0][col]
+
+        def series(key):
+            return np.array([float(r[f"{name}_{key}"]) for r in rows])
+
+        ax.plot(x, series("win"), marker="o", color="tab:blue", label="distilled policy")
+        ax.fill_between(x, series("win_low"), series("win_high"), color="tab:blue", alpha=0.2)
+        ax.plot(x, series("mirror"), color="grey", ls="--", label="heuristic mirror")
+        kept = [i for i, r in zip(x, rows) if r[f"{name}_accepted"] == "1"]
+        ax.plot(kept, [series("win")[x.index(i)] for i in kept], "k*", label="kept by the gate")
+        if baseline:
+            start = baseline[col]["start"]
+            ax.errorbar([-1], [start["rate"]], yerr=[[start["rate"] - start["low"]],
+                                                    [start["high"] - start["rate"]]],
+                        fmt="s", color="tab:green", capsize=3, label="starting network")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{name}: win rate vs heuristic (95% CI)")
+        ax.legend(loc="lower right", fontsize=8)
+        lax = axes[1][col]
+        lax.plot(x, series("policy_loss"), marker="o", label="policy cross-entropy")
+        lax.plot(x, series("value_loss"), marker="o", label="value MSE (training)")
+        lax.plot(x, series("value_mse_fresh"), marker="^", ls=":",
+                 label="value MSE, fresh games")
+        lax.plot(x, series("value_mse_projected"), marker="v", ls=":",
+                 label="projected VP MSE, fresh games")
+        lax.set_xlabel("iteration")
+        lax.set_xticks(([-1] if baseline else []) + x)
+        lax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=100)
+    plt.close(fig)
+    return Path(out_png)

@@ -1,0 +1,190 @@
+"""The configuration of an expert-iteration run (``algorithm = "expert"`` in a training
+TOML file; :func:`training.config.load_config` dispatches on that key). The loop itself
+is :mod:`training.expert`; every key is described in ``docs/training.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config_base import TrainConfigError
+
+OPPONENTS = ("heuristic", "search")
+INITS = ("reference", "scratch")
+
+
+@dataclass
+class ExpertConfig:
+    """Expert iteration: searching seats make targets, one policy-value network per
+    faction is trained on them, a gate keeps it only if it does not play worse."""
+
+    algorithm: str = "expert"
+    seed: int = 0
+    iterations: int = 4
+    ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
+    slavery: bool = True
+
+    # Game generation: games per iteration on `workers` processes. opponent "heuristic":
+    # game i lets faction i % 2 search against two heuristic players (and records it);
+    # "search": all four seats search and are recorded.
+    games_per_iteration: int = 16
+    workers: int = 1
+    opponent: str = "heuristic"
+    # The searching agent (an mcts spec without seed or net); with value_in_search the
+    # current networks' value head scores its cut rollouts (net=, from iteration 1 on,
+    # once a trained value head exists; needs horizon >= 1).
+    search: str = "mcts:iters=16:topk=3:horizon=1"
+    value_in_search: bool = True
+    # ...and only while the faction's best network predicted the last iteration's new
+    # games' outcomes at least as well as the projected VP does (value MSE).
+    value_gate: bool = True
+    # The network's policy proposes this many extra root candidates to the search (its
+    # most likely answers not among the heuristic's; mcts ptopk); 0 = none.
+    policy_candidates: int = 0
+    # Policy target of a searched decision: 0 = the candidate the search chose; T > 0 =
+    # softmax of the candidates' mean advantages / T.
+    target_temperature: float = 0.0
+
+    # Networks: "reference" (the shipped policy of each faction, a new value head),
+    # "scratch", or a folder holding british.npz and malay.npz (pointer policies, with
+    # or without value head: e.g. a previous run). The next four keys shape a network
+    # from scratch only.
+    init: str = "reference"
+    net_arch: list = field(default_factory=lambda: [256, 256])
+    embed_dim: int = 32
+    activation: str = "tanh"
+    candidate_prior: str = "heuristic"
+    value_hidden: int = 64               # a new value head's hidden units
+
+    # Training on the rows of the last buffer_iterations iterations (replay buffer):
+    # policy cross-entropy to the targets + value_coef * value MSE, Adam.
+    buffer_iterations: int = 3
+    epochs: int = 2
+    lr: float = 1e-4
+    batch_size: int = 256
+    value_coef: float = 1.0
+
+    # Gate: the distilled policy alone against heuristic players on eval_games held-out
+    # seeds, seat-swapped (2 * eval_games games per faction).
+    eval_games: int = 50
+
+    def __post_init__(self) -> None:
+        from singapore_env.engine.config import RULESETS
+
+        if self.algorithm != "expert":
+            raise TrainConfigError(f"algorithm must be 'expert' here, got {self.algorithm!r}")
+        if self.ruleset not in RULESETS:
+            raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        if self.opponent not in OPPONENTS:
+            raise TrainConfigError(f"opponent must be one of {', '.join(OPPONENTS)}, "
+                                   f"got {self.opponent!r}")
+        for name in ("iterations", "games_per_iteration", "workers", "embed_dim",
+                     "value_hidden", "buffer_iterations", "epochs", "batch_size", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise TrainConfigError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.policy_candidates < 0:
+            raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
+        if self.seed < 0:
+            raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
+        if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0):
+            raise TrainConfigError("lr must be > 0, value_coef and target_temperature >= 0")
+        if self.activation not in ("tanh", "relu"):
+            raise TrainConfigError(f"unknown activation {self.activation!r}")
+        if not self.net_arch or any(not isinstance(n, int) or n < 1 for n in self.net_arch):
+            raise TrainConfigError(f"net_arch must be a list of layer sizes, got {self.net_arch!r}")
+        from agents.priors import PRIORS
+
+        if self.candidate_prior and self.candidate_prior not in PRIORS:
+            raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)}, "
+                                   f"got {self.candidate_prior!r}")
+        self._check_search()
+        self._check_init()
+
+    def _check_search(self) -> None:
+        from agents.registry import make_agent, split_spec
+
+        try:
+            name, target, params = split_spec(self.search)
+            if name != "mcts" or target is not None:
+                raise ValueError("the searching agent must be an mcts spec")
+            if {"net", "seed", "value", "ptopk"} & set(params):
+                raise ValueError("the loop sets net, value, ptopk and the seeds itself "
+                                 "(value_in_search, policy_candidates)")
+            agent = make_agent(self.search)
+        except ValueError as exc:
+            raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
+        if self.value_in_search and not agent.horizon:
+            raise TrainConfigError("value_in_search needs a search with horizon >= 1 "
+                                   "(the value head scores the rollouts cut there)")
+        if self.value_in_search and agent.goal != "faction":
+            raise TrainConfigError("value_in_search needs goal=faction")
+
+    def _check_init(self) -> None:
+        if self.init in INITS:
+            return
+        folder = Path(self.init)
+        if not folder.is_dir():
+            raise TrainConfigError(f"init must be one of {', '.join(INITS)} or a folder "
+                                   f"holding british.npz and malay.npz, got {self.init!r}")
+        try:
+            self.initial_actors()
+        except (OSError, ValueError) as exc:
+            raise TrainConfigError(f"init = {self.init!r}: {exc}") from None
+
+    # ---------------------------------------------------------------- derived
+    def search_spec(self, network: str | Path, value_trained: bool) -> str:
+        """The searching agent's spec for one faction whose best network is the file
+        ``network`` (its value head trained or not)."""
+        use_value = self.value_in_search and value_trained
+        if not (use_value or self.policy_candidates):
+            return self.search
+        return (f"{self.search}:net={network}:value={int(use_value)}"
+                + (f":ptopk={self.policy_candidates}" if self.policy_candidates else ""))
+
+    def rules(self):
+        """The engine's :class:`~singapore_env.engine.config.RulesConfig` of this run."""
+        from singapore_env.engine.config import RulesConfig
+
+        return RulesConfig.named(self.ruleset, slavery=self.slavery)
+
+    def initial_actors(self) -> dict | None:
+        """Faction index -> the numpy pointer actor to start from (None for scratch);
+        ValueError for a file that is missing, not a pointer policy, or of another
+        observation size."""
+        from agents.learned import NumpyPolicy
+        from agents.pointer_actor import PointerActor
+        from agents.reference import POLICY_DIR
+        from singapore_env.engine.content import FACTIONS
+
+        from .policy_value import network_dims
+
+        if self.init == "scratch":
+            return None
+        folder = POLICY_DIR if self.init == "reference" else Path(self.init)
+        dims = network_dims(self.rules())
+        actors = {}
+        for f, name in enumerate(FACTIONS):
+            path = folder / f"{name}.npz"
+            if not path.exists():
+                raise ValueError(f"no checkpoint {path}")
+            actor = NumpyPolicy.load(path)
+            if not isinstance(actor, PointerActor):
+                raise ValueError(f"{path} is not a pointer policy (expert iteration trains "
+                                 f"the action-aware pointer network)")
+            size = int(actor.layers[0][0].shape[0]) - 4
+            if (size, actor.n_actions) != (dims["obs_dim"], dims["n_actions"]):
+                raise ValueError(f"{path} reads {size} observation values and "
+                                 f"{actor.n_actions} actions; the {self.ruleset} ruleset "
+                                 f"has {dims['obs_dim']} and {dims['n_actions']}")
+            actors[f] = actor
+        return actors
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True))

@@ -1,0 +1,245 @@
+"""Search targets for expert iteration: games played by searching seats, every decision
+of the recorded seats stored with a policy target and the game's outcome.
+
+For each decision of a recorded seat a row holds what the network will read (the
+observation dict with the candidate keys, built exactly as
+:class:`~agents.learned.LearnedAgent` builds it, with the network's candidate prior),
+the legal-action mask, and the *policy target*, a distribution over the action table:
+
+* a **searched** decision (:class:`~agents.mcts.MctsAgent` ran a search): with
+  ``temperature = 0`` all the mass on the candidate the search chose (the prior unless
+  a candidate beat it significantly); with ``temperature = T > 0`` a softmax of the
+  candidates' mean paired advantages over the prior divided by ``T`` (the prior's
+  advantage is 0);
+* any other decision: all the mass on the agent's own answer (the heuristic's, for the
+  questions the search leaves to it).
+
+When the game ends each row gets the outcome for its seat's faction
+(:func:`agents.outcome.outcome`: win share, VP margin over 20 clipped to ±1): the value
+head's target.
+
+Game ``i`` of a batch uses ``arena.simulate.game_seeds(seed, n_games)[i]`` (engine seed,
+then one seed per seat), and agents are reset with those seeds before each game, so a
+batch gives the same rows on one process or on ``workers`` processes (each limited to
+one BLAS / torch thread, :func:`agents.threads.limit_threads`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import defaultdict
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import _encoder_for
+from agents.outcome import outcome
+from agents.priors import resolve_prior
+from agents.registry import make_agent
+from arena.simulate import MAX_DECISIONS, game_seeds
+from singapore_env.candidates import FEATURES, CandidateEncoder
+from singapore_env.engine import Game
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import SEAT_FACTION, resolve_content
+
+from .imitation import _COMPACT
+
+
+@dataclass
+class SearchSamples:
+    """Recorded decisions: row ``i`` is one decision of a recorded seat.
+
+    ``obs`` holds ``observation`` (float32) and the candidate keys (compact types as in
+    :class:`training.imitation.Demonstrations`)."""
+
+    obs: dict              # name -> array with n rows
+    masks: np.ndarray      # bool (n, N)
+    targets: np.ndarray    # float32 (n, N): the policy target, a distribution
+    outcomes: np.ndarray   # float32 (n, 2): faction win share and VP margin
+    seats: np.ndarray      # int8 (n,): the deciding seat
+    searched: np.ndarray   # bool (n,): whether a search made the target
+    games: np.ndarray      # int64 (n,): the game's index in its batch
+    questions: np.ndarray  # str (n,): the pending question's kind
+
+    def __len__(self) -> int:
+        return len(self.masks)
+
+    def _arrays(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "obs"}
+
+    def subset(self, rows) -> "SearchSamples":
+        """The rows ``rows`` (indices or a boolean mask)."""
+        return SearchSamples({k: v[rows] for k, v in self.obs.items()},
+                             **{k: v[rows] for k, v in self._arrays().items()})
+
+    def of_faction(self, faction: int) -> "SearchSamples":
+        """The rows of the seats of ``faction`` (0 British, 1 Malay)."""
+        return self.subset(np.isin(self.seats, [p for p in range(4)
+                                                if SEAT_FACTION[p] == faction]))
+
+    @classmethod
+    def concat(cls, parts: list["SearchSamples"]) -> "SearchSamples":
+        """The rows of ``parts`` one after the other (game indices kept as they are)."""
+        parts = [p for p in parts if len(p)] or parts[:1]
+        return cls({k: np.concatenate([p.obs[k] for p in parts]) for k in parts[0].obs},
+                   **{k: np.concatenate([p._arrays()[k] for p in parts])
+                      for k in parts[0]._arrays()})
+
+    def save(self, path: str | Path) -> None:
+        """Write a compressed ``.npz``."""
+        np.savez_compressed(path, **{f"obs_{k}": v for k, v in self.obs.items()},
+                            **self._arrays())
+
+    @classmethod
+    def load(cls, path: str | Path) -> "SearchSamples":
+        with np.load(path, allow_pickle=False) as data:
+            obs = {k[4:]: data[k] for k in data.files if k.startswith("obs_")}
+            return cls(obs, **{f.name: data[f.name] for f in fields(cls) if f.name != "obs"})
+
+
+# ---------------------------------------------------------------- one game
+def search_target(agent, decision, index: dict, n_actions: int, searched: bool,
+                  temperature: float) -> np.ndarray:
+    """The policy target of one decision (see the module docstring)."""
+    target = np.zeros(n_actions, np.float32)
+    if not searched or temperature <= 0:
+        target[index[decision]] = 1.0
+        return target
+    search = agent.last_search
+    adv = np.array([0.0] + list(search["advantage"][1:]), np.float64) / temperature
+    p = np.exp(adv - adv.max())
+    for d, w in zip(search["candidates"], p / p.sum()):
+        target[index[d]] += w
+    return target
+
+
+def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recorded,
+                  config: RulesConfig | None = None, content=None, candidate_prior=None,
+                  temperature: float = 0.0, game_index: int = 0) -> SearchSamples:
+    """Play one game (``players``: four agents, reset with ``agent_seeds``) and record
+    every decision of the seats in ``recorded``."""
+    cfg = config if config is not None else RulesConfig.standard()
+    for agent, s in zip(players, agent_seeds):
+        agent.reset(s)
+    game = Game(engine_seed, cfg, resolve_content(content, cfg.slavery), keep_text_log=False)
+    encoder = _encoder_for(game)
+    cand = CandidateEncoder.for_observations(encoder, resolve_prior(candidate_prior))
+    rows: dict[str, list] = defaultdict(list)
+    while not game.is_over:
+        if len(game.history) >= MAX_DECISIONS:
+            raise RuntimeError(f"game seed {engine_seed} did not end")
+        seat = game.acting_seat
+        agent = players[seat]
+        if seat not in recorded:
+            game.step(agent.choose(game, seat))
+            continue
+        rows["observation"].append(encoder.encode(game, seat))
+        for key, value in cand.encode(game, seat).items():
+            rows[key].append(value.astype(_COMPACT.get(key, np.float32)))
+        rows["masks"].append(encoder.legal_mask(game, seat).astype(bool))
+        before = getattr(agent, "stats", None)
+        before = before.searched if before is not None else 0
+        decision = agent.choose(game, seat)
+        searched = getattr(agent, "stats", None) is not None and agent.stats.searched > before
+        rows["targets"].append(search_target(agent, decision, cand.index, encoder.n_actions,
+                                             searched, temperature))
+        rows["searched"].append(searched)
+        rows["seats"].append(seat)
+        rows["questions"].append(game.pending.kind)
+        game.step(decision)
+    scores = game.final_scores
+    n = len(rows["seats"])
+    obs = {"observation": np.asarray(rows["observation"], np.float32).reshape(n, encoder.size)}
+    obs.update({k: np.asarray(rows[k]).reshape((n,) + cand_shape)
+                for k, cand_shape in _candidate_shapes(cand).items()})
+    return SearchSamples(
+        obs, np.asarray(rows["masks"], bool).reshape(n, encoder.n_actions),
+        np.asarray(rows["targets"], np.float32).reshape(n, encoder.n_actions),
+        np.asarray([outcome(scores, p) for p in rows["seats"]], np.float32).reshape(n, 2),
+        np.asarray(rows["seats"], np.int8), np.asarray(rows["searched"], bool),
+        np.full(n, game_index, np.int64), np.asarray(rows["questions"], str))
+
+
+def _candidate_shapes(cand: CandidateEncoder) -> dict:
+    """Row shapes of the candidate keys (so that a game without rows stacks too)."""
+    return {"candidate_card": (cand.n_actions,),
+            "candidate_features": (cand.n_actions, len(FEATURES)), "projected_vp": (4,)}
+
+
+# ---------------------------------------------------------------- many games
+@dataclass(frozen=True)
+class GameJob:
+    """One game to generate: seeds, the four players (agent specs), the seats to record."""
+
+    index: int
+    seeds: tuple          # engine seed, then one per seat
+    players: tuple        # four agent specs
+    recorded: tuple       # seats whose decisions are recorded
+    config: RulesConfig
+    content: object = None
+    candidate_prior: str | None = "heuristic"
+    temperature: float = 0.0
+
+
+_PLAYERS: dict = {}  # (seat, spec) -> agent, per process (reset before every game)
+
+
+def run_job(job: GameJob) -> SearchSamples:
+    """Play one :class:`GameJob` and return its rows."""
+    players = []
+    for seat, spec in enumerate(job.players):
+        if (seat, spec) not in _PLAYERS:
+            _PLAYERS[(seat, spec)] = make_agent(spec)
+        players.append(_PLAYERS[(seat, spec)])
+    engine_seed, *agent_seeds = job.seeds
+    return play_recorded(engine_seed, agent_seeds, players, set(job.recorded), job.config,
+                         job.content, job.candidate_prior, job.temperature, job.index)
+
+
+def _init_worker() -> None:
+    from agents.threads import limit_threads
+
+    limit_threads(1)
+    _PLAYERS.clear()
+
+
+def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> list[tuple]:
+    """``(players, recorded seats)`` of each game: with ``opponent="search"`` every seat
+    plays its faction's searching spec and every seat is recorded; with
+    ``opponent="heuristic"`` game ``i`` lets faction ``i % 2`` search (and records it)
+    against heuristic players."""
+    out = []
+    for i in range(n_games):
+        if opponent == "search":
+            out.append((tuple(faction_players[SEAT_FACTION[p]] for p in range(4)),
+                        tuple(range(4))))
+        else:
+            f = i % 2
+            out.append((tuple(faction_players[f] if SEAT_FACTION[p] == f else "heuristic"
+                              for p in range(4)),
+                        tuple(p for p in range(4) if SEAT_FACTION[p] == f)))
+    return out
+
+
+def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
+             opponent: str = "heuristic", config: RulesConfig | None = None, content=None,
+             candidate_prior: str | None = "heuristic", temperature: float = 0.0,
+             workers: int = 1) -> SearchSamples:
+    """``n_games`` recorded games (see :func:`layouts`), on ``workers`` processes; the
+    same rows, in game order, for any number of workers."""
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    cfg = config if config is not None else RulesConfig.standard()
+    jobs = [GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior, temperature)
+            for i, (s, (players, recorded)) in enumerate(
+                zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games)))]
+    if workers == 1 or len(jobs) == 1:
+        try:
+            parts = [run_job(job) for job in jobs]
+        finally:
+            _PLAYERS.clear()
+    else:
+        with multiprocessing.get_context().Pool(min(workers, len(jobs)), _init_worker) as pool:
+            parts = list(pool.imap(run_job, jobs))
+    return SearchSamples.concat(parts)

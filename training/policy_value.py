@@ -1,0 +1,155 @@
+"""The policy-value network of expert iteration (torch): the action-aware pointer policy
+of :mod:`training.pointer_policy` plus a value head.
+
+::
+
+    s        = MLP(observation, projected_vp)                     # the state (trunk)
+    logit[a] = PointerHead(s, candidate_card[a], candidate_features[a])
+    v        = Linear(act(Linear(s))) + skip * projected_margin(projected_vp)
+    value    = [sigmoid(v0), tanh(v1)]
+
+The policy part is the same trunk and :class:`~training.pointer_policy.PointerHead` as
+the PPO pointer policy, so a shipped reference policy (``agents/policies/*.npz``) is a
+valid starting point (:meth:`PolicyValueNet.from_actor`: its weights copied, the value
+head new). The value head shares the trunk and predicts, for the observing seat's
+faction, its win share and its VP margin over the other faction (over 20 VP, clipped:
+:func:`agents.outcome.outcome`). A new head starts with its last layer at zero and the
+skip weights at :data:`SKIP_INIT`, that is as a smoothed projected-VP evaluation
+(win share ``sigmoid(4 m)``, margin ``tanh(m)`` for a projected margin ``m`` in units
+of 20 VP): with the few hundred games an iteration affords, the outcome of one game is
+too noisy a target to learn a value from nothing, so the head learns a correction to
+the evaluation the search already trusts. :meth:`PolicyValueNet.to_actor` exports a numpy
+:class:`~agents.pointer_actor.PointerActor` whose ``value`` / ``outcome`` compute the
+same numbers without torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.outcome import MARGIN_SCALE
+from agents.pointer_actor import VALUE_KEYS, PointerActor
+from singapore_env.candidates import FEATURES, VP_SCALE
+
+from .pointer_policy import PointerHead, _mlp
+
+ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
+#: Initial skip weights of a new value head (win share, margin) on the projected margin.
+SKIP_INIT = (4.0, 1.0)
+
+
+class PolicyValueNet(nn.Module):
+    """Pointer policy logits and a two-output value head over a shared state MLP."""
+
+    def __init__(self, obs_dim: int, n_actions: int, n_cards: int,
+                 net_arch: tuple = (256, 256), embed_dim: int = 32, value_hidden: int = 64,
+                 activation: str = "tanh", candidate_prior: str | None = "heuristic"):
+        super().__init__()
+        if not net_arch:
+            raise ValueError("net_arch needs at least one hidden layer")
+        act = ACTIVATION_MODULES[activation]
+        self.activation, self.candidate_prior = activation, candidate_prior or None
+        self.trunk = _mlp([obs_dim + 4] + list(net_arch), act)
+        hidden = int(net_arch[-1])
+        self.head = PointerHead(hidden, n_actions, len(FEATURES), n_cards, embed_dim)
+        self.value_net = nn.Sequential(nn.Linear(hidden, value_hidden), act(),
+                                       nn.Linear(value_hidden, 2))
+        nn.init.zeros_(self.value_net[2].weight)
+        nn.init.zeros_(self.value_net[2].bias)
+        self.value_skip = nn.Parameter(torch.tensor(SKIP_INIT))
+
+    def forward(self, obs: dict) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits (B, N), value (B, 2))`` for a batch of observation dicts (float
+        tensors of the keys ``observation``, ``projected_vp``, ``candidate_card``,
+        ``candidate_features``). The logits are not masked."""
+        state = self.trunk(torch.cat([obs["observation"], obs["projected_vp"]], dim=1))
+        latent = torch.cat([state, obs["candidate_card"], obs["candidate_features"].flatten(1)],
+                           dim=1)
+        pv = obs["projected_vp"]
+        margin = (torch.maximum(pv[:, 0], pv[:, 2]) - torch.maximum(pv[:, 1], pv[:, 3])) \
+            * (VP_SCALE / MARGIN_SCALE)
+        out = self.value_net(state) + self.value_skip * margin[:, None]
+        return self.head(latent), torch.stack([torch.sigmoid(out[:, 0]),
+                                               torch.tanh(out[:, 1])], dim=1)
+
+    # -------------------------------------------------------------- numpy actors
+    def to_actor(self, meta: dict | None = None) -> PointerActor:
+        """The numpy actor (policy and value head) of this network."""
+        def np_(t):
+            return t.detach().cpu().numpy()
+
+        linears = [m for m in self.trunk if isinstance(m, nn.Linear)]
+        arrays = {}
+        for i, m in enumerate(linears):
+            arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
+        h = self.head
+        arrays.update(query_w=np_(h.query.weight).T, query_b=np_(h.query.bias),
+                      action_embedding=np_(h.action_embedding),
+                      card_embedding=np_(h.card_embedding.weight),
+                      feature_key=np_(h.feature_key.weight).T,
+                      feature_logit=np_(h.feature_logit.weight)[0],
+                      action_bias=np_(h.action_bias))
+        v0, v1 = self.value_net[0], self.value_net[2]
+        arrays.update(zip(VALUE_KEYS, (np_(v0.weight).T, np_(v0.bias), np_(v1.weight).T,
+                                       np_(v1.bias), np_(self.value_skip))))
+        meta = dict(meta or {})
+        if self.candidate_prior:
+            meta["candidate_prior"] = self.candidate_prior
+        return PointerActor(arrays, self.activation, meta)
+
+    @classmethod
+    def from_actor(cls, actor: PointerActor, value_hidden: int = 64) -> "PolicyValueNet":
+        """A network holding ``actor``'s weights; its value head too if it has one, a
+        fresh one (torch's current seed) otherwise."""
+        a = actor.arrays
+        arch = tuple(int(w.shape[1]) for w, _ in actor.layers)
+        if actor.has_value:
+            value_hidden = int(a["value_w0"].shape[1])
+        net = cls(int(actor.layers[0][0].shape[0]) - 4, int(a["action_embedding"].shape[0]),
+                  int(a["card_embedding"].shape[0]) - 1, arch,
+                  int(a["action_embedding"].shape[1]), value_hidden, actor.activation,
+                  actor.meta.get("candidate_prior"))
+
+        def put(param, array):
+            with torch.no_grad():
+                param.copy_(torch.as_tensor(np.ascontiguousarray(array)))
+
+        linears = [m for m in net.trunk if isinstance(m, nn.Linear)]
+        for (w, b), m in zip(actor.layers, linears):
+            put(m.weight, w.T)
+            put(m.bias, b)
+        h = net.head
+        put(h.query.weight, a["query_w"].T)
+        put(h.query.bias, a["query_b"])
+        put(h.action_embedding, a["action_embedding"])
+        put(h.card_embedding.weight, a["card_embedding"])
+        put(h.feature_key.weight, a["feature_key"].T)
+        put(h.feature_logit.weight, a["feature_logit"][None, :])
+        put(h.action_bias, a["action_bias"])
+        if actor.has_value:
+            v0, v1 = net.value_net[0], net.value_net[2]
+            put(v0.weight, a["value_w0"].T)
+            put(v0.bias, a["value_b0"])
+            put(v1.weight, a["value_w1"].T)
+            put(v1.bias, a["value_b1"])
+            put(net.value_skip, a["value_skip"])
+        return net
+
+
+def network_dims(config=None, content=None) -> dict:
+    """``obs_dim``, ``n_actions`` and ``n_cards`` of the observation of a ruleset and
+    content (the sizes a network from scratch needs)."""
+    from agents.base import _encoder_for
+    from singapore_env.engine import Game
+
+    encoder = _encoder_for(Game(0, config, content))
+    return {"obs_dim": encoder.size, "n_actions": encoder.n_actions,
+            "n_cards": len(encoder.c.defs)}
+
+
+def as_tensors(obs: dict, rows=slice(None)) -> dict:
+    """Float tensors of the rows ``rows`` of stored observation arrays (compact dtypes
+    such as float16 features or int16 card ids widened to float32)."""
+    return {k: torch.as_tensor(np.asarray(v[rows], np.float32)) for k, v in obs.items()}
