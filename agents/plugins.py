@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Callable
 
 ENTRY_POINT_GROUP = "singapore_1819.agents"
+#: This project's own distribution: its plugins (``openspiel-ismcts``) need an extra.
+OWN_DISTRIBUTION = "singapore-1819"
 
 
 def is_file_target(name: str) -> bool:
@@ -54,6 +56,9 @@ def entry_point_factory(name: str) -> Callable | None:
             try:
                 return ep.load()
             except Exception as exc:  # noqa: BLE001 -- any import error is the plugin's
+                if (isinstance(exc, ModuleNotFoundError)
+                        and getattr(ep.dist, "name", None) == OWN_DISTRIBUTION):
+                    raise  # an optional package of this project: the CLI names its extra
                 raise ValueError(f"agent plugin {name!r} ({ep.value}) cannot be loaded: "
                                  f"{type(exc).__name__}: {exc}") from None
     return None

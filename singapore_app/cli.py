@@ -41,7 +41,8 @@ def _version() -> str:
 
 
 #: The extra that installs an optional package (the rest come with [train]).
-EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab"}
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab",
+            "pyspiel": "openspiel", "open_spiel": "openspiel"}
 
 
 class _Commands(click.Group):
