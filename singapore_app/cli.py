@@ -45,6 +45,17 @@ EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab
             "pyspiel": "openspiel", "open_spiel": "openspiel"}
 
 
+def missing_package(exc: ModuleNotFoundError, extra: str | None = None) -> click.UsageError:
+    """The usage error (exit code 2) of a missing optional package: which one, and the
+    extra that installs it (``extra``, or the one :data:`EXTRA_OF` names)."""
+    package = (exc.name or "?").split(".")[0]
+    extra = extra or EXTRA_OF.get(package, "train")
+    return click.UsageError(
+        f"this command needs the optional package {package!r}, which is not "
+        f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
+        f"environment alone)")
+
+
 class _Commands(click.Group):
     """The command group: a missing optional dependency or an unreachable Ray cluster is
     a clear usage error."""
@@ -55,12 +66,7 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
-            package = (exc.name or "?").split(".")[0]
-            extra = EXTRA_OF.get(package, "train")
-            raise click.UsageError(
-                f"this command needs the optional package {package!r}, which is not "
-                f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
-                f"environment alone)") from None
+            raise missing_package(exc) from None
         except RayUnavailable as exc:
             raise click.BadParameter(str(exc), param_hint="'--ray'") from None
 
@@ -370,9 +376,26 @@ def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: s
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
-    """Self-play training of a British and a Malay MaskablePPO policy."""
+@click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
+              show_default=True,
+              help="sb3: alternating MaskablePPO phases (training/selfplay.py); rllib: PPO "
+                   "on RLlib, both policies at once (pip install 'singapore-1819[rllib]').")
+@click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
+              help="rllib: the Ray cluster to train on (default: a local one).")
+def train(config_path, out, phases, timesteps, seed, ruleset, progress, backend,
+          ray_address) -> None:
+    """Self-play training of a British and a Malay policy (MaskablePPO, or PPO on
+    RLlib with --backend rllib)."""
     from training.config import TrainConfig, TrainConfigError
+
+    if backend == "rllib":
+        if phases or timesteps:
+            raise click.UsageError("--phases and --timesteps are for --backend sb3; an "
+                                   "RLlib run is sized by its config's iterations")
+        _train_rllib(config_path, out, seed, ruleset, ray_address)
+        return
+    if ray_address:
+        raise click.UsageError("--ray is for --backend rllib")
     from training.selfplay import train as run
 
     try:
@@ -382,6 +405,24 @@ def train(config_path, out, phases, timesteps, seed, ruleset, progress) -> None:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
     run(cfg, out, progress=progress, log=click.echo)
     click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
+
+
+def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
+    """``train --backend rllib``: RLlib's PPO, then the numpy actors."""
+    from training.config import TrainConfigError
+    from training.rllib_config import RllibConfig
+
+    try:
+        cfg = RllibConfig.load(config_path, seed=seed, ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    try:
+        from training.rllib_train import train_rllib
+    except ModuleNotFoundError as exc:
+        raise missing_package(exc, "rllib") from None
+    train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
+    click.echo(f"policies: {out}/british.npz, {out}/malay.npz (play as learned:PATH); "
+               f"checkpoint: {out}/checkpoint; curve: {out}/progress.csv")
 
 
 @main.command()
@@ -457,6 +498,7 @@ def demo(out, config_path, games, ruleset, progress) -> None:
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
     click.echo(f"report: {report}")
+
 
 
 # ---------------------------------------------------------------- ladder

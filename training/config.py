@@ -17,6 +17,27 @@ from pathlib import Path
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
 
 
+def load_config(cls, path: str | Path | None, error: type[Exception], **overrides):
+    """A configuration dataclass ``cls`` from a TOML file (or nothing) with keyword
+    overrides (None values ignored); an unreadable file or an unknown key raises
+    ``error``."""
+    data: dict = {}
+    if path is not None:
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise error(f"{path}: no such config file") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise error(f"{path}: not valid TOML: {exc}") from None
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise error(f"unknown training config keys {unknown}; known: {sorted(known)}")
+    return cls(**data)
+
+
 class TrainConfigError(ValueError):
     """A training configuration key is unknown or its value is out of range."""
 
@@ -126,21 +147,7 @@ class TrainConfig:
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
         """Read a TOML file (or nothing) and apply keyword overrides."""
-        data: dict = {}
-        if path is not None:
-            try:
-                with open(path, "rb") as fh:
-                    data = tomllib.load(fh)
-            except FileNotFoundError:
-                raise TrainConfigError(f"{path}: no such config file") from None
-            except tomllib.TOMLDecodeError as exc:
-                raise TrainConfigError(f"{path}: not valid TOML: {exc}") from None
-        data.update({k: v for k, v in overrides.items() if v is not None})
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
-        return cls(**data)
+        return load_config(cls, path, TrainConfigError, **overrides)
 
     def _check_rules(self) -> None:
         from singapore_env.engine.config import ConfigError
