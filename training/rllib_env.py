@@ -11,6 +11,9 @@ final observation in one step (RLlib's PettingZooEnv gets there by stepping the 
 agents through). The adapter renames, casts and finishes; the rules, observations and
 rewards are the env's (:class:`singapore_env.env.raw_env`).
 
+Building it limits numpy and torch to one thread in its process
+(:func:`agents.threads.limit_threads`): each env runner is one process per core.
+
 Only the seat to act gets an observation (the env's ``agent_selection``); its reward
 arrives with its next observation, the final rewards of all four seats with the last
 step (``terminateds["__all__"]``).
@@ -22,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from agents.threads import limit_threads
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.env import AGENTS, SEAT_OF, raw_env
 
@@ -39,6 +43,7 @@ class RllibSingaporeEnv(MultiAgentEnv):
 
     def __init__(self, config: dict | None = None):
         super().__init__()
+        limit_threads()  # one torch / BLAS thread in each env runner (as SB3 training)
         self.raw = raw_env(**dict(config or {}))
         n, d = len(self.raw.table), self.raw.encoder.size
         enc = self.raw.encoder

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from agents.learned import NumpyPolicy
+from agents.threads import limit_threads
 from arena.runner import connect_ray
 
 from .rllib_config import RllibConfig
@@ -110,6 +111,7 @@ def train_rllib(cfg: RllibConfig, out_dir: str | Path, ray_address: str | None =
 
 
 def _run(cfg: RllibConfig, out: Path, log) -> dict:
+    limit_threads()  # the learner in this process: one torch thread, as SB3 training
     algo = build_config(cfg).build_algo()
     ckpt = out / "checkpoint"
     try:
