@@ -146,6 +146,18 @@ def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
     assert "Traceback" not in result.output
 
 
+def test_a_missing_rllib_extra_is_a_clear_usage_error(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray.rllib", None)  # its import raises ModuleNotFoundError
+    for name in ("training.rllib_train", "training.rllib_env"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path])
+    assert result.exit_code == 2
+    assert "pip install 'singapore-1819[rllib]'" in result.output
+    assert "Traceback" not in result.output
+
+
 BAD_INPUTS = [
     ("replay", "{missing}"),
     ("replay", "{deep}"),

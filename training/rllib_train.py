@@ -139,16 +139,19 @@ def _iterate(algo, cfg: RllibConfig, ckpt: Path, progress: Path, log) -> list[di
             result = algo.train()
             seconds = time.perf_counter() - start
             steps = _env_steps(result)
-            done = (steps - steps_before if steps_before is not None else
-                    int(result.get("env_runners", {}).get("num_env_steps_sampled", steps)))
+            # RLlib's step counter lags an iteration on a fresh start: no rate until
+            # two readings differ
+            rate = ((steps - steps_before) / seconds
+                    if steps_before is not None and steps > steps_before else None)
             steps_before = steps
             row = {"iteration": algo.iteration, "env_steps": steps,
-                   "seconds": round(seconds, 3), "env_steps_per_s": round(done / seconds, 1)}
+                   "seconds": round(seconds, 3),
+                   "env_steps_per_s": "" if rate is None else round(rate, 1)}
             writer.writerow(row)
             fh.flush()
             rows.append(row)
-            log(f"iteration {row['iteration']}: {steps} env steps, "
-                f"{row['env_steps_per_s']} steps/s")
+            log(f"iteration {row['iteration']}: {steps} env steps"
+                + ("" if rate is None else f", {rate:.1f} steps/s"))
             if algo.iteration % cfg.checkpoint_every == 0:
                 algo.save_to_path(str(ckpt))
     return rows
