@@ -99,11 +99,11 @@ class SingaporeGame(pyspiel.Game):
         self.seeds = int(p["seeds"])
         if self.seeds < 1:
             raise ValueError(f"seeds must be >= 1, got {self.seeds}")
-        best = 1.0 if self.reward_mode != "vp_margin" else 200.0
+        low, high = (-200.0, 200.0) if self.reward_mode == "vp_margin" else (0.0, 1.0)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.encoder.table), max_chance_outcomes=self.seeds,
-            num_players=N_PLAYERS, min_utility=-best if self.reward_mode == "vp_margin"
-            else 0.0, max_utility=best, utility_sum=None, max_game_length=self.max_length)
+            num_players=N_PLAYERS, min_utility=low, max_utility=high, utility_sum=None,
+            max_game_length=self.max_length)
         super().__init__(_GAME_TYPE, info, p)
 
     def new_initial_state(self) -> "SingaporeState":
@@ -220,7 +220,7 @@ class _Box:
     def new_game(self, seed: int) -> Game:
         """The engine game of seed ``seed`` under these rules."""
         g = self._spiel_game
-        return Game(seed, g.cfg, g.content)
+        return Game(seed, g.cfg, g.content, keep_text_log=False)  # no text: faster rollouts
 
     def __deepcopy__(self, memo) -> "_Box":
         return _Box(None if self.game is None else self.game.clone(), self._spiel_game)

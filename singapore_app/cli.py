@@ -416,11 +416,12 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
         cfg = RllibConfig.load(config_path, seed=seed, ruleset=ruleset)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
-    try:
+    try:  # RLlib imports its parts as it goes: any missing one is the rllib extra's
         from training.rllib_train import train_rllib
+
+        train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
     except ModuleNotFoundError as exc:
         raise missing_package(exc, "rllib") from None
-    train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
     click.echo(f"policies: {out}/british.npz, {out}/malay.npz (play as learned:PATH); "
                f"checkpoint: {out}/checkpoint; curve: {out}/progress.csv")
 
