@@ -514,7 +514,8 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @main.command()
 @click.option("--agents", "specs", default="random,heuristic,mcts", show_default=True,
               callback=_parse_agents,
-              help="Comma-separated agents (parameters after a colon: mcts:iters=24).")
+              help="Comma-separated agents (parameters after a colon: mcts:iters=24; "
+                   "OpenSpiel's ISMCTS: openspiel-ismcts:seconds=0.5, extra openspiel).")
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Seeds per matchup (each played twice, seats swapped).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
