@@ -65,22 +65,29 @@ class NumpyPolicy:
     @classmethod
     def from_sb3(cls, policy, meta: dict | None = None) -> "NumpyPolicy":
         """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with an MLP extractor."""
+        return cls.from_torch([policy.mlp_extractor.policy_net, policy.action_net], meta)
+
+    @classmethod
+    def from_torch(cls, modules, meta: dict | None = None) -> "NumpyPolicy":
+        """Copy a torch MLP actor given as modules in order (for SB3: the policy net and
+        the action head; for RLlib: the actor encoder and the policy head): its Linear
+        layers, the last one the head, with one activation (Tanh or ReLU) between them."""
         import torch.nn as nn
 
-        layers, activation = [], "tanh"
-        for module in policy.mlp_extractor.policy_net:
+        linears, activations = [], set()
+        for module in (m for part in modules for m in part.modules()):
             if isinstance(module, nn.Linear):
-                layers.append((module.weight.detach().cpu().numpy().T,
-                               module.bias.detach().cpu().numpy()))
-            elif isinstance(module, nn.ReLU):
-                activation = "relu"
-            elif isinstance(module, nn.Tanh):
-                activation = "tanh"
-            else:
+                linears.append((module.weight.detach().cpu().numpy().T,
+                                module.bias.detach().cpu().numpy()))
+            elif isinstance(module, (nn.ReLU, nn.Tanh)):
+                activations.add("relu" if isinstance(module, nn.ReLU) else "tanh")
+            elif not list(module.children()) and not isinstance(module, nn.Identity):
                 raise ValueError(f"unsupported layer in the policy net: {module!r}")
-        head = policy.action_net
-        return cls(layers, (head.weight.detach().cpu().numpy().T, head.bias.detach().cpu().numpy()),
-                   activation, meta)
+        if not linears or len(activations) > 1:
+            raise ValueError(f"expected Linear layers with one activation, got "
+                             f"{len(linears)} Linear and activations {sorted(activations)}")
+        return cls(linears[:-1], linears[-1], activations.pop() if activations else "tanh",
+                   meta)
 
     def save(self, path: str | Path) -> None:
         arrays = {"activation": np.array(self.activation)}

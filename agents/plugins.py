@@ -13,8 +13,11 @@ A plugin package declares its agents in its ``pyproject.toml``::
     mybot = "my_package.bots:MyBot"
 
 The target is called as ``target(seed=..., **params)`` (``seed`` only if it accepts
-one) and must return an :class:`~agents.base.Agent` -- or any object with the same
-``reset(seed)`` and ``choose(game, seat)`` methods. Its parameters are the keyword
+one) and must return an :class:`~agents.base.Agent` -- or any object that plays at
+engine level (``choose(game, seat)``) or at env level, PettingZoo style
+(``act(observation, mask) -> action index``); ``reset(seed)`` is optional. Such an
+object is wrapped by :func:`agents.registry.as_agent`, so it plays everywhere an
+Agent does (CLI, tournaments, ladder, balance lab). Its parameters are the keyword
 parameters of its signature; a value written on the command line is converted to the
 type of the parameter's default (a parameter without default takes an int, a float,
 ``true``/``false`` or else the text).
@@ -32,6 +35,8 @@ from pathlib import Path
 from typing import Callable
 
 ENTRY_POINT_GROUP = "singapore_1819.agents"
+#: This project's own distribution: its plugins (``openspiel-ismcts``) need an extra.
+OWN_DISTRIBUTION = "singapore-1819"
 
 
 def is_file_target(name: str) -> bool:
@@ -51,6 +56,9 @@ def entry_point_factory(name: str) -> Callable | None:
             try:
                 return ep.load()
             except Exception as exc:  # noqa: BLE001 -- any import error is the plugin's
+                if (isinstance(exc, ModuleNotFoundError)
+                        and getattr(ep.dist, "name", None) == OWN_DISTRIBUTION):
+                    raise  # an optional package of this project: the CLI names its extra
                 raise ValueError(f"agent plugin {name!r} ({ep.value}) cannot be loaded: "
                                  f"{type(exc).__name__}: {exc}") from None
     return None
@@ -120,9 +128,10 @@ def factory_params(factory: Callable) -> tuple[dict, bool, bool]:
 
 
 def check_agent(agent, where: str):
-    """``agent`` if it can play at engine level; ValueError otherwise."""
-    missing = [m for m in ("reset", "choose") if not callable(getattr(agent, m, None))]
-    if missing:
+    """``agent`` if it can play, at engine level (``choose``) or at env level (``act``);
+    ValueError otherwise."""
+    if not any(callable(getattr(agent, m, None)) for m in ("choose", "act")):
         raise ValueError(f"{where} did not build an agent: {type(agent).__name__} has no "
-                         f"{' or '.join(missing)} method (subclass agents.Agent)")
+                         f"choose(game, seat) or act(observation, mask) method "
+                         f"(subclass agents.Agent)")
     return agent

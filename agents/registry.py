@@ -183,7 +183,7 @@ def _make_external(spec: str, factory, given: dict, seed) -> Agent:
     except Exception as exc:  # noqa: BLE001 -- the user's constructor may raise anything
         raise ValueError(f"agent {spec!r} cannot be built: {type(exc).__name__}: {exc}") \
             from None
-    check_agent(agent, f"agent {spec!r}")
+    agent = as_agent(check_agent(agent, f"agent {spec!r}"))  # act-only bots are wrapped
     agent.name = spec
     return agent
 

@@ -127,17 +127,26 @@ def _local(tables: list[Table], jobs: list[tuple], workers: int) -> Iterator[lis
         yield from pool.imap(_play_chunk, _chunks(jobs, _chunk_size(len(jobs), workers)))
 
 
+def connect_ray(address: str, **init_kwargs) -> None:
+    """Join the Ray cluster at ``address`` (``"auto"``, ``host:port``) or start a local
+    one (``"local"``), unless Ray is already initialized; RayUnavailable if it fails."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    try:
+        ray.init(address=None if address == "local" else address,
+                 include_dashboard=False, log_to_driver=False, **init_kwargs)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        raise RayUnavailable(f"cannot start or reach a Ray cluster at {address!r}: "
+                             f"{exc}") from None
+
+
 def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[dict]]:
     """The same chunks as remote Ray tasks (results in submission order)."""
     import ray
 
-    if not ray.is_initialized():
-        try:
-            ray.init(address=None if address == "local" else address,
-                     include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise RayUnavailable(f"cannot start or reach a Ray cluster at {address!r}: "
-                                 f"{exc}") from None
+    connect_ray(address)
 
     @ray.remote
     def chunk(tables_ref, jobs_chunk):

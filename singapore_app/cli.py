@@ -43,7 +43,19 @@ def _version() -> str:
 
 #: The extra that installs an optional package (the rest come with [train]).
 EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab",
-            "starlette": "web", "uvicorn": "web", "httpx": "web", "selenium": "web"}
+            "starlette": "web", "uvicorn": "web", "httpx": "web", "selenium": "web",
+            "pyspiel": "openspiel", "open_spiel": "openspiel"}
+
+
+def missing_package(exc: ModuleNotFoundError, extra: str | None = None) -> click.UsageError:
+    """The usage error (exit code 2) of a missing optional package: which one, and the
+    extra that installs it (``extra``, or the one :data:`EXTRA_OF` names)."""
+    package = (exc.name or "?").split(".")[0]
+    extra = extra or EXTRA_OF.get(package, "train")
+    return click.UsageError(
+        f"this command needs the optional package {package!r}, which is not "
+        f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
+        f"environment alone)")
 
 
 class _Commands(click.Group):
@@ -56,12 +68,7 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
-            package = (exc.name or "?").split(".")[0]
-            extra = EXTRA_OF.get(package, "train")
-            raise click.UsageError(
-                f"this command needs the optional package {package!r}, which is not "
-                f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
-                f"environment alone)") from None
+            raise missing_package(exc) from None
         except RayUnavailable as exc:
             raise click.BadParameter(str(exc), param_hint="'--ray'") from None
 
@@ -379,11 +386,28 @@ def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: s
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
+              show_default=True,
+              help="sb3: the config's algorithm (MaskablePPO phases, or expert iteration); "
+                   "rllib: PPO on RLlib, both policies at once "
+                   "(pip install 'singapore-1819[rllib]').")
+@click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
+              help="rllib: the Ray cluster to train on (default: a local one).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
-          progress) -> None:
-    """Train a British and a Malay policy: self-play MaskablePPO, or expert iteration
-    (search targets distilled into policy-value networks) with algorithm = "expert"."""
+          progress, backend, ray_address) -> None:
+    """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
+    (search targets distilled into policy-value networks) with algorithm = "expert",
+    or PPO on RLlib with --backend rllib."""
     from training.config import TrainConfig, TrainConfigError, load_config
+
+    if backend == "rllib":
+        if phases or timesteps or iterations or workers:
+            raise click.UsageError("--phases, --timesteps, --iterations and --workers are "
+                                   "for --backend sb3; an RLlib run is sized by its config")
+        _train_rllib(config_path, out, seed, ruleset, ray_address)
+        return
+    if ray_address:
+        raise click.UsageError("--ray is for --backend rllib")
 
     try:
         if config_path and _is_expert(config_path):
@@ -425,6 +449,25 @@ def _is_expert(config_path: str) -> bool:
         return read_toml(config_path).get("algorithm") == "expert"
     except TrainConfigError:
         return False
+
+
+def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
+    """``train --backend rllib``: RLlib's PPO, then the numpy actors."""
+    from training.config import TrainConfigError
+    from training.rllib_config import RllibConfig
+
+    try:
+        cfg = RllibConfig.load(config_path, seed=seed, ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    try:  # RLlib imports its parts as it goes: any missing one is the rllib extra's
+        from training.rllib_train import train_rllib
+
+        train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
+    except ModuleNotFoundError as exc:
+        raise missing_package(exc, "rllib") from None
+    click.echo(f"policies: {out}/british.npz, {out}/malay.npz (play as learned:PATH); "
+               f"checkpoint: {out}/checkpoint; curve: {out}/progress.csv")
 
 
 @main.command()
@@ -536,7 +579,8 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @main.command()
 @click.option("--agents", "specs", default="random,heuristic,mcts", show_default=True,
               callback=_parse_agents,
-              help="Comma-separated agents (parameters after a colon: mcts:iters=24).")
+              help="Comma-separated agents (parameters after a colon: mcts:iters=24; "
+                   "OpenSpiel's ISMCTS: openspiel-ismcts:seconds=0.5, extra openspiel).")
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Seeds per matchup (each played twice, seats swapped).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)

@@ -146,6 +146,19 @@ def test_a_missing_optional_package_is_a_clear_usage_error(monkeypatch):
     assert "Traceback" not in result.output
 
 
+def test_a_missing_rllib_extra_is_a_clear_usage_error(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray.rllib", None)  # its import raises ModuleNotFoundError
+    loaded = [n for n in sys.modules if n.startswith(("ray.rllib.", "training.rllib_"))]
+    for name in loaded:  # imported by an earlier test of this process
+        monkeypatch.delitem(sys.modules, name)
+    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path])
+    assert result.exit_code == 2
+    assert "pip install 'singapore-1819[rllib]'" in result.output
+    assert "Traceback" not in result.output
+
+
 BAD_INPUTS = [
     ("replay", "{missing}"),
     ("replay", "{deep}"),

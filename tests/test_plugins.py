@@ -1,6 +1,7 @@
 """Bring your own agent (a file, a module, an installed plugin) and your own cards and
 rules (``content=`` and ``config=`` everywhere)."""
 
+import json
 import re
 import shutil
 import textwrap
@@ -53,7 +54,7 @@ def test_an_agent_from_a_file_with_parameters(bot_file):
 
 @pytest.mark.parametrize("tail,message", [
     (":Missing", "has no agent class or function 'Missing'; it defines: FirstBot, NotAnAgent"),
-    (":NotAnAgent", "NotAnAgent has no reset or choose method"),
+    (":NotAnAgent", "NotAnAgent has no choose(game, seat) or act(observation, mask) method"),
     (":FirstBot:depth=3", "unknown parameter(s) depth; allowed: pick, seed"),
     (":FirstBot:pick=x", "parameter pick expects an integer"),
     ("", "name the agent class in the file after a colon"),
@@ -138,3 +139,35 @@ def test_training_config_takes_rules_changes_and_data(cheap_cards):
         TrainConfig.load(rules_changes={"war_cots": 5})
     with pytest.raises(TrainConfigError, match="does not exist"):
         TrainConfig.load(data="/nonexistent/cards")
+
+
+PETTINGZOO_BOT = textwrap.dedent('''
+    import numpy as np
+
+    class FirstLegal:
+        """A PettingZoo-level bot: no Agent base class, only act(observation, mask)."""
+
+        def act(self, observation, mask):
+            return int(np.flatnonzero(mask)[0])
+''')
+
+
+def test_an_act_only_bot_plays_from_the_command_line(tmp_path):
+    """A bot with only ``act(observation, mask)`` plays when named on the CLI, in a
+    tournament (simulate) and in the balance lab, as it does through ``as_agent``."""
+    from click.testing import CliRunner
+
+    from singapore_app.cli import main
+
+    path = tmp_path / "my_bot.py"
+    path.write_text(PETTINGZOO_BOT)
+    bot = f"{path}:FirstLegal"
+    agent = make_agent(bot)
+    assert isinstance(agent, Agent) and agent.name == bot
+    players = ",".join([bot, "random", "random", "random"])
+    for args in (["simulate", "--games", "1", "--json", tmp_path / "s.json"],
+                 ["balance", "--games", "1", "--no-swap", "--no-progress",
+                  "--out", tmp_path / "lab"]):
+        result = CliRunner().invoke(main, [str(a) for a in args] + ["--players", players])
+        assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "s.json").read_text())["players"][0] == bot
