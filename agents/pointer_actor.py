@@ -105,26 +105,12 @@ class PointerActor:
         """Copy the actor of a :class:`~training.pointer_policy.PointerPolicy`."""
         import torch.nn as nn
 
-        def np_(t):
-            return t.detach().cpu().numpy()
-
-        arrays, activation = {}, "tanh"
-        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
-        for i, m in enumerate(linears):
-            arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
-        if any(isinstance(m, nn.ReLU) for m in policy.mlp_extractor.policy_net):
-            activation = "relu"
-        head = policy.action_net
+        net = policy.mlp_extractor.policy_net
+        activation = "relu" if any(isinstance(m, nn.ReLU) for m in net) else "tanh"
         meta = dict(meta or {})
         if getattr(policy, "candidate_prior", None):
             meta["candidate_prior"] = policy.candidate_prior
-        arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
-                      action_embedding=np_(head.action_embedding),
-                      card_embedding=np_(head.card_embedding.weight),
-                      feature_key=np_(head.feature_key.weight).T,
-                      feature_logit=np_(head.feature_logit.weight)[0],
-                      action_bias=np_(head.action_bias))
-        return cls(arrays, activation, meta)
+        return cls(network_arrays(net, policy.action_net), activation, meta)
 
     def save(self, path: str | Path) -> None:
         extra = {f"meta_{k}": np.array(v) for k, v in self.meta.items()}
@@ -138,3 +124,24 @@ class PointerActor:
         arrays = {k: data[k] for k in data.files if k not in skip and not k.startswith("meta_")}
         meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
         return cls(arrays, str(data["activation"]), meta)
+
+
+def network_arrays(trunk, head) -> dict[str, np.ndarray]:
+    """The numpy arrays of a torch pointer network: the linear layers of the state MLP
+    ``trunk`` (``w0``, ``b0``, ...) and the pointer ``head``'s query, embeddings and
+    feature weights (a :class:`training.pointer_policy.PointerHead`)."""
+    import torch.nn as nn
+
+    def np_(t):
+        return t.detach().cpu().numpy()
+
+    arrays = {}
+    for i, m in enumerate(m for m in trunk if isinstance(m, nn.Linear)):
+        arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
+    arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
+                  action_embedding=np_(head.action_embedding),
+                  card_embedding=np_(head.card_embedding.weight),
+                  feature_key=np_(head.feature_key.weight).T,
+                  feature_logit=np_(head.feature_logit.weight)[0],
+                  action_bias=np_(head.action_bias))
+    return arrays

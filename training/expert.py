@@ -42,7 +42,6 @@ networks do not depend on ``workers`` or on interruptions.
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import time
@@ -61,6 +60,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 from .config import TrainConfigError
 from .expert_config import ExpertConfig
 from .expert_data import SearchSamples, generate
+from .progress import append_progress, read_progress
 
 FACTION_FIELDS = ("samples", "searched", "value_in_search", "value_mse_fresh",
                   "value_mse_projected", "buffer", "policy_loss", "value_loss", "win",
@@ -226,24 +226,6 @@ def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
     cfg.save(path)
 
 
-def read_progress(path: Path) -> list[dict]:
-    """The rows of ``progress.csv`` (finished iterations), [] if none."""
-    if not path.exists():
-        return []
-    with open(path, newline="") as fh:
-        return list(csv.DictReader(fh))
-
-
-def append_progress(path: Path, row: dict) -> None:
-    """Append one row (the header first on a new file), flushed to disk."""
-    new = not path.exists()
-    with open(path, "a", newline="") as fh:
-        writer = csv.DictWriter(fh, PROGRESS_FIELDS)
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
@@ -382,7 +364,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         row["seconds"] = round(time.time() - started, 1)
         for f, name in enumerate(FACTIONS):
             value_ok[f] = _value_ok(cfg, best[f], row, name)
-        append_progress(progress, row)
+        append_progress(progress, PROGRESS_FIELDS, row)
         publish()
     if progress.exists():
         publish()

@@ -30,7 +30,7 @@ import torch
 from torch import nn
 
 from agents.outcome import MARGIN_SCALE
-from agents.pointer_actor import VALUE_KEYS, PointerActor
+from agents.pointer_actor import VALUE_KEYS, PointerActor, network_arrays
 from singapore_env.candidates import FEATURES, VP_SCALE
 
 from .pointer_policy import PointerHead, _mlp
@@ -80,17 +80,7 @@ class PolicyValueNet(nn.Module):
         def np_(t):
             return t.detach().cpu().numpy()
 
-        linears = [m for m in self.trunk if isinstance(m, nn.Linear)]
-        arrays = {}
-        for i, m in enumerate(linears):
-            arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
-        h = self.head
-        arrays.update(query_w=np_(h.query.weight).T, query_b=np_(h.query.bias),
-                      action_embedding=np_(h.action_embedding),
-                      card_embedding=np_(h.card_embedding.weight),
-                      feature_key=np_(h.feature_key.weight).T,
-                      feature_logit=np_(h.feature_logit.weight)[0],
-                      action_bias=np_(h.action_bias))
+        arrays = network_arrays(self.trunk, self.head)
         v0, v1 = self.value_net[0], self.value_net[2]
         arrays.update(zip(VALUE_KEYS, (np_(v0.weight).T, np_(v0.bias), np_(v1.weight).T,
                                        np_(v1.bias), np_(self.value_skip))))

@@ -26,7 +26,6 @@ A run resumes from the last finished phase when started again on the same folder
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from singapore_env.engine.content import FACTIONS
 
 from .config import TrainConfig
 from .evaluate import faction_win_rate
+from .progress import append_progress, read_progress
 
 PROGRESS_FIELDS = ["phase", "faction", "faction_timesteps", "total_timesteps", "seconds",
                    "win_vs_random", "win_vs_random_low", "win_vs_random_high",
@@ -145,13 +145,6 @@ def _load_pools(ckpt_dir: Path, phases_done: int) -> Pools:
     return pools
 
 
-def _read_progress(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    with open(path, newline="") as fh:
-        return list(csv.DictReader(fh))
-
-
 def _make_model(cfg: TrainConfig, vec_env, resume: Path | None, seed: int):
     import torch
     from sb3_contrib import MaskablePPO
@@ -197,7 +190,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
     ckpt_dir.mkdir(parents=True, exist_ok=True)
     cfg.save(out / "config.json")
     progress_path = out / "progress.csv"
-    rows = _read_progress(progress_path)
+    rows = read_progress(progress_path)
     done = len(rows)
     if done:
         log(f"resuming after phase {done - 1} ({progress_path})")
@@ -252,12 +245,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
                "win_vs_heuristic": round(vs_heur["rate"], 4),
                "win_vs_heuristic_low": round(vs_heur["ci95"][0], 4),
                "win_vs_heuristic_high": round(vs_heur["ci95"][1], 4)}
-        new = not progress_path.exists()
-        with open(progress_path, "a", newline="") as fh:
-            writer = csv.DictWriter(fh, PROGRESS_FIELDS)
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
+        append_progress(progress_path, PROGRESS_FIELDS, row)
         log(f"phase {phase} {faction}: {totals[faction]} steps, "
             f"vs random {row['win_vs_random']:.0%}, vs heuristic {row['win_vs_heuristic']:.0%}")
     return out
