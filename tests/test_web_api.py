@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from click.testing import CliRunner
 
 from web_support import SHORT, client, play_seat, start, wait
