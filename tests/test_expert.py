@@ -147,3 +147,31 @@ def test_the_shipped_expert_config_is_valid():
     assert cfg.algorithm == "expert" and cfg.init == "reference"
     with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
         load_config(TINY, workers=0)
+
+
+def test_unsearched_rows_can_be_left_out_of_the_policy_loss(tiny_run):
+    """With unsearched_weight = 0 the policy learns from searched decisions only: on
+    rows none of which was searched (and no value loss) training leaves the network as
+    it was; with weight 1 the same rows move the policy."""
+    import torch
+
+    from training.expert_data import SearchSamples
+    from training.policy_value import PolicyValueNet, as_tensors
+
+    data = SearchSamples.load(tiny_run / "data" / "iter000_british.npz")
+    unsearched = data.subset(~data.searched)
+    start = NumpyPolicy.load(tiny_run / "checkpoints" / "british_init.npz")
+
+    def trained(weight):
+        net = PolicyValueNet.from_actor(start, 8)
+        expert.train_network(net, unsearched, 1, 0.01, 64, 0.0, seed=0,
+                             unsearched_weight=weight)
+        with torch.no_grad():
+            return [t.numpy() for t in net(as_tensors(unsearched.obs, slice(0, 20)))]
+
+    with torch.no_grad():
+        before = [t.numpy() for t in PolicyValueNet.from_actor(start, 8)(
+            as_tensors(unsearched.obs, slice(0, 20)))]
+    frozen, moved = trained(0.0), trained(1.0)
+    np.testing.assert_array_equal(frozen[0], before[0])
+    assert not np.allclose(moved[0], before[0], atol=1e-3)

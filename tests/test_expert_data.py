@@ -4,7 +4,6 @@ the same games for one or two worker processes."""
 import numpy as np
 import pytest
 
-from agents.mcts import MctsAgent
 from training.expert_data import SearchSamples, generate, search_target
 
 FAST = "mcts:iters=4:topk=2:horizon=1"
@@ -36,15 +35,28 @@ def test_samples_survive_their_file(tmp_path):
 
 
 def test_search_target_is_the_choice_or_a_softmax_of_advantages():
-    agent = MctsAgent(iters=1)
-    a, b, c = ("A", 0), ("B", 1), ("C", 2)
-    index = {a: 0, b: 1, c: 2}
-    agent.last_search = {"candidates": [a, b, c], "advantage": [0.0, 0.1, -0.1], "worlds": 3}
-    assert search_target(agent, b, index, 4, True, 0.0).tolist() == [0, 1, 0, 0]
-    soft = search_target(agent, b, index, 4, True, 0.1)
+    nan = np.nan
+    advantages = np.array([0.0, 0.1, -0.1, nan], np.float32)   # a searched decision
+    assert search_target(advantages, 1, 0.0).tolist() == [0, 1, 0, 0]
+    soft = search_target(advantages, 1, 0.1)
     assert soft.sum() == pytest.approx(1) and soft[1] > soft[0] > soft[2] and soft[3] == 0
     assert soft[1] / soft[0] == pytest.approx(np.e, rel=1e-5)
-    assert search_target(agent, c, index, 4, False, 0.1).tolist() == [0, 0, 1, 0]
+    unsearched = np.full(4, nan, np.float32)
+    assert search_target(unsearched, 2, 0.1).tolist() == [0, 0, 1, 0]
+
+
+def test_rows_keep_the_search_advantages_and_retarget_with_a_temperature():
+    data = generate({0: FAST, 1: FAST}, 1, seed=2)
+    searched = data.advantages[data.searched]
+    assert len(searched) and not np.isfinite(data.advantages[~data.searched]).any()
+    assert (np.isfinite(searched).sum(1) >= 2).all()          # the prior and another
+    chosen = data.targets.argmax(1)
+    assert np.isfinite(searched[np.arange(len(searched)), chosen[data.searched]]).all()
+    assert data.policy_targets(0.0) is data.targets
+    soft = data.policy_targets(0.05)
+    np.testing.assert_allclose(soft.sum(1), 1.0, rtol=1e-5)
+    np.testing.assert_array_equal(soft[~data.searched], data.targets[~data.searched])
+    assert (soft[data.searched] != data.targets[data.searched]).any()
 
 
 def test_layouts_alternate_the_searching_faction_or_search_everywhere():

@@ -89,10 +89,13 @@ def gate_seed(seed: int) -> int:
 
 # ---------------------------------------------------------------- training
 def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: int,
-                  value_coef: float, seed: int) -> tuple[float, float]:
+                  value_coef: float, seed: int, temperature: float = 0.0,
+                  unsearched_weight: float = 1.0) -> tuple[float, float]:
     """Fit ``net`` (:class:`~training.policy_value.PolicyValueNet`) to ``data``: the
-    policy's cross-entropy to the targets over the legal actions plus ``value_coef``
-    times the value MSE, fresh Adam; the last epoch's mean (policy, value) losses."""
+    policy's cross-entropy to the targets (:meth:`SearchSamples.policy_targets` at
+    ``temperature``) over the legal actions, each row weighted (1 if searched, else
+    ``unsearched_weight``), plus ``value_coef`` times the value MSE, fresh Adam; the
+    last epoch's mean (policy, value) losses."""
     import torch
 
     from .policy_value import as_tensors
@@ -100,6 +103,8 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    targets = data.policy_targets(temperature)
+    weights = np.where(data.searched, 1.0, unsearched_weight).astype(np.float32)
     losses = (float("nan"), float("nan"))
     for _ in range(epochs):
         order = rng.permutation(len(data))
@@ -109,7 +114,9 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
             logits, value = net(as_tensors(data.obs, idx))
             legal = torch.as_tensor(data.masks[idx])
             logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
-            policy_loss = -(torch.as_tensor(data.targets[idx]) * logp).sum(1).mean()
+            w = torch.as_tensor(weights[idx])
+            cross_entropy = -(torch.as_tensor(targets[idx]) * logp).sum(1)
+            policy_loss = (w * cross_entropy).sum() / w.sum().clamp_min(1e-8)
             value_loss = torch.nn.functional.mse_loss(value, torch.as_tensor(data.outcomes[idx]))
             optimizer.zero_grad()
             (policy_loss + value_coef * value_loss).backward()
@@ -317,7 +324,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
                             opponent=cfg.opponent, config=cfg.rules(),
                             candidate_prior=cfg.candidate_prior or None,
-                            temperature=cfg.target_temperature, workers=cfg.workers)
+                            workers=cfg.workers)
             for f, path in files.items():
                 tmp = path.with_name(path.stem + ".tmp.npz")
                 data.of_faction(f).save(tmp)
@@ -332,7 +339,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             net = PolicyValueNet.from_actor(NumpyPolicy.load(best_path(f)), cfg.value_hidden)
             fresh, projected = value_mse(net, new), projected_mse(new)
             losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
-                                   cfg.value_coef, stream_seed(cfg.seed, 4, k, f))
+                                   cfg.value_coef, stream_seed(cfg.seed, 4, k, f),
+                                   cfg.target_temperature, cfg.unsearched_weight)
             candidates[f] = ckpt / f"{name}_iter{k}.npz"
             _save_actor(net.to_actor({"faction": name, "iteration": k,
                                       "value_trained": True}), candidates[f])

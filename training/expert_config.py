@@ -45,7 +45,8 @@ class ExpertConfig:
     # most likely answers not among the heuristic's; mcts ptopk); 0 = none.
     policy_candidates: int = 0
     # Policy target of a searched decision: 0 = the candidate the search chose; T > 0 =
-    # softmax of the candidates' mean advantages / T.
+    # softmax of the candidates' mean advantages / T (applied when training: the rows
+    # keep the advantages).
     target_temperature: float = 0.0
 
     # Networks: "reference" (the shipped policy of each faction, a new value head),
@@ -66,6 +67,10 @@ class ExpertConfig:
     lr: float = 1e-4
     batch_size: int = 256
     value_coef: float = 1.0
+    # Weight of a decision the search did not search (the heuristic's or the search's
+    # default answer) in the policy loss, a searched one weighing 1; 0 = the policy
+    # learns from searched decisions only (the value head from every row).
+    unsearched_weight: float = 1.0
 
     # Gate: the distilled policy alone against heuristic players on eval_games held-out
     # seeds, seat-swapped (2 * eval_games games per faction).
@@ -90,8 +95,10 @@ class ExpertConfig:
             raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
         if self.seed < 0:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
-        if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0):
-            raise TrainConfigError("lr must be > 0, value_coef and target_temperature >= 0")
+        if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0
+                and self.unsearched_weight >= 0):
+            raise TrainConfigError("lr must be > 0; value_coef, target_temperature and "
+                                   "unsearched_weight >= 0")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not self.net_arch or any(not isinstance(n, int) or n < 1 for n in self.net_arch):

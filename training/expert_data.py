@@ -4,15 +4,14 @@ of the recorded seats stored with a policy target and the game's outcome.
 For each decision of a recorded seat a row holds what the network will read (the
 observation dict with the candidate keys, built exactly as
 :class:`~agents.learned.LearnedAgent` builds it, with the network's candidate prior),
-the legal-action mask, and the *policy target*, a distribution over the action table:
-
-* a **searched** decision (:class:`~agents.mcts.MctsAgent` ran a search): with
-  ``temperature = 0`` all the mass on the candidate the search chose (the prior unless
-  a candidate beat it significantly); with ``temperature = T > 0`` a softmax of the
-  candidates' mean paired advantages over the prior divided by ``T`` (the prior's
-  advantage is 0);
-* any other decision: all the mass on the agent's own answer (the heuristic's, for the
-  questions the search leaves to it).
+the legal-action mask, the action chosen (the *target*: all the mass on the candidate
+the search chose -- the prior unless a candidate beat it significantly -- or on the
+agent's own answer where it did not search, the heuristic's for the questions the search
+leaves to it), and, for a **searched** decision (:class:`~agents.mcts.MctsAgent` ran a
+search), each candidate's mean paired advantage over the prior. From those,
+:meth:`SearchSamples.policy_targets` makes the training target: the chosen action with
+``temperature = 0``, or a softmax of the searched candidates' advantages divided by
+``T > 0`` (the prior's advantage is 0).
 
 When the game ends each row gets the outcome for its seat's faction
 (:func:`agents.outcome.outcome`: win share, VP margin over 20 clipped to ±1): the value
@@ -55,12 +54,14 @@ class SearchSamples:
 
     obs: dict              # name -> array with n rows
     masks: np.ndarray      # bool (n, N)
-    targets: np.ndarray    # float32 (n, N): the policy target, a distribution
+    targets: np.ndarray    # float32 (n, N): the chosen action (one-hot)
     outcomes: np.ndarray   # float32 (n, 2): faction win share and VP margin
     seats: np.ndarray      # int8 (n,): the deciding seat
     searched: np.ndarray   # bool (n,): whether a search made the target
     games: np.ndarray      # int64 (n,): the game's index in its batch
     questions: np.ndarray  # str (n,): the pending question's kind
+    advantages: np.ndarray  # float32 (n, N): a searched candidate's mean paired
+    #                         advantage over the prior (the prior's is 0); NaN elsewhere
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -72,6 +73,17 @@ class SearchSamples:
         """The rows ``rows`` (indices or a boolean mask)."""
         return SearchSamples({k: v[rows] for k, v in self.obs.items()},
                              **{k: v[rows] for k, v in self._arrays().items()})
+
+    def policy_targets(self, temperature: float = 0.0) -> np.ndarray:
+        """The policy targets: :attr:`targets` (the chosen actions) with ``temperature``
+        0, else each searched row's softmax of its candidates' advantages over
+        ``temperature`` (:func:`search_target`; other rows keep the chosen action)."""
+        if temperature <= 0:
+            return self.targets
+        out = self.targets.copy()
+        for i in np.flatnonzero(self.searched):
+            out[i] = search_target(self.advantages[i], int(self.targets[i].argmax()), temperature)
+        return out
 
     def of_faction(self, faction: int) -> "SearchSamples":
         """The rows of the seats of ``faction`` (0 British, 1 Malay)."""
@@ -99,24 +111,37 @@ class SearchSamples:
 
 
 # ---------------------------------------------------------------- one game
-def search_target(agent, decision, index: dict, n_actions: int, searched: bool,
-                  temperature: float) -> np.ndarray:
-    """The policy target of one decision (see the module docstring)."""
-    target = np.zeros(n_actions, np.float32)
-    if not searched or temperature <= 0:
-        target[index[decision]] = 1.0
+def search_target(advantages: np.ndarray, chosen: int, temperature: float) -> np.ndarray:
+    """The policy target of one decision from its row of :attr:`SearchSamples.advantages`
+    and the chosen action's index: all the mass on ``chosen`` when ``temperature`` is 0
+    or the decision was not searched (no finite advantage), else a softmax of the
+    candidates' advantages divided by ``temperature``."""
+    target = np.zeros(len(advantages), np.float32)
+    candidates = np.flatnonzero(np.isfinite(advantages))
+    if temperature <= 0 or not len(candidates):
+        target[chosen] = 1.0
         return target
-    search = agent.last_search
-    adv = np.array([0.0] + list(search["advantage"][1:]), np.float64) / temperature
+    adv = advantages[candidates].astype(np.float64) / temperature
     p = np.exp(adv - adv.max())
-    for d, w in zip(search["candidates"], p / p.sum()):
-        target[index[d]] += w
+    target[candidates] = p / p.sum()
     return target
+
+
+def search_advantages(agent, index: dict, n_actions: int, searched: bool) -> np.ndarray:
+    """The searched candidates' mean paired advantages over the prior (0 for the prior
+    itself) at their action indices, NaN at every other action (and everywhere when the
+    decision was not searched)."""
+    row = np.full(n_actions, np.nan, np.float32)
+    if searched:
+        search = agent.last_search
+        for d, a in zip(search["candidates"], [0.0] + list(search["advantage"][1:])):
+            row[index[d]] = a
+    return row
 
 
 def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recorded,
                   config: RulesConfig | None = None, content=None, candidate_prior=None,
-                  temperature: float = 0.0, game_index: int = 0) -> SearchSamples:
+                  game_index: int = 0) -> SearchSamples:
     """Play one game (``players``: four agents, reset with ``agent_seeds``) and record
     every decision of the seats in ``recorded``."""
     cfg = config if config is not None else RulesConfig.standard()
@@ -142,8 +167,9 @@ def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recor
         before = before.searched if before is not None else 0
         decision = agent.choose(game, seat)
         searched = getattr(agent, "stats", None) is not None and agent.stats.searched > before
-        rows["targets"].append(search_target(agent, decision, cand.index, encoder.n_actions,
-                                             searched, temperature))
+        advantages = search_advantages(agent, cand.index, encoder.n_actions, searched)
+        rows["targets"].append(search_target(advantages, cand.index[decision], 0.0))
+        rows["advantages"].append(advantages)
         rows["searched"].append(searched)
         rows["seats"].append(seat)
         rows["questions"].append(game.pending.kind)
@@ -158,7 +184,8 @@ def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recor
         np.asarray(rows["targets"], np.float32).reshape(n, encoder.n_actions),
         np.asarray([outcome(scores, p) for p in rows["seats"]], np.float32).reshape(n, 2),
         np.asarray(rows["seats"], np.int8), np.asarray(rows["searched"], bool),
-        np.full(n, game_index, np.int64), np.asarray(rows["questions"], str))
+        np.full(n, game_index, np.int64), np.asarray(rows["questions"], str),
+        np.asarray(rows["advantages"], np.float32).reshape(n, encoder.n_actions))
 
 
 def _candidate_shapes(cand: CandidateEncoder) -> dict:
@@ -179,7 +206,6 @@ class GameJob:
     config: RulesConfig
     content: object = None
     candidate_prior: str | None = "heuristic"
-    temperature: float = 0.0
 
 
 _PLAYERS: dict = {}  # (seat, spec) -> agent, per process (reset before every game)
@@ -194,7 +220,7 @@ def run_job(job: GameJob) -> SearchSamples:
         players.append(_PLAYERS[(seat, spec)])
     engine_seed, *agent_seeds = job.seeds
     return play_recorded(engine_seed, agent_seeds, players, set(job.recorded), job.config,
-                         job.content, job.candidate_prior, job.temperature, job.index)
+                         job.content, job.candidate_prior, job.index)
 
 
 def _init_worker() -> None:
@@ -224,14 +250,14 @@ def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> lis
 
 def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
              opponent: str = "heuristic", config: RulesConfig | None = None, content=None,
-             candidate_prior: str | None = "heuristic", temperature: float = 0.0,
+             candidate_prior: str | None = "heuristic",
              workers: int = 1) -> SearchSamples:
     """``n_games`` recorded games (see :func:`layouts`), on ``workers`` processes; the
     same rows, in game order, for any number of workers."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     cfg = config if config is not None else RulesConfig.standard()
-    jobs = [GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior, temperature)
+    jobs = [GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior)
             for i, (s, (players, recorded)) in enumerate(
                 zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games)))]
     if workers == 1 or len(jobs) == 1:
