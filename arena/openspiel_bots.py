@@ -104,11 +104,12 @@ class OpenSpielIsmctsAgent(Agent):
             self._seed = seed
             self._bots = {}
 
-    def _bot(self, cfg) -> tuple[SingaporeGame, IsmctsBot]:
-        key = (cfg.ruleset, cfg.slavery)
+    def _bot(self, cfg, content) -> tuple[SingaporeGame, IsmctsBot]:
+        """The OpenSpiel game and bot of these rules and cards (``content``: the engine
+        game's own, so that an edited data folder reaches the search too)."""
+        key = (cfg.ruleset, cfg.slavery, id(content))
         if key not in self._bots:
-            game = pyspiel.load_game(GAME_NAME, {"ruleset": cfg.ruleset,
-                                                 "slavery": cfg.slavery})
+            game = SingaporeGame({"ruleset": cfg.ruleset, "slavery": cfg.slavery}, content)
             self._games[key] = game
             self._bots[key] = ismcts_bot(game, self.seconds, self.simulations, self.uct_c,
                                          self.rollouts, self._seed)
@@ -119,6 +120,6 @@ class OpenSpielIsmctsAgent(Agent):
         legal = game.legal_decisions()
         if len(legal) == 1:
             return legal[0]
-        spiel_game, bot = self._bot(game.cfg)
+        spiel_game, bot = self._bot(game.cfg, game.c)
         action = bot.step(spiel_game.state_of(game))
         return spiel_game.encoder.table.decision(int(action))

@@ -37,7 +37,8 @@ the env's observation encoder (:class:`~singapore_env.encoding.ObservationEncode
   digest. Public-only or all-players observations are not offered.
 * **Parameters**: ``ruleset`` (``standard``, ``first-edition``, ``simulation``),
   ``reward_mode``, ``slavery``, ``seeds`` (the chance outcomes: engine seeds
-  ``0..seeds-1``) and ``max_game_length``.
+  ``0..seeds-1``), ``max_game_length`` and ``data`` (the folder of an edited copy of the
+  data files, as ``--data`` on the command line; empty: the shipped cards).
 
 Why in the arena layer: ``resample_from_infostate`` is the agents' determinization
 (:func:`agents.determinize.determinize`), so the game sits above the agents, beside the
@@ -62,7 +63,7 @@ from singapore_env.rewards import rewards
 GAME_NAME = "python_singapore_1819"
 N_PLAYERS = 4
 DEFAULT_PARAMS = {"ruleset": "standard", "reward_mode": "win", "slavery": True,
-                  "seeds": 4096, "max_game_length": 2000}
+                  "seeds": 4096, "max_game_length": 2000, "data": ""}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -82,9 +83,13 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class SingaporeGame(pyspiel.Game):
-    """The game with its parameters: rules, encoder and the seeds of new games."""
+    """The game with its parameters: rules, encoder and the seeds of new games.
 
-    def __init__(self, params: dict | None = None):
+    ``content`` (a loaded :class:`~singapore_env.engine.content.Content`) replaces the
+    cards the ``data`` parameter names, for a bot deciding in a game played elsewhere
+    on that content."""
+
+    def __init__(self, params: dict | None = None, content=None):
         p = {**DEFAULT_PARAMS, **(params or {})}
         if p["ruleset"] not in RULESETS:
             raise ValueError(f"unknown ruleset {p['ruleset']!r}; known: {', '.join(RULESETS)}")
@@ -92,7 +97,7 @@ class SingaporeGame(pyspiel.Game):
             raise ValueError(f"unknown reward_mode {p['reward_mode']!r}; "
                              f"known: {', '.join(REWARD_MODES)}")
         self.cfg = RulesConfig.named(p["ruleset"]).replace(slavery=bool(p["slavery"]))
-        self.content = resolve_content(None, self.cfg.slavery)
+        self.content = resolve_content(content or p["data"] or None, self.cfg.slavery)
         self.encoder = ObservationEncoder(self.content, self.cfg)
         self.reward_mode = p["reward_mode"]
         self.max_length = int(p["max_game_length"])

@@ -1,5 +1,7 @@
 """The OpenSpiel game (arena.openspiel_game) and OpenSpiel's bots (arena.openspiel_bots)."""
 
+import re
+import shutil
 import sys
 
 import numpy as np
@@ -15,6 +17,7 @@ from arena.openspiel_bots import OpenSpielIsmctsAgent, ismcts_bot  # noqa: E402
 from arena.openspiel_game import GAME_NAME  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
 from singapore_env.engine.config import RULESETS  # noqa: E402
+from singapore_env.engine.content import DATA_DIR  # noqa: E402
 from test_env_leak import _find, _hide  # noqa: E402
 
 
@@ -64,6 +67,52 @@ def test_the_ismcts_agent_plays_from_the_command_line(tmp_path):
     spec = "openspiel-ismcts:simulations=2:seconds=0.001"
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--players",
                                        f"{spec},random,random,random", "--no-swap"])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture
+def cheap_cards(tmp_path):
+    """An edited copy of the data files: every single-price market card costs 1."""
+    cards = tmp_path / "cards"
+    shutil.copytree(DATA_DIR, cards)
+    text = (cards / "cards.toml").read_text()
+    (cards / "cards.toml").write_text(re.sub(r"(?m)^price = \d+", "price = 1", text))
+    return cards
+
+
+def _cheap(content) -> int:
+    """How many market cards cost the British 1."""
+    return sum(content.prices[0][i] == 1 for i in content.market_ids)
+
+
+def test_the_data_parameter_loads_edited_cards(cheap_cards):
+    shipped = pyspiel.load_game(GAME_NAME)
+    edited = pyspiel.load_game(GAME_NAME, {"data": str(cheap_cards)})
+    assert _cheap(edited.content) > _cheap(shipped.content)
+    state = edited.new_initial_state()
+    state.apply_action(3)
+    assert state.game.c is edited.content
+    with pytest.raises(Exception, match="does not exist"):
+        pyspiel.load_game(GAME_NAME, {"data": str(cheap_cards / "missing")})
+
+
+def test_the_ismcts_agent_searches_the_game_s_own_cards(cheap_cards):
+    """A game on an edited data folder (``--data``): the bot's OpenSpiel game holds that
+    content, not the shipped cards."""
+    from singapore_env.engine import Game
+    from singapore_env.engine.config import RulesConfig
+    from singapore_env.engine.content import resolve_content
+
+    cfg = RulesConfig.standard()
+    game = Game(1, cfg, resolve_content(str(cheap_cards), cfg.slavery))
+    agent = OpenSpielIsmctsAgent(seed=1, simulations=2, seconds=0)
+    assert agent.choose(game, game.acting_seat) in game.legal_decisions()
+    (spiel_game,) = agent._games.values()
+    assert spiel_game.content is game.c
+    assert _cheap(spiel_game.content) > _cheap(resolve_content(None, cfg.slavery))
+    result = CliRunner().invoke(main, [
+        "simulate", "--games", "1", "--no-swap", "--data", str(cheap_cards), "--players",
+        "openspiel-ismcts:simulations=2:seconds=0.001,random,random,random"])
     assert result.exit_code == 0, result.output
 
 
