@@ -392,7 +392,9 @@ def play(seat: str, opponents: str, seed: int, load_path: str | None, ruleset: s
                    "rllib: PPO on RLlib, both policies at once "
                    "(pip install 'singapore-1819[rllib]').")
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
-              help="rllib: the Ray cluster to train on (default: a local one).")
+              help="rllib: the Ray cluster to train on (default: a local one); expert "
+                   "iteration: the Ray cluster playing the games (same games as on "
+                   "processes).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
           progress, backend, ray_address) -> None:
     """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
@@ -406,20 +408,18 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
                                    "for --backend sb3; an RLlib run is sized by its config")
         _train_rllib(config_path, out, seed, ruleset, ray_address)
         return
-    if ray_address:
-        raise click.UsageError("--ray is for --backend rllib")
-
     try:
         if config_path and _is_expert(config_path):
             if phases or timesteps:
                 raise click.UsageError("--phases and --timesteps are PPO options; an "
                                        "expert run takes --iterations")
             cfg = load_config(config_path, iterations=iterations, workers=workers,
-                              seed=seed, ruleset=ruleset)
+                              seed=seed, ruleset=ruleset, ray=ray_address)
         else:
-            if iterations or workers:
-                raise click.UsageError("--iterations and --workers are expert-iteration "
-                                       "options (algorithm = \"expert\" in the config)")
+            if iterations or workers or ray_address:
+                raise click.UsageError("--iterations, --workers and --ray are options of "
+                                       "expert iteration (algorithm = \"expert\" in the "
+                                       "config) and of --backend rllib (--ray)")
             cfg = load_config(config_path, phases=phases, timesteps_per_phase=timesteps,
                               seed=seed, ruleset=ruleset)
     except TrainConfigError as exc:
@@ -433,7 +433,7 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
     from training.expert import train as run_expert
 
     try:
-        run_expert(cfg, out, log=click.echo)
+        run_expert(cfg, out, log=click.echo, progress=progress)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--out'") from None
     click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "

@@ -25,6 +25,21 @@ def test_generated_games_are_the_same_for_one_or_two_workers():
     assert len(british) and set(british.seats.tolist()) <= {0, 1}
 
 
+def test_games_on_a_local_ray_cluster_are_the_same_games():
+    ray = pytest.importorskip("ray")
+    players = {0: FAST, 1: FAST}
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = generate(players, 2, seed=5, ray_address="local")
+    finally:
+        ray.shutdown()
+    here = generate(players, 2, seed=5)
+    for key, value in here.obs.items():
+        np.testing.assert_array_equal(value, on_ray.obs[key])
+    for key, value in here._arrays().items():
+        np.testing.assert_array_equal(value, getattr(on_ray, key))
+
+
 def test_samples_survive_their_file(tmp_path):
     data = generate({0: FAST, 1: FAST}, 1, seed=2)
     data.save(tmp_path / "d.npz")

@@ -93,4 +93,4 @@ def test_sb3_options_are_refused_with_the_rllib_backend():
         result = CliRunner().invoke(main, ["train", "--backend", "rllib", *option])
         assert result.exit_code == 2 and "are for --backend sb3" in result.output, option
     result = CliRunner().invoke(main, ["train", "--ray", "auto", "--phases", "1"])
-    assert result.exit_code == 2 and "--ray is for --backend rllib" in result.output
+    assert result.exit_code == 2 and "--ray are options of expert iteration" in result.output

@@ -69,7 +69,7 @@ FACTION_FIELDS = ("samples", "searched", "value_in_search", "value_mse_fresh",
 PROGRESS_FIELDS = ["iteration", "games", "seconds"] + [
     f"{name}_{key}" for name in FACTIONS for key in FACTION_FIELDS]
 #: Keys that may change when a run is resumed (they do not change its results).
-RESUMABLE_KEYS = {"iterations", "workers"}
+RESUMABLE_KEYS = {"iterations", "workers", "ray"}
 
 
 def stream_seed(seed: int, *stream: int) -> int:
@@ -194,7 +194,7 @@ def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
     for f, spec in players.items():
         seats = tuple(spec if SEAT_FACTION[p] == f else "heuristic" for p in range(4))
         records = play_tables([Table(seats, cfg.rules())], cfg.eval_games, gate_seed(cfg.seed),
-                              swap=True, workers=cfg.workers)
+                              swap=True, workers=cfg.workers, ray_address=cfg.ray or None)
         out[f] = summarize(records)["win_rate_by_faction"][FACTIONS[f]]
     return out
 
@@ -202,7 +202,8 @@ def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
 def mirror_rates(cfg: ExpertConfig) -> dict[int, dict]:
     """Faction -> the heuristic mirror's win rate on the gate's seeds (seat-swapped)."""
     records = play_tables([Table(("heuristic",) * 4, cfg.rules())], cfg.eval_games,
-                          gate_seed(cfg.seed), swap=True, workers=cfg.workers)
+                          gate_seed(cfg.seed), swap=True, workers=cfg.workers,
+                          ray_address=cfg.ray or None)
     rates = summarize(records)["win_rate_by_faction"]
     return {f: rates[name] for f, name in enumerate(FACTIONS)}
 
@@ -247,8 +248,10 @@ def _save_actor(actor, path: Path) -> None:
 
 
 # ---------------------------------------------------------------- the loop
-def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = print) -> Path:
-    """Run (or resume) expert iteration; return the output folder."""
+def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = print,
+          progress: bool = False) -> Path:
+    """Run (or resume) expert iteration; return the output folder. ``progress`` shows
+    a bar over each iteration's games (games/s, ETA) on a terminal."""
     from .policy_value import PolicyValueNet
 
     limit_threads(1)
@@ -324,7 +327,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
                             opponent=cfg.opponent, config=cfg.rules(),
                             candidate_prior=cfg.candidate_prior or None,
-                            workers=cfg.workers)
+                            workers=cfg.workers, ray_address=cfg.ray or None,
+                            progress=progress)
             for f, path in files.items():
                 tmp = path.with_name(path.stem + ".tmp.npz")
                 data.of_faction(f).save(tmp)

@@ -32,6 +32,9 @@ class ExpertConfig:
     # "search": all four seats search and are recorded.
     games_per_iteration: int = 16
     workers: int = 1
+    # A Ray cluster playing the games instead of `workers` processes: "local" starts
+    # one, "auto" or host:port joins one (the ray extra); "" = none. Same games.
+    ray: str = ""
     opponent: str = "heuristic"
     # The searching agent (an mcts spec without seed or net); with value_in_search the
     # current networks' value head scores its cut rollouts (net=, from iteration 1 on,

@@ -26,9 +26,11 @@ one BLAS / torch thread, :func:`agents.threads.limit_threads`).
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -248,24 +250,62 @@ def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> lis
     return out
 
 
+def _local_parts(jobs: list[GameJob], workers: int) -> Iterator[SearchSamples]:
+    if workers == 1 or len(jobs) == 1:
+        try:
+            yield from (run_job(job) for job in jobs)
+        finally:
+            _PLAYERS.clear()
+        return
+    with multiprocessing.get_context().Pool(min(workers, len(jobs)), _init_worker) as pool:
+        yield from pool.imap(run_job, jobs)
+
+
+def _ray_parts(jobs: list[GameJob], address: str) -> Iterator[SearchSamples]:
+    """The games as remote Ray tasks, one per game (results in game order)."""
+    import ray
+
+    from arena.runner import connect_ray
+
+    connect_ray(address)
+
+    @ray.remote
+    def play(job):
+        from agents.threads import limit_threads
+
+        limit_threads(1)
+        return run_job(job)
+
+    for future in [play.remote(job) for job in jobs]:
+        yield ray.get(future)
+
+
 def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
              opponent: str = "heuristic", config: RulesConfig | None = None, content=None,
-             candidate_prior: str | None = "heuristic",
-             workers: int = 1) -> SearchSamples:
-    """``n_games`` recorded games (see :func:`layouts`), on ``workers`` processes; the
-    same rows, in game order, for any number of workers."""
+             candidate_prior: str | None = "heuristic", workers: int = 1,
+             ray_address: str | None = None, progress: bool = False) -> SearchSamples:
+    """``n_games`` recorded games (see :func:`layouts`), on ``workers`` processes or, with
+    ``ray_address`` (``"local"``, ``"auto"``, ``host:port``), on a Ray cluster; the same
+    rows, in game order, either way. ``progress`` shows a bar (games/s, ETA) on a
+    terminal."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     cfg = config if config is not None else RulesConfig.standard()
     jobs = [GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior)
             for i, (s, (players, recorded)) in enumerate(
                 zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games)))]
-    if workers == 1 or len(jobs) == 1:
-        try:
-            parts = [run_job(job) for job in jobs]
-        finally:
-            _PLAYERS.clear()
-    else:
-        with multiprocessing.get_context().Pool(min(workers, len(jobs)), _init_worker) as pool:
-            parts = list(pool.imap(run_job, jobs))
+    source = _ray_parts(jobs, ray_address) if ray_address else _local_parts(jobs, workers)
+    bar = None
+    if progress and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=len(jobs), unit="game", desc="self-play")
+    parts = []
+    try:
+        for part in source:
+            parts.append(part)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
     return SearchSamples.concat(parts)
