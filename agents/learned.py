@@ -24,6 +24,9 @@ from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import resolve_prior
 from .threads import limit_threads
 
+#: The shipped reference policies (``learned:default``, ``net=default``).
+POLICY_DIR = Path(__file__).parent / "policies"
+
 
 class NumpyPolicy:
     """The actor of an MLP policy: hidden layers, then a linear head over actions."""
@@ -130,8 +133,8 @@ def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, Poin
     """Faction index -> policy-value network: a folder holding ``british.npz`` and
     ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
     policy and, with ``need_value``, carry a value head (ValueError otherwise,
-    FileNotFoundError for a missing file)."""
-    path = Path(path)
+    FileNotFoundError for a missing file); ``"default"`` is the shipped pair."""
+    path = POLICY_DIR if str(path) == "default" else Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
     for file in files:
@@ -150,6 +153,31 @@ def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, Poin
     return {faction: loaded[file] for faction, file in enumerate(files)}
 
 
+class PolicyView:
+    """The observation dict a policy reads at engine level: the observation vector and,
+    for a pointer policy, the candidate keys (with the prior it was trained with)."""
+
+    def __init__(self, policy: NumpyPolicy):
+        self.policy = policy
+        self._candidates: CandidateEncoder | None = None
+
+    def observation(self, game, seat: int) -> dict:
+        """``seat``'s observation of ``game`` as the policy reads it."""
+        encoder = _encoder_for(game)
+        obs = {"observation": encoder.encode(game, seat)}
+        if self.policy.needs_candidates:
+            if self._candidates is None or self._candidates.table is not encoder.table:
+                self._candidates = CandidateEncoder.for_observations(
+                    encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
+            obs.update(self._candidates.encode(game, seat))
+        return obs
+
+    def logits(self, game, seat: int) -> np.ndarray:
+        """The policy's logits over the action table for ``seat``'s view of ``game``."""
+        obs = self.observation(game, seat)
+        return self.policy.logits(obs if self.policy.needs_candidates else obs["observation"])
+
+
 class LearnedAgent(Agent):
     """Plays a trained policy. ``deterministic`` takes the most likely legal action;
     otherwise it samples with its own seeded generator."""
@@ -160,7 +188,7 @@ class LearnedAgent(Agent):
                  name: str | None = None):
         limit_threads()
         self.policy = policy
-        self._candidates = None
+        self._view = PolicyView(policy)
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         if name:
@@ -195,10 +223,6 @@ class LearnedAgent(Agent):
         if not self.policy.needs_candidates:
             return super().choose(game, seat)
         encoder = _encoder_for(game)
-        if self._candidates is None or self._candidates.table is not encoder.table:
-            self._candidates = CandidateEncoder.for_observations(
-                encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
         mask = encoder.legal_mask(game, seat)
-        observation = {"observation": encoder.encode(game, seat), "action_mask": mask,
-                       **self._candidates.encode(game, seat)}
+        observation = {**self._view.observation(game, seat), "action_mask": mask}
         return encoder.table.decision(self.act(observation, mask))

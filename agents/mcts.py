@@ -67,16 +67,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from singapore_env.candidates import CandidateEncoder, projected_vp
+from singapore_env.candidates import projected_vp
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.rules.scoring import projected_final_vp
 
 from .base import Agent, _encoder_for
 from .determinize import determinize
 from .heuristic import HeuristicAgent
-from .learned import load_value_nets
+from .learned import PolicyView, load_value_nets
 from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
-from .priors import resolve_prior
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine.decisions import Decision
@@ -141,7 +140,7 @@ class MctsAgent(Agent):
         except (OSError, ValueError) as exc:
             raise ValueError(f"mcts: net={net}: {exc}") from None
         self.net, self.use_value, self.ptopk = net, use_value, ptopk
-        self._candidate_encoder = None
+        self._views = {f: PolicyView(n) for f, n in (self.nets or {}).items()}
         self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
@@ -173,19 +172,9 @@ class MctsAgent(Agent):
         return self._search(game, seat, candidates)
 
     def candidates(self, game: "Game", seat: int, prior: "Decision") -> list["Decision"]:
-        """The prior first, then the best-scored other legal decisions that score within
-        ``gap`` of it (every other decision, in legal order, for the questions the
-        heuristic does not score), ``topk`` in all; then, with ``ptopk``, the network
-        policy's most likely answers not among them yet (``ptopk`` more at most)."""
-        scored = self.prior.option_scores(game, seat)
-        if scored:
-            floor = max(v for v, d in scored if d == prior) - self.gap
-        else:
-            scored, floor = [(0.0, d) for d in game.legal_decisions()], 0.0
-        order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
-        others = [scored[i][1] for i in order
-                  if scored[i][1] != prior and scored[i][0] >= floor]
-        candidates = [prior] + others[:self.topk - 1]
+        """:func:`heuristic_candidates`; then, with ``ptopk``, the network policy's most
+        likely answers not among them yet (``ptopk`` more at most)."""
+        candidates = heuristic_candidates(self.prior, game, seat, prior, self.topk, self.gap)
         if self.ptopk and self.nets is not None:
             proposed = [d for d in self.policy_order(game, seat) if d not in candidates]
             candidates += proposed[:self.ptopk]
@@ -194,17 +183,9 @@ class MctsAgent(Agent):
     def policy_order(self, game: "Game", seat: int) -> list["Decision"]:
         """The legal decisions, most likely first, by the network of ``seat``'s faction
         (reading the seat's observation with the candidate keys)."""
-        net = self.nets[SEAT_FACTION[seat]]
-        encoder = _encoder_for(game)
-        if self._candidate_encoder is None or self._candidate_encoder.table is not encoder.table:
-            self._candidate_encoder = CandidateEncoder.for_observations(
-                encoder, resolve_prior(net.meta.get("candidate_prior")))
-        obs = {"observation": encoder.encode(game, seat),
-               **self._candidate_encoder.encode(game, seat)}
-        logits = net.logits(obs)
-        legal = game.legal_decisions()
-        index = self._candidate_encoder.index
-        return sorted(legal, key=lambda d: -logits[index[d]])
+        logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
+        index = _encoder_for(game).table.index
+        return sorted(game.legal_decisions(), key=lambda d: -logits[index(d)])
 
     # ------------------------------------------------------------ search
     def _search(self, game: "Game", seat: int, candidates: list["Decision"]) -> "Decision":
@@ -273,6 +254,21 @@ class MctsAgent(Agent):
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""
         win, margin = outcome(scores, seat, self.goal)
         return win + self.vp_weight * margin
+
+
+def heuristic_candidates(prior_agent: HeuristicAgent, game: "Game", seat: int,
+                         prior: "Decision", topk: int, gap: float) -> list["Decision"]:
+    """The prior first, then the best-scored other legal decisions that ``prior_agent``
+    scores within ``gap`` of it (every other decision, in legal order, for the questions
+    the heuristic does not score), ``topk`` in all."""
+    scored = prior_agent.option_scores(game, seat)
+    if scored:
+        floor = max(v for v, d in scored if d == prior) - gap
+    else:
+        scored, floor = [(0.0, d) for d in game.legal_decisions()], 0.0
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+    others = [scored[i][1] for i in order if scored[i][1] != prior and scored[i][0] >= floor]
+    return [prior] + others[:topk - 1]
 
 
 def _check(ok: bool, message: str) -> None:

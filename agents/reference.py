@@ -14,14 +14,10 @@ too, untrained for them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
-from .learned import LearnedAgent
-
-POLICY_DIR = Path(__file__).parent / "policies"
+from .learned import POLICY_DIR, LearnedAgent
 
 
 class FactionPolicies(Agent):

@@ -36,6 +36,7 @@ from typing import Callable
 from .base import Agent
 from .heuristic import DEFAULT_PARAMS, HeuristicAgent
 from .mcts import MctsAgent
+from .rerank import RerankAgent
 from .plugins import (check_agent, entry_point_factory, entry_point_names, factory_params,
                       is_file_target, target_factory)
 from .random_agent import RandomAgent
@@ -211,6 +212,7 @@ def _heuristic(seed: int | None = None, **params) -> HeuristicAgent:
 register("random", RandomAgent)
 register("heuristic", _heuristic, params=DEFAULT_PARAMS)
 register("mcts", MctsAgent, params=MctsAgent.PARAMS)
+register("rerank", RerankAgent, params=RerankAgent.PARAMS)
 
 
 class FunctionAgent(Agent):

@@ -175,3 +175,31 @@ def test_unsearched_rows_can_be_left_out_of_the_policy_loss(tiny_run):
     frozen, moved = trained(0.0), trained(1.0)
     np.testing.assert_array_equal(frozen[0], before[0])
     assert not np.allclose(moved[0], before[0], atol=1e-3)
+
+
+def test_the_rerank_form_learns_the_search_s_candidates_only(tiny_run):
+    """distilled = "rerank": the gate plays rerank:net=FILE with the search's candidates,
+    and the policy loss sees searched rows only, over their candidates: on rows none of
+    which was searched training leaves the network as it was."""
+    import torch
+
+    from training.expert_data import SearchSamples
+    from training.policy_value import PolicyValueNet, as_tensors
+
+    cfg = load_config(TINY, distilled="rerank")
+    assert cfg.player_spec("b.npz") == "rerank:net=b.npz:topk=2:gap=1.0"
+    assert load_config(TINY).player_spec("b.npz") == "learned:b.npz"
+    with pytest.raises(TrainConfigError, match="distilled must be one of learned, rerank"):
+        load_config(TINY, distilled="search")
+    data = SearchSamples.load(tiny_run / "data" / "iter000_british.npz")
+    start = NumpyPolicy.load(tiny_run / "checkpoints" / "british_init.npz")
+    rows = slice(0, 20)
+    for subset, changes in ((data.subset(~data.searched), False),
+                            (data.subset(data.searched), True)):
+        net = PolicyValueNet.from_actor(start, 8)
+        with torch.no_grad():
+            before = net(as_tensors(subset.obs, rows))[0].numpy()
+        expert.train_network(net, subset, 1, 0.01, 64, 0.0, seed=0, candidates_only=True)
+        with torch.no_grad():
+            after = net(as_tensors(subset.obs, rows))[0].numpy()
+        assert np.allclose(before, after, atol=1e-6) != changes

@@ -86,7 +86,7 @@ def test_an_installed_plugin_by_entry_point(monkeypatch):
 
     monkeypatch.setattr("agents.plugins.metadata.entry_points", entry_points)
     assert isinstance(make_agent("myrandom:seed=2"), RandomAgent)
-    with pytest.raises(ValueError, match="known agents: heuristic, mcts, random, myrandom"):
+    with pytest.raises(ValueError, match="known agents: heuristic, mcts, random, rerank, myrandom"):
         make_agent("chess")
 
 

@@ -90,12 +90,14 @@ def gate_seed(seed: int) -> int:
 # ---------------------------------------------------------------- training
 def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: int,
                   value_coef: float, seed: int, temperature: float = 0.0,
-                  unsearched_weight: float = 1.0) -> tuple[float, float]:
+                  unsearched_weight: float = 1.0,
+                  candidates_only: bool = False) -> tuple[float, float]:
     """Fit ``net`` (:class:`~training.policy_value.PolicyValueNet`) to ``data``: the
     policy's cross-entropy to the targets (:meth:`SearchSamples.policy_targets` at
     ``temperature``) over the legal actions, each row weighted (1 if searched, else
     ``unsearched_weight``), plus ``value_coef`` times the value MSE, fresh Adam; the
-    last epoch's mean (policy, value) losses."""
+    last epoch's mean (policy, value) losses. ``candidates_only``: the policy learns the
+    searched decisions only, each over its search's candidates (the rerank form)."""
     import torch
 
     from .policy_value import as_tensors
@@ -104,7 +106,9 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     targets = data.policy_targets(temperature)
-    weights = np.where(data.searched, 1.0, unsearched_weight).astype(np.float32)
+    weights = np.where(data.searched, 1.0, 0.0 if candidates_only else unsearched_weight)
+    weights = weights.astype(np.float32)
+    masks = np.isfinite(data.advantages) if candidates_only else data.masks
     losses = (float("nan"), float("nan"))
     for _ in range(epochs):
         order = rng.permutation(len(data))
@@ -112,7 +116,7 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
         for i in range(0, len(order), batch_size):
             idx = np.sort(order[i:i + batch_size])
             logits, value = net(as_tensors(data.obs, idx))
-            legal = torch.as_tensor(data.masks[idx])
+            legal = torch.as_tensor(masks[idx])
             logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
             w = torch.as_tensor(weights[idx])
             cross_entropy = -(torch.as_tensor(targets[idx]) * logp).sum(1)
@@ -279,7 +283,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         baseline = {int(k): v for k, v in json.loads(baseline_path.read_text()).items()}
     else:
         log(f"gate baseline: the starting networks and the mirror on {cfg.eval_games} seeds")
-        start = gate_rates({f: f"learned:{p}" for f, p in init_paths.items()}, cfg)
+        start = gate_rates({f: cfg.player_spec(p) for f, p in init_paths.items()}, cfg)
         mirror = mirror_rates(cfg)
         baseline = {f: {"start": _rate(start[f]), "mirror": _rate(mirror[f])} for f in start}
         _write_json(baseline_path, baseline)
@@ -344,7 +348,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             fresh, projected = value_mse(net, new), projected_mse(new)
             losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
                                    cfg.value_coef, stream_seed(cfg.seed, 4, k, f),
-                                   cfg.target_temperature, cfg.unsearched_weight)
+                                   cfg.target_temperature, cfg.unsearched_weight,
+                                   cfg.distilled == "rerank")
             candidates[f] = ckpt / f"{name}_iter{k}.npz"
             _save_actor(net.to_actor({"faction": name, "iteration": k,
                                       "value_trained": True}), candidates[f])
@@ -358,7 +363,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
                 f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
                 f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
-        rates = gate_rates({f: f"learned:{p}" for f, p in candidates.items()}, cfg)
+        rates = gate_rates({f: cfg.player_spec(p) for f, p in candidates.items()}, cfg)
         for f, name in enumerate(FACTIONS):
             rate = _rate(rates[f])
             accepted = rate["rate"] >= bar[f]["low"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from .config_base import TrainConfigError
 
 OPPONENTS = ("heuristic", "search")
+DISTILLED = ("learned", "rerank")
 INITS = ("reference", "scratch")
 
 
@@ -70,6 +71,12 @@ class ExpertConfig:
     lr: float = 1e-4
     batch_size: int = 256
     value_coef: float = 1.0
+    # The form the distilled policy plays in (the gate's player): "learned" = the
+    # network's most likely legal action everywhere (learned:FILE); "rerank" = the
+    # heuristic, except that the network picks among the search's root candidates at
+    # the searched questions (rerank:net=FILE, with the search's topk and gap). With
+    # "rerank" the policy learns the searched decisions only, over their candidates.
+    distilled: str = "learned"
     # Weight of a decision the search did not search (the heuristic's or the search's
     # default answer) in the policy loss, a searched one weighing 1; 0 = the policy
     # learns from searched decisions only (the value head from every row).
@@ -98,6 +105,9 @@ class ExpertConfig:
             raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
         if self.seed < 0:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
+        if self.distilled not in DISTILLED:
+            raise TrainConfigError(f"distilled must be one of {', '.join(DISTILLED)}, "
+                                   f"got {self.distilled!r}")
         if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0
                 and self.unsearched_weight >= 0):
             raise TrainConfigError("lr must be > 0; value_coef, target_temperature and "
@@ -154,6 +164,20 @@ class ExpertConfig:
             return self.search
         return (f"{self.search}:net={network}:value={int(use_value)}"
                 + (f":ptopk={self.policy_candidates}" if self.policy_candidates else ""))
+
+    def player_spec(self, network: str | Path) -> str:
+        """The agent spec of the distilled policy in the file ``network`` (the gate's
+        player): ``learned:FILE``, or ``rerank:net=FILE`` with the search's candidates."""
+        if self.distilled == "learned":
+            return f"learned:{network}"
+        search = self.search_agent()
+        return f"rerank:net={network}:topk={search.topk}:gap={search.gap}"
+
+    def search_agent(self):
+        """The searching agent of the ``search`` spec (before the loop's additions)."""
+        from agents.registry import make_agent
+
+        return make_agent(self.search)
 
     def rules(self):
         """The engine's :class:`~singapore_env.engine.config.RulesConfig` of this run."""

@@ -1,0 +1,78 @@
+"""A distilled search without search: a network picks among the heuristic's candidates.
+
+``RerankAgent`` (``rerank:net=PATH`` in :func:`agents.registry.make_agent`) asks the
+same questions as :class:`~agents.mcts.MctsAgent` and keeps the same root candidates
+(the heuristic's choice, the *prior*, plus up to ``topk - 1`` other legal decisions the
+heuristic scores within ``gap`` of it: :func:`~agents.mcts.heuristic_candidates`), but
+instead of playing rollouts it takes the candidate the network of the seat's faction
+scores highest (one forward pass; the prior on a tie). Every other question goes to the
+heuristic, as in the search. So it plays like the heuristic except where the network
+has learned that the search would overrule it: the form expert iteration distils the
+search into (``distilled = "rerank"`` in an expert-iteration config trains the network
+on exactly these choices and gates it in this form).
+
+``net`` is a pointer-policy ``.npz`` (both factions), a folder holding ``british.npz``
+and ``malay.npz``, or ``default`` (the shipped reference policies).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from singapore_env.engine.content import SEAT_FACTION
+
+from .base import Agent, _encoder_for
+from .heuristic import HeuristicAgent
+from .learned import PolicyView, load_value_nets
+from .mcts import SEARCHED, heuristic_candidates
+
+if TYPE_CHECKING:  # pragma: no cover
+    from singapore_env.engine import Game
+    from singapore_env.engine.decisions import Decision
+
+
+class RerankAgent(Agent):
+    """The heuristic, except that a network chooses among its close candidates."""
+
+    name = "rerank"
+    #: Parameters (``rerank:key=value``) and their defaults.
+    PARAMS = {"net": "", "topk": 3, "gap": 1.0}
+
+    def __init__(self, seed: int | None = None, net: str = "", topk: int = 3,
+                 gap: float = 1.0):
+        if not net:
+            raise ValueError("rerank: give the network, rerank:net=PATH (or net=default)")
+        if topk < 1 or gap < 0:
+            raise ValueError(f"rerank: topk must be >= 1 and gap >= 0, got {topk}, {gap}")
+        try:
+            nets = load_value_nets(net, need_value=False)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"rerank: net={net}: {exc}") from None
+        self.net, self.topk, self.gap = net, topk, gap
+        self._views = {f: PolicyView(n) for f, n in nets.items()}
+        self.prior = HeuristicAgent(seed)
+        #: Decisions where the network chose another candidate than the prior.
+        self.overruled = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        """New game; with ``seed`` the prior's tie breaks repeat."""
+        if seed is not None:
+            self.prior.reset(seed)
+
+    def choose(self, game: "Game", seat: int) -> "Decision":
+        """The candidate the network scores highest (the prior unless another one
+        scores strictly higher)."""
+        legal = game.legal_decisions()
+        if len(legal) == 1:
+            return legal[0]
+        prior = self.prior.choose(game, seat)
+        if game.pending.kind not in SEARCHED:
+            return prior
+        candidates = heuristic_candidates(self.prior, game, seat, prior, self.topk, self.gap)
+        if len(candidates) == 1:
+            return prior
+        logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
+        index = _encoder_for(game).table.index
+        best = max(range(len(candidates)), key=lambda i: (logits[index(candidates[i])], -i))
+        self.overruled += best > 0
+        return candidates[best]

@@ -1,0 +1,144 @@
+"""Which distillation of an expert-iteration run's search targets plays best?
+
+    .venv/bin/python benchmarks/distill_targets.py --run runs/expert-reference \\
+        --variants "T=0,w=1;T=0,w=0;form=rerank;form=rerank,T=0.05" --games 100 --seed 3001
+
+Each variant trains one network per faction on every row a run generated
+(``data/iter*_{faction}.npz``), from the run's starting network
+(``checkpoints/{faction}_init.npz``), with :func:`training.expert.train_network`:
+``form`` the form it plays in (``learned``: the most likely legal action everywhere;
+``rerank``: :class:`agents.rerank.RerankAgent`, the network picking among the search's
+candidates, trained on the searched decisions over their candidates), ``T`` the target
+temperature (0: the candidate the search chose; T > 0: a softmax of the candidates'
+advantages over T), ``w`` the weight of the decisions the search did
+not search (0: the policy learns from searched decisions only), ``e`` the epochs and
+``lr`` the learning rate (``--epochs``, ``--lr`` by default). The networks go to
+``--out/{variant}/{faction}.npz`` and each plays its faction in its form (one
+forward pass per decision, no search) against heuristic players on ``--games`` seeds,
+seat-swapped, next to the starting network and the mirror (four heuristics) on the
+same seeds: win rates with 95 % Wilson intervals.
+
+Choose a variant on seeds of its own (``--seed``), then measure the chosen networks
+on other, fresh seeds with ``singapore-1819 evaluate``: a variant picked as the best of
+several on the same seeds is biased upwards there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.learned import NumpyPolicy  # noqa: E402
+from agents.threads import limit_threads  # noqa: E402
+from arena.runner import Table, play_tables  # noqa: E402
+from arena.summary import summarize  # noqa: E402
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION  # noqa: E402
+from training.expert import stream_seed, train_network  # noqa: E402
+from training.expert_data import SearchSamples  # noqa: E402
+
+KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float}
+FORMS = ("learned", "rerank")
+
+
+def parse_variant(text: str, epochs: int, lr: float) -> dict:
+    """``"T=0.05,w=0"`` -> ``{"form": "learned", "T": 0.05, "w": 0.0, "e": epochs,
+    "lr": lr}``."""
+    variant = {"form": "learned", "T": 0.0, "w": 1.0, "e": epochs, "lr": lr}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        if key not in KEYS:
+            raise SystemExit(f"unknown variant key {key!r} in {text!r}; known: {', '.join(KEYS)}")
+        variant[key] = KEYS[key](value)
+    if variant["form"] not in FORMS:
+        raise SystemExit(f"form must be one of {', '.join(FORMS)}, got {variant['form']!r}")
+    return variant
+
+
+def label(variant: dict) -> str:
+    return ",".join(f"{k}={variant[k]:g}" if k != "form" else variant[k] for k in KEYS)
+
+
+def player(form: str, path: Path) -> str:
+    """The agent spec of a network file in ``form``."""
+    return f"learned:{path}" if form == "learned" else f"rerank:net={path}"
+
+
+def faction_rate(spec: str, faction: int, games: int, seed: int, workers: int) -> dict:
+    """``spec`` on ``faction``'s seats against heuristic players, seat-swapped."""
+    seats = tuple(spec if SEAT_FACTION[p] == faction else "heuristic" for p in range(4))
+    records = play_tables([Table(seats)], games, seed, swap=True, workers=workers)
+    return summarize(records)["win_rate_by_faction"][FACTIONS[faction]]
+
+
+def fmt(rate: dict) -> str:
+    low, high = rate["ci95"]
+    return f"{rate['rate']:6.1%} [{low:.1%}, {high:.1%}]"
+
+
+def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
+    """Train the variant's network of ``faction`` on every row of ``run``; its file."""
+    from training.policy_value import PolicyValueNet
+
+    name = FACTIONS[faction]
+    data = SearchSamples.concat([SearchSamples.load(p)
+                                 for p in sorted((run / "data").glob(f"iter*_{name}.npz"))])
+    start = NumpyPolicy.load(run / "checkpoints" / f"{name}_init.npz")
+    net = PolicyValueNet.from_actor(start, int(start.meta.get("value_hidden", 64)))
+    t0 = time.perf_counter()
+    losses = train_network(net, data, variant["e"], variant["lr"], 256, 1.0,
+                           stream_seed(0, 9, faction), variant["T"], variant["w"],
+                           candidates_only=variant["form"] == "rerank")
+    path = out / label(variant) / f"{name}.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    net.to_actor({"faction": name, "value_trained": True, "variant": label(variant)}).save(path)
+    print(f"  {name}: {len(data)} rows ({int(data.searched.sum())} searched), "
+          f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}, "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", type=Path, required=True, help="an expert-iteration run folder")
+    parser.add_argument("--variants", default="T=0,w=1", help="';'-separated variants")
+    parser.add_argument("--games", type=int, default=100, help="seeds per faction (x2 swapped)")
+    parser.add_argument("--seed", type=int, default=3001)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=1e-4)
+    parser.add_argument("--out", type=Path, default=None, help="default: RUN/distilled")
+    parser.add_argument("--factions", default="british,malay")
+    args = parser.parse_args()
+    limit_threads(1)
+    out = args.out or args.run / "distilled"
+    factions = [FACTIONS.index(f) for f in args.factions.split(",")]
+    variants = [parse_variant(v, args.epochs, args.lr) for v in args.variants.split(";")]
+    rows = {}
+    for f in factions:
+        name = FACTIONS[f]
+        rows[(name, "mirror")] = faction_rate("heuristic", f, args.games, args.seed, args.workers)
+        start = args.run / "checkpoints" / f"{name}_init.npz"
+        for form in sorted({v["form"] for v in variants}):
+            rows[(name, f"start, {form}")] = faction_rate(player(form, start), f, args.games,
+                                                          args.seed, args.workers)
+    for variant in variants:
+        print(f"variant {label(variant)}", flush=True)
+        for f in factions:
+            path = distill(args.run, variant, out, f)
+            rows[(FACTIONS[f], label(variant))] = faction_rate(
+                player(variant["form"], path), f, args.games, args.seed, args.workers)
+    print(f"\nwin rate against heuristic players, {2 * args.games} games per row "
+          f"(seed {args.seed}, seat-swapped), 95 % Wilson intervals")
+    for f in factions:
+        name = FACTIONS[f]
+        print(f"{name}:")
+        for key in [k for n, k in rows if n == name]:
+            print(f"  {key:44s} {fmt(rows[(name, key)])}")
+
+
+if __name__ == "__main__":
+    main()
