@@ -160,11 +160,8 @@ class MctsAgent(Agent):
     # ------------------------------------------------------------ decisions
     def choose(self, game: "Game", seat: int) -> "Decision":
         """The prior's choice, unless a search of the candidates overrules it."""
-        legal = game.legal_decisions()
-        if len(legal) == 1:
-            return legal[0]
-        prior = self.prior.choose(game, seat)
-        if game.pending.kind not in SEARCHED:
+        prior, open_question = prior_answer(self.prior, game, seat)
+        if not open_question:
             return prior
         candidates = self.candidates(game, seat, prior)
         if len(candidates) == 1:
@@ -254,6 +251,16 @@ class MctsAgent(Agent):
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""
         win, margin = outcome(scores, seat, self.goal)
         return win + self.vp_weight * margin
+
+
+def prior_answer(prior_agent: HeuristicAgent, game: "Game",
+                 seat: int) -> tuple["Decision", bool]:
+    """The answer of ``prior_agent`` (the only legal one when there is one) and whether
+    the question is worth more thought: a searched kind with several legal answers."""
+    legal = game.legal_decisions()
+    if len(legal) == 1:
+        return legal[0], False
+    return prior_agent.choose(game, seat), game.pending.kind in SEARCHED
 
 
 def heuristic_candidates(prior_agent: HeuristicAgent, game: "Game", seat: int,

@@ -24,7 +24,7 @@ from singapore_env.engine.content import SEAT_FACTION
 from .base import Agent, _encoder_for
 from .heuristic import HeuristicAgent
 from .learned import PolicyView, load_value_nets
-from .mcts import SEARCHED, heuristic_candidates
+from .mcts import heuristic_candidates, prior_answer
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -62,11 +62,8 @@ class RerankAgent(Agent):
     def choose(self, game: "Game", seat: int) -> "Decision":
         """The candidate the network scores highest (the prior unless another one
         scores strictly higher)."""
-        legal = game.legal_decisions()
-        if len(legal) == 1:
-            return legal[0]
-        prior = self.prior.choose(game, seat)
-        if game.pending.kind not in SEARCHED:
+        prior, open_question = prior_answer(self.prior, game, seat)
+        if not open_question:
             return prior
         candidates = heuristic_candidates(self.prior, game, seat, prior, self.topk, self.gap)
         if len(candidates) == 1:

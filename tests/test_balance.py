@@ -1,15 +1,13 @@
 """Balance studies: mixes x variants x card data, on any number of workers (and Ray)."""
 
 import json
-import re
-import shutil
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from singapore_app.cli import main
-from singapore_env.engine.content import DATA_DIR, SEAT_NAMES
+from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.state import VP_SOURCES
 from singapore_app.study import Study, StudyError, Variant, summarize_study
 
@@ -27,13 +25,10 @@ class FirstBot(Agent):
 
 
 @pytest.fixture
-def outside(tmp_path):
-    """A bot and an edited card file written outside the repository, and a study file."""
+def outside(tmp_path, cheap_cards):
+    """A bot and an edited card file (``cards``) written outside the repository, and a
+    study file."""
     (tmp_path / "bot.py").write_text(BOT)
-    cards = tmp_path / "cards"
-    shutil.copytree(DATA_DIR, cards)
-    text = (cards / "cards.toml").read_text()
-    (cards / "cards.toml").write_text(re.sub(r"(?m)^price = \d+", "price = 1", text))
     (tmp_path / "study.toml").write_text(f'''
 games = 2
 seed = 4

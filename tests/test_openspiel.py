@@ -1,7 +1,5 @@
 """The OpenSpiel game (arena.openspiel_game) and OpenSpiel's bots (arena.openspiel_bots)."""
 
-import re
-import shutil
 import sys
 
 import numpy as np
@@ -17,7 +15,6 @@ from arena.openspiel_bots import OpenSpielIsmctsAgent, ismcts_bot  # noqa: E402
 from arena.openspiel_game import GAME_NAME  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
 from singapore_env.engine.config import RULESETS  # noqa: E402
-from singapore_env.engine.content import DATA_DIR  # noqa: E402
 from test_env_leak import _find, _hide  # noqa: E402
 
 
@@ -68,16 +65,6 @@ def test_the_ismcts_agent_plays_from_the_command_line(tmp_path):
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--players",
                                        f"{spec},random,random,random", "--no-swap"])
     assert result.exit_code == 0, result.output
-
-
-@pytest.fixture
-def cheap_cards(tmp_path):
-    """An edited copy of the data files: every single-price market card costs 1."""
-    cards = tmp_path / "cards"
-    shutil.copytree(DATA_DIR, cards)
-    text = (cards / "cards.toml").read_text()
-    (cards / "cards.toml").write_text(re.sub(r"(?m)^price = \d+", "price = 1", text))
-    return cards
 
 
 def _cheap(content) -> int:

@@ -2,8 +2,6 @@
 rules (``content=`` and ``config=`` everywhere)."""
 
 import json
-import re
-import shutil
 import textwrap
 from importlib import metadata
 
@@ -13,7 +11,7 @@ from agents import Agent, RandomAgent
 from agents.registry import make_agent
 from singapore_env import env as make_env
 from singapore_env.engine.config import RulesConfig
-from singapore_env.engine.content import DATA_DIR, ContentError, resolve_content
+from singapore_env.engine.content import ContentError, resolve_content
 from singapore_env.engine import Game
 from arena.runner import run_tournament
 from arena.faction_env import FactionEnv
@@ -88,16 +86,6 @@ def test_an_installed_plugin_by_entry_point(monkeypatch):
     assert isinstance(make_agent("myrandom:seed=2"), RandomAgent)
     with pytest.raises(ValueError, match="known agents: heuristic, mcts, random, rerank, myrandom"):
         make_agent("chess")
-
-
-@pytest.fixture
-def cheap_cards(tmp_path):
-    """An edited copy of the data: every single-price market card costs $1."""
-    folder = tmp_path / "cards"
-    shutil.copytree(DATA_DIR, folder)
-    text = (folder / "cards.toml").read_text()
-    (folder / "cards.toml").write_text(re.sub(r"(?m)^price = \d+", "price = 1", text))
-    return folder
 
 
 def test_edited_content_reaches_env_wrapper_and_tournament(cheap_cards):
