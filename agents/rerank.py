@@ -5,7 +5,9 @@ same questions as :class:`~agents.mcts.MctsAgent` and keeps the same root candid
 (the heuristic's choice, the *prior*, plus up to ``topk - 1`` other legal decisions the
 heuristic scores within ``gap`` of it: :func:`~agents.mcts.heuristic_candidates`), but
 instead of playing rollouts it takes the candidate the network of the seat's faction
-scores highest (one forward pass; the prior on a tie). Every other question goes to the
+scores highest (one forward pass; the prior on a tie). ``margin`` (logits, default 0)
+raises the prior's score: another candidate must beat it by that much, from the
+network alone (0) to the heuristic alone (a large margin). Every other question goes to the
 heuristic, as in the search. So it plays like the heuristic except where the network
 has learned that the search would overrule it: the form expert iteration distils the
 search into (``distilled = "rerank"`` in an expert-iteration config trains the network
@@ -36,19 +38,20 @@ class RerankAgent(Agent):
 
     name = "rerank"
     #: Parameters (``rerank:key=value``) and their defaults.
-    PARAMS = {"net": "", "topk": 3, "gap": 1.0}
+    PARAMS = {"net": "", "topk": 3, "gap": 1.0, "margin": 0.0}
 
     def __init__(self, seed: int | None = None, net: str = "", topk: int = 3,
-                 gap: float = 1.0):
+                 gap: float = 1.0, margin: float = 0.0):
         if not net:
             raise ValueError("rerank: give the network, rerank:net=PATH (or net=default)")
-        if topk < 1 or gap < 0:
-            raise ValueError(f"rerank: topk must be >= 1 and gap >= 0, got {topk}, {gap}")
+        if topk < 1 or gap < 0 or margin < 0:
+            raise ValueError(f"rerank: topk must be >= 1, gap and margin >= 0, got "
+                             f"{topk}, {gap}, {margin}")
         try:
             nets = load_value_nets(net, need_value=False)
         except (OSError, ValueError) as exc:
             raise ValueError(f"rerank: net={net}: {exc}") from None
-        self.net, self.topk, self.gap = net, topk, gap
+        self.net, self.topk, self.gap, self.margin = net, topk, gap, margin
         self._views = {f: PolicyView(n) for f, n in nets.items()}
         self.prior = HeuristicAgent(seed)
         #: Decisions where the network chose another candidate than the prior.
@@ -60,8 +63,8 @@ class RerankAgent(Agent):
             self.prior.reset(seed)
 
     def choose(self, game: "Game", seat: int) -> "Decision":
-        """The candidate the network scores highest (the prior unless another one
-        scores strictly higher)."""
+        """The candidate the network scores highest, the prior's score raised by
+        ``margin`` (the prior unless another one scores strictly higher)."""
         prior, open_question = prior_answer(self.prior, game, seat)
         if not open_question:
             return prior
@@ -70,6 +73,8 @@ class RerankAgent(Agent):
             return prior
         logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
         index = _encoder_for(game).table.index
-        best = max(range(len(candidates)), key=lambda i: (logits[index(candidates[i])], -i))
+        scores = [logits[index(d)] + (self.margin if i == 0 else 0.0)
+                  for i, d in enumerate(candidates)]
+        best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
         self.overruled += best > 0
         return candidates[best]

@@ -70,6 +70,14 @@ def test_the_choice_is_one_of_the_heuristic_s_candidates(tmp_path):
     assert checked > 10 and agent.overruled > 0
 
 
+def test_a_large_margin_keeps_the_prior_everywhere(tmp_path):
+    spec = f"rerank:net={_tilted(tmp_path, -1.0)}:margin=1000"
+    rerank = [make_agent(spec), make_agent(spec)]
+    assert _game(rerank + [HeuristicAgent(), HeuristicAgent()]) == _game(
+        [HeuristicAgent() for _ in range(4)])
+    assert rerank[0].overruled == 0
+
+
 def test_never_reads_hidden_state():
     """Two games differing only in another seat's hand and the deck orders: the same
     choice at every searched question of a game."""
@@ -97,6 +105,7 @@ def test_never_reads_hidden_state():
     ("rerank", "give the network, rerank:net=PATH"),
     ("rerank:net=/nonexistent", "rerank: net=/nonexistent: no policy file"),
     ("rerank:net=default:topk=0", "topk must be >= 1"),
+    ("rerank:net=default:margin=-1", "gap and margin >= 0"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):
