@@ -12,7 +12,8 @@ candidates, trained on the searched decisions over their candidates), ``T`` the 
 temperature (0: the candidate the search chose; T > 0: a softmax of the candidates'
 advantages over T), ``w`` the weight of the decisions the search did
 not search (0: the policy learns from searched decisions only), ``e`` the epochs and
-``lr`` the learning rate (``--epochs``, ``--lr`` by default). The networks go to
+``lr`` the learning rate (``--epochs``, ``--lr`` by default), ``m`` the rerank form's
+``margin`` (variants differing only in ``m`` share one trained network). The networks go to
 ``--out/{variant}/{faction}.npz`` and each plays its faction in its form (one
 forward pass per decision, no search) against heuristic players on ``--games`` seeds,
 seat-swapped, next to the starting network and the mirror (four heuristics) on the
@@ -40,14 +41,16 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION  # noqa: E402
 from training.expert import stream_seed, train_network  # noqa: E402
 from training.expert_data import SearchSamples  # noqa: E402
 
-KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float}
+KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float, "m": float}
+#: The keys of the training (the rest says how the network plays).
+TRAINING_KEYS = ("form", "T", "w", "e", "lr")
 FORMS = ("learned", "rerank")
 
 
 def parse_variant(text: str, epochs: int, lr: float) -> dict:
     """``"T=0.05,w=0"`` -> ``{"form": "learned", "T": 0.05, "w": 0.0, "e": epochs,
     "lr": lr}``."""
-    variant = {"form": "learned", "T": 0.0, "w": 1.0, "e": epochs, "lr": lr}
+    variant = {"form": "learned", "T": 0.0, "w": 1.0, "e": epochs, "lr": lr, "m": 0.0}
     for item in filter(None, text.split(",")):
         key, _, value = item.partition("=")
         if key not in KEYS:
@@ -58,13 +61,16 @@ def parse_variant(text: str, epochs: int, lr: float) -> dict:
     return variant
 
 
-def label(variant: dict) -> str:
-    return ",".join(f"{k}={variant[k]:g}" if k != "form" else variant[k] for k in KEYS)
+def label(variant: dict, keys=tuple(KEYS)) -> str:
+    return ",".join(f"{k}={variant[k]:g}" if k != "form" else variant[k] for k in keys
+                    if not (k == "m" and variant["form"] != "rerank"))
 
 
-def player(form: str, path: Path) -> str:
-    """The agent spec of a network file in ``form``."""
-    return f"learned:{path}" if form == "learned" else f"rerank:net={path}"
+def player(variant: dict, path: Path) -> str:
+    """The agent spec of a network file in the variant's form."""
+    if variant["form"] == "learned":
+        return f"learned:{path}"
+    return f"rerank:net={path}:margin={variant['m']:g}"
 
 
 def faction_rate(spec: str, faction: int, games: int, seed: int, workers: int) -> dict:
@@ -80,10 +86,14 @@ def fmt(rate: dict) -> str:
 
 
 def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
-    """Train the variant's network of ``faction`` on every row of ``run``; its file."""
+    """Train the variant's network of ``faction`` on every row of ``run`` (unless a
+    variant with the same training keys did); its file."""
     from training.policy_value import PolicyValueNet
 
     name = FACTIONS[faction]
+    path = out / label(variant, TRAINING_KEYS) / f"{name}.npz"
+    if path.exists():
+        return path
     data = SearchSamples.concat([SearchSamples.load(p)
                                  for p in sorted((run / "data").glob(f"iter*_{name}.npz"))])
     start = NumpyPolicy.load(run / "checkpoints" / f"{name}_init.npz")
@@ -92,7 +102,6 @@ def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
     losses = train_network(net, data, variant["e"], variant["lr"], 256, 1.0,
                            stream_seed(0, 9, faction), variant["T"], variant["w"],
                            candidates_only=variant["form"] == "rerank")
-    path = out / label(variant) / f"{name}.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
     net.to_actor({"faction": name, "value_trained": True, "variant": label(variant)}).save(path)
     print(f"  {name}: {len(data)} rows ({int(data.searched.sum())} searched), "
@@ -123,14 +132,14 @@ def main() -> None:
         rows[(name, "mirror")] = faction_rate("heuristic", f, args.games, args.seed, args.workers)
         start = args.run / "checkpoints" / f"{name}_init.npz"
         for form in sorted({v["form"] for v in variants}):
-            rows[(name, f"start, {form}")] = faction_rate(player(form, start), f, args.games,
-                                                          args.seed, args.workers)
+            rows[(name, f"start, {form}")] = faction_rate(
+                player({"form": form, "m": 0.0}, start), f, args.games, args.seed, args.workers)
     for variant in variants:
         print(f"variant {label(variant)}", flush=True)
         for f in factions:
             path = distill(args.run, variant, out, f)
             rows[(FACTIONS[f], label(variant))] = faction_rate(
-                player(variant["form"], path), f, args.games, args.seed, args.workers)
+                player(variant, path), f, args.games, args.seed, args.workers)
     print(f"\nwin rate against heuristic players, {2 * args.games} games per row "
           f"(seed {args.seed}, seat-swapped), 95 % Wilson intervals")
     for f in factions:
