@@ -203,3 +203,18 @@ def test_the_rerank_form_learns_the_search_s_candidates_only(tiny_run):
         with torch.no_grad():
             after = net(as_tensors(subset.obs, rows))[0].numpy()
         assert np.allclose(before, after, atol=1e-6) != changes
+
+
+def test_rows_of_an_older_version_are_a_clear_error(tiny_run, tmp_path):
+    """A run folder whose saved games lack the candidate advantages (written before
+    they were kept) is refused with a message, exit 2, not a traceback."""
+    run = tmp_path / "old"
+    shutil.copytree(tiny_run, run)
+    (run / "progress.csv").unlink()
+    path = run / "data" / "iter000_british.npz"
+    with np.load(path) as data:
+        np.savez_compressed(path, **{k: data[k] for k in data.files if k != "advantages"})
+    result = CliRunner().invoke(main, ["train", "--config", str(TINY), "--out", str(run)])
+    assert result.exit_code == 2, result.output
+    assert "no advantages (rows written by an older version" in result.output
+    assert "Traceback" not in result.output

@@ -238,6 +238,14 @@ def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
     cfg.save(path)
 
 
+def _load_rows(path: Path) -> SearchSamples:
+    """An iteration's saved rows; TrainConfigError for a file that cannot be read."""
+    try:
+        return SearchSamples.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise TrainConfigError(f"cannot read the saved games {path}: {exc}") from None
+
+
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
@@ -340,10 +348,10 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         row: dict = {"iteration": k, "games": cfg.games_per_iteration}
         candidates = {}
         for f, name in enumerate(FACTIONS):
-            new = SearchSamples.load(files[f])
-            buffer = SearchSamples.concat([SearchSamples.load(
-                data_dir / f"iter{j:03d}_{name}.npz")
-                for j in range(max(0, k - cfg.buffer_iterations + 1), k)] + [new])
+            new = _load_rows(files[f])
+            buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
+                                           for j in range(max(0, k - cfg.buffer_iterations + 1),
+                                                          k)] + [new])
             net = PolicyValueNet.from_actor(NumpyPolicy.load(best_path(f)), cfg.value_hidden)
             fresh, projected = value_mse(net, new), projected_mse(new)
             losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,

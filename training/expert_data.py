@@ -108,6 +108,10 @@ class SearchSamples:
     @classmethod
     def load(cls, path: str | Path) -> "SearchSamples":
         with np.load(path, allow_pickle=False) as data:
+            missing = [f.name for f in fields(cls) if f.name != "obs" and f.name not in data]
+            if missing:
+                raise ValueError(f"{path}: no {', '.join(missing)} (rows written by an older "
+                                 f"version; generate them again in a new --out folder)")
             obs = {k[4:]: data[k] for k in data.files if k.startswith("obs_")}
             return cls(obs, **{f.name: data[f.name] for f in fields(cls) if f.name != "obs"})
 
