@@ -145,6 +145,9 @@ def test_the_search_spec_adds_the_network_when_it_can_help():
 def test_the_shipped_expert_config_is_valid():
     cfg = load_config(ROOT / "training" / "configs" / "expert.toml")
     assert cfg.algorithm == "expert" and cfg.init == "reference"
+    reference = load_config(ROOT / "training" / "configs" / "expert_reference.toml")
+    assert reference.search == "mcts:iters=24" and not reference.value_in_search
+    assert reference.buffer_iterations == reference.iterations
     with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
         load_config(TINY, workers=0)
 
