@@ -24,8 +24,11 @@ from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import resolve_prior
 from .threads import limit_threads
 
-#: The shipped reference policies (``learned:default``, ``net=default``).
+#: The shipped reference policies (``learned:default``).
 POLICY_DIR = Path(__file__).parent / "policies"
+#: The shipped policy-value networks of expert iteration (``net=default``: the value
+#: head scores the search's cut rollouts).
+NET_DIR = POLICY_DIR / "expert"
 
 
 class NumpyPolicy:
@@ -133,8 +136,9 @@ def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, Poin
     """Faction index -> policy-value network: a folder holding ``british.npz`` and
     ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
     policy and, with ``need_value``, carry a value head (ValueError otherwise,
-    FileNotFoundError for a missing file); ``"default"`` is the shipped pair."""
-    path = POLICY_DIR if str(path) == "default" else Path(path)
+    FileNotFoundError for a missing file); ``"default"`` is the shipped pair of
+    :data:`NET_DIR`."""
+    path = NET_DIR if str(path) == "default" else Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
     for file in files:

@@ -14,7 +14,8 @@ search into (``distilled = "rerank"`` in an expert-iteration config trains the n
 on exactly these choices and gates it in this form).
 
 ``net`` is a pointer-policy ``.npz`` (both factions), a folder holding ``british.npz``
-and ``malay.npz``, or ``default`` (the shipped reference policies).
+and ``malay.npz``, or ``default`` (the shipped expert-iteration networks,
+``agents/policies/expert/``).
 """
 
 from __future__ import annotations

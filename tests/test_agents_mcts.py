@@ -243,3 +243,16 @@ def test_policy_proposes_extra_candidates(value_net):
 def test_bad_net_is_a_clear_error(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
+
+
+def test_net_default_is_the_shipped_value_networks():
+    """mcts:...:net=default reads the shipped expert-iteration networks (a value head
+    per faction) and plays a legal game with them."""
+    from agents.learned import NET_DIR, load_value_nets
+
+    nets = load_value_nets("default")
+    assert set(nets) == {0, 1} and all(n.has_value for n in nets.values())
+    assert nets[0] is not nets[1] and (NET_DIR / "british.npz").exists()
+    agent = make_agent("mcts:iters=2:topk=2:horizon=1:net=default", seed=1)
+    result = play_game(2, [agent, make_agent("heuristic"), make_agent("heuristic"), agent])
+    assert result.winners and agent.stats.searched > 0
