@@ -30,10 +30,10 @@ best VP minus the other faction's best, over 20 VP, clipped to ±1); with
 placement, Storehouse drops, connections, ...) is answered by the heuristic directly.
 
 With ``net=PATH`` (a policy-value network of expert iteration, :mod:`training.expert`:
-a ``.npz`` file with a value head, a folder holding ``british.npz`` and
-``malay.npz``, one per faction, or ``default``: the shipped pair of the reference
-expert-iteration run, ``agents/policies/expert/``) a rollout cut after ``horizon`` rounds (``horizon`` ≥ 1
-is then required) is scored by the network's value head instead of the projected VP:
+a ``.npz`` file with a value head, a folder holding ``british.npz`` and ``malay.npz``,
+one per faction, or ``default``: the shipped pair of the reference expert-iteration
+run, ``agents/policies/expert/``) a rollout cut after ``horizon`` rounds (``horizon``
+≥ 1 is then required) is scored by the network's value head instead of the projected VP:
 the searching seat's faction's predicted win share plus ``vp_weight`` times its
 predicted margin, read from that seat's observation of the sampled world (so the net
 sees what the seat would see there, never the real hidden state). A rollout that ends

@@ -125,7 +125,7 @@ class ExpertConfig:
         self._check_init()
 
     def _check_search(self) -> None:
-        from agents.registry import make_agent, split_spec
+        from agents.registry import split_spec
 
         try:
             name, target, params = split_spec(self.search)
@@ -134,7 +134,7 @@ class ExpertConfig:
             if {"net", "seed", "value", "ptopk"} & set(params):
                 raise ValueError("the loop sets net, value, ptopk and the seeds itself "
                                  "(value_in_search, policy_candidates)")
-            agent = make_agent(self.search)
+            agent = self.search_agent()
         except ValueError as exc:
             raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
         if self.value_in_search and not agent.horizon:
