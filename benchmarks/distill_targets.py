@@ -16,8 +16,8 @@ not search (0: the policy learns from searched decisions only), ``e`` the epochs
 ``margin`` (variants differing only in ``m`` share one trained network). The networks go to
 ``--out/{variant}/{faction}.npz`` and each plays its faction in its form (one
 forward pass per decision, no search) against heuristic players on ``--games`` seeds,
-seat-swapped, next to the starting network and the mirror (four heuristics) on the
-same seeds: win rates with 95 % Wilson intervals.
+seat-swapped, under the run's rules, next to the starting network and the mirror
+(four heuristics) on the same seeds: win rates with 95 % Wilson intervals.
 
 Choose a variant on seeds of its own (``--seed``), then measure the chosen networks
 on other, fresh seeds with ``singapore-1819 evaluate``: a variant picked as the best of
@@ -27,6 +27,7 @@ several on the same seeds is biased upwards there.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -35,10 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.learned import NumpyPolicy  # noqa: E402
 from agents.threads import limit_threads  # noqa: E402
-from arena.runner import Table, play_tables  # noqa: E402
-from arena.summary import summarize  # noqa: E402
-from singapore_env.engine.content import FACTIONS, SEAT_FACTION  # noqa: E402
-from training.expert import stream_seed, train_network  # noqa: E402
+from singapore_env.engine.config import RulesConfig  # noqa: E402
+from singapore_env.engine.content import FACTIONS  # noqa: E402
+from training.expert import rate_vs_heuristic, stream_seed, train_network  # noqa: E402
 from training.expert_data import SearchSamples  # noqa: E402
 
 KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float, "m": float}
@@ -71,13 +71,6 @@ def player(variant: dict, path: Path) -> str:
     if variant["form"] == "learned":
         return f"learned:{path}"
     return f"rerank:net={path}:margin={variant['m']:g}"
-
-
-def faction_rate(spec: str, faction: int, games: int, seed: int, workers: int) -> dict:
-    """``spec`` on ``faction``'s seats against heuristic players, seat-swapped."""
-    seats = tuple(spec if SEAT_FACTION[p] == faction else "heuristic" for p in range(4))
-    records = play_tables([Table(seats)], games, seed, swap=True, workers=workers)
-    return summarize(records)["win_rate_by_faction"][FACTIONS[faction]]
 
 
 def fmt(rate: dict) -> str:
@@ -126,20 +119,24 @@ def main() -> None:
     out = args.out or args.run / "distilled"
     factions = [FACTIONS.index(f) for f in args.factions.split(",")]
     variants = [parse_variant(v, args.epochs, args.lr) for v in args.variants.split(";")]
+    run_config = json.loads((args.run / "config.json").read_text())
+    rules = RulesConfig.named(run_config["ruleset"], slavery=run_config["slavery"])
     rows = {}
     for f in factions:
         name = FACTIONS[f]
-        rows[(name, "mirror")] = faction_rate("heuristic", f, args.games, args.seed, args.workers)
+        rows[(name, "mirror")] = rate_vs_heuristic("heuristic", f, args.games, args.seed, rules,
+                                                   workers=args.workers)
         start = args.run / "checkpoints" / f"{name}_init.npz"
         for form in sorted({v["form"] for v in variants}):
-            rows[(name, f"start, {form}")] = faction_rate(
-                player({"form": form, "m": 0.0}, start), f, args.games, args.seed, args.workers)
+            rows[(name, f"start, {form}")] = rate_vs_heuristic(
+                player({"form": form, "m": 0.0}, start), f, args.games, args.seed, rules,
+                workers=args.workers)
     for variant in variants:
         print(f"variant {label(variant)}", flush=True)
         for f in factions:
             path = distill(args.run, variant, out, f)
-            rows[(FACTIONS[f], label(variant))] = faction_rate(
-                player(variant, path), f, args.games, args.seed, args.workers)
+            rows[(FACTIONS[f], label(variant))] = rate_vs_heuristic(
+                player(variant, path), f, args.games, args.seed, rules, workers=args.workers)
     print(f"\nwin rate against heuristic players, {2 * args.games} games per row "
           f"(seed {args.seed}, seat-swapped), 95 % Wilson intervals")
     for f in factions:

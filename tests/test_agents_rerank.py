@@ -16,6 +16,7 @@ from singapore_env.candidates import FEATURES
 from singapore_env.engine import Game
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_app.cli import main
+from test_env_leak import _hide
 
 PRIOR = FEATURES.index("prior_score")
 
@@ -79,23 +80,18 @@ def test_a_large_margin_keeps_the_prior_everywhere(tmp_path):
 
 
 def test_never_reads_hidden_state():
-    """Two games differing only in another seat's hand and the deck orders: the same
-    choice at every searched question of a game."""
+    """Twin games differing only in what the acting seat cannot see (the leak tests'
+    ``_hide``: other hands, deck orders, hidden commitments): the same choice at every
+    searched question of a game."""
     agent = make_agent("rerank:net=default")
     heuristic = HeuristicAgent()
+    rng = np.random.default_rng(0)
     game = Game(2)
     compared = 0
     while not game.is_over and compared < 20:
         seat = game.acting_seat
-        other = next((p for p in range(4) if p != seat and game.s.hands[p]), None)
-        if game.pending.kind in SEARCHED and other is not None \
-                and game.s.battle_deck[SEAT_FACTION[other]]:
-            twin = game.clone()
-            hand, deck = twin.s.hands[other], twin.s.battle_deck[SEAT_FACTION[other]]
-            hand[0], deck[-1] = deck[-1], hand[0]
-            twin.s.market_deck.reverse()
-            twin.s.population_deck.reverse()
-            assert agent.choose(game, seat) == agent.choose(twin, seat)
+        if game.pending.kind in SEARCHED:
+            assert agent.choose(game, seat) == agent.choose(_hide(game, seat, rng), seat)
             compared += 1
         game.step(heuristic.choose(game, seat))
     assert compared == 20

@@ -191,16 +191,22 @@ def _value_ok(cfg: ExpertConfig, best: int, row: dict, name: str) -> bool:
 
 
 # ---------------------------------------------------------------- evaluation
+def rate_vs_heuristic(spec: str, faction: int, games: int, seed: int, rules, *,
+                      workers: int = 1, ray_address: str | None = None) -> dict:
+    """The win rate (rate, ci95) of ``faction`` with ``spec`` on its seats and heuristic
+    players on the others under ``rules``, ``games`` seeds from ``seed``, seat-swapped."""
+    seats = tuple(spec if SEAT_FACTION[p] == faction else "heuristic" for p in range(4))
+    records = play_tables([Table(seats, rules)], games, seed, swap=True, workers=workers,
+                          ray_address=ray_address)
+    return summarize(records)["win_rate_by_faction"][FACTIONS[faction]]
+
+
 def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
     """Faction -> its win rate (rate, ci95) with ``players[faction]`` on its seats and
     heuristic players on the others, on the gate's seeds, seat-swapped."""
-    out = {}
-    for f, spec in players.items():
-        seats = tuple(spec if SEAT_FACTION[p] == f else "heuristic" for p in range(4))
-        records = play_tables([Table(seats, cfg.rules())], cfg.eval_games, gate_seed(cfg.seed),
-                              swap=True, workers=cfg.workers, ray_address=cfg.ray or None)
-        out[f] = summarize(records)["win_rate_by_faction"][FACTIONS[f]]
-    return out
+    return {f: rate_vs_heuristic(spec, f, cfg.eval_games, gate_seed(cfg.seed), cfg.rules(),
+                                 workers=cfg.workers, ray_address=cfg.ray or None)
+            for f, spec in players.items()}
 
 
 def mirror_rates(cfg: ExpertConfig) -> dict[int, dict]:
