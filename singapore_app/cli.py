@@ -531,17 +531,23 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
               help="Evaluation seeds per matchup (each played twice, seats swapped).")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
+@click.option("--expert-config", type=click.Path(exists=True, dir_okay=False),
+              help="Expert-iteration config of the short expert run "
+                   "(default: training/configs/expert_demo.toml).")
+@click.option("--expert/--no-expert", default=True, show_default=True,
+              help="Add a short expert-iteration run to the report.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def demo(out, config_path, games, ruleset, progress) -> None:
-    """Short self-play training, then an evaluation report (markdown + PNGs) in OUT."""
+def demo(out, config_path, games, ruleset, expert_config, expert, progress) -> None:
+    """Short self-play training and a short expert-iteration run, then an evaluation
+    report (markdown + PNGs) in OUT."""
     from training.config import TrainConfigError
     from training.report import run_demo
 
     try:
         report = run_demo(out, config_path, games, progress=progress, log=click.echo,
-                          ruleset=ruleset)
+                          ruleset=ruleset, expert_config=expert_config, expert=expert)
     except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+        raise click.BadParameter(str(exc), param_hint="'--config' / '--expert-config'") from None
     click.echo(f"report: {report}")
 
 

@@ -4,12 +4,15 @@
 - ``train/`` — checkpoints, ``progress.csv`` (the learning curve), ``config.json``;
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, and ratings;
 - ``learning_curves.png``, ``faction_win_rates.png``;
+- ``expert/`` — a short expert-iteration run (``configs/expert_demo.toml``): its
+  checkpoints, ``progress.csv`` and ``learning_curve.png``;
 - ``report.md`` — the above as a readable page.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import time
 from pathlib import Path
 from typing import Callable
@@ -17,13 +20,18 @@ from typing import Callable
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent
 from agents.random_agent import RandomAgent
+from singapore_env.engine.content import FACTIONS
 
-from .config import TrainConfig
+from .config import TrainConfig, TrainConfigError, load_config
+from .expert import train as train_expert
+from .expert_config import ExpertConfig
 from .evaluate import (openskill_ratings, plot_faction_win_rates, plot_learning_curves,
                        run_matchup, write_json)
+from .progress import read_progress
 from .selfplay import train
 
 DEMO_CONFIG = Path(__file__).parent / "configs" / "demo.toml"
+EXPERT_DEMO_CONFIG = Path(__file__).parent / "configs" / "expert_demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 
 
@@ -47,6 +55,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _interval(rate: float, low: float, high: float) -> str:
+    return f"{_pct(rate)} [{_pct(low)}, {_pct(high)}]"
+
+
 def _row(name: str, summary: dict) -> str:
     b = summary["win_rate_by_faction"]["british"]
     m = summary["win_rate_by_faction"]["malay"]
@@ -56,7 +68,9 @@ def _row(name: str, summary: dict) -> str:
 
 
 def write_report(out: Path, cfg: TrainConfig, summaries: dict, ratings: dict,
-                 train_seconds: float, eval_seconds: float) -> Path:
+                 train_seconds: float, eval_seconds: float,
+                 sections: list[str] = ()) -> Path:
+    """``report.md`` of the demo in ``out``; ``sections`` (markdown lines) are appended."""
     with open(out / "train" / "progress.csv", newline="") as fh:
         progress = list(csv.DictReader(fh))
     lines = [
@@ -88,20 +102,76 @@ def write_report(out: Path, cfg: TrainConfig, summaries: dict, ratings: dict,
         "| agent | mu | sigma | ordinal |", "|---|---|---|---|",
         *[f"| {name} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |"
           for name, r in ratings.items()], "",
+        *sections,
     ]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
 
 
+def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
+    """The report's lines on the expert-iteration run in ``run`` (folder name relative
+    to the report: ``expert``): each faction's distilled policy at the gate, per
+    iteration, next to the mirror on the same seeds."""
+    baseline = json.loads((run / "baseline.json").read_text())
+    searchers = ("all four seats search" if cfg.opponent == "search" else
+                 "the two seats of one faction search against two heuristics")
+    start = {"reference": "the shipped `learned:default`",
+             "scratch": "a new network"}.get(cfg.init, f"`{cfg.init}`")
+    lines = [
+        "## Expert iteration (a short run)", "",
+        f"`{run.name}/`: {cfg.iterations} iterations of {cfg.games_per_iteration} games in "
+        f"{seconds / 60:.1f} min (configuration: `{run.name}/config.json`). In each game "
+        f"{searchers} (`{cfg.search}`), and every decision of a searching seat is a "
+        "row: the search's choice is the policy's target, the game's outcome the value "
+        f"head's. One policy-value network per faction, started from {start}, is "
+        "trained on the rows. "
+        f"The *gate* plays it without search (one forward pass a decision) on "
+        f"{cfg.eval_games} seeds, seat-swapped, against two heuristics, next to the "
+        "mirror on the same seeds, and keeps it if it is not worse than the best so "
+        "far. A run this short shows the loop working, not a stronger player: the "
+        "reference run and its measured strength are in `docs/results.md`.", "",
+        "| iteration | faction | rows (searched) | distilled vs heuristic [95% CI] "
+        "| mirror [95% CI] | kept |", "|---|---|---|---|---|---|",
+    ]
+    for f, name in enumerate(FACTIONS):
+        start, mirror = baseline[str(f)]["start"], baseline[str(f)]["mirror"]
+        lines.append(f"| start | {name} | | {_interval(start['rate'], start['low'], start['high'])} "
+                     f"| {_interval(mirror['rate'], mirror['low'], mirror['high'])} | |")
+    for row in read_progress(run / "progress.csv"):
+        for name in FACTIONS:
+            win, mirror = (_interval(*(float(row[f"{name}_{k}{s}"]) for s in ("", "_low", "_high")))
+                           for k in ("win", "mirror"))
+            lines.append(f"| {row['iteration']} | {name} | {row[f'{name}_samples']} "
+                         f"({row[f'{name}_searched']}) | {win} | {mirror} "
+                         f"| {'yes' if row[f'{name}_accepted'] == '1' else 'no'} |")
+    return lines + ["", f"![expert iteration]({run.name}/learning_curve.png)", ""]
+
+
+def expert_demo_config(path: str | Path | None = None,
+                       ruleset: str | None = None) -> ExpertConfig:
+    """The short expert run's config (default ``configs/expert_demo.toml``); a
+    TrainConfigError if ``path`` is not an expert-iteration config."""
+    path = path or EXPERT_DEMO_CONFIG
+    cfg = load_config(path, ruleset=ruleset)
+    if not isinstance(cfg, ExpertConfig):
+        raise TrainConfigError(f"{path}: not an expert-iteration config "
+                               f"(it needs algorithm = \"expert\")")
+    return cfg
+
+
 def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 50,
              progress: bool = True, log: Callable[[str], None] = print,
-             ruleset: str | None = None) -> Path:
+             ruleset: str | None = None, expert_config: str | Path | None = None,
+             expert: bool = True) -> Path:
     """Train (or resume) a short self-play run and write the evaluation report
-    (``ruleset`` overrides the training config's)."""
+    (``ruleset`` overrides the training config's); with ``expert``, a short
+    expert-iteration run (``expert_config``, default ``configs/expert_demo.toml``)
+    joins the report."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     cfg = TrainConfig.load(config_path or DEMO_CONFIG, ruleset=ruleset)
+    expert_cfg = expert_demo_config(expert_config, ruleset) if expert else None
+    out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     train(cfg, out / "train", progress=progress, log=log)
     train_seconds = time.time() - t0
@@ -125,4 +195,10 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
                out / "evaluation.json")
     plot_learning_curves(out / "train" / "progress.csv", out / "learning_curves.png")
     plot_faction_win_rates(summaries, out / "faction_win_rates.png")
-    return write_report(out, cfg, summaries, ratings, train_seconds, eval_seconds)
+    sections = []
+    if expert_cfg:
+        log("expert iteration...")
+        t2 = time.time()
+        train_expert(expert_cfg, out / "expert", log=log, progress=progress)
+        sections = expert_section(out / "expert", expert_cfg, time.time() - t2)
+    return write_report(out, cfg, summaries, ratings, train_seconds, eval_seconds, sections)
