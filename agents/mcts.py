@@ -44,6 +44,15 @@ answers (from the seat's observation, as :class:`~agents.learned.LearnedAgent` r
 it) join the heuristic's candidates when they are not among them already, and must
 beat the prior in the search like any other candidate.
 
+With ``select=puct`` (needs ``net``) the simulations are not spread evenly over the
+candidates in common worlds: each simulation samples a world and plays the candidate
+with the highest ``Q + cpuct * P * sqrt(N + 1) / (1 + n)`` (AlphaZero's PUCT rule):
+``P`` is the network policy's probability of the candidate renormalised over the
+candidates, ``Q`` its mean rollout score so far (an unvisited candidate gets the mean
+of all scores so far), ``n`` its simulations, ``N`` all of them. The most simulated
+candidate is played (the prior on a tie). The default, ``select=paired``, is the
+paired-evidence rule above.
+
 Budget: ``iters`` simulations (rollouts) per searched decision, or, with ``iters=0``,
 ``seconds`` of wall time per searched decision (at least one world). With a seed an
 ``iters`` budget gives the same game on any machine; a ``seconds`` budget depends on
@@ -86,6 +95,8 @@ if TYPE_CHECKING:  # pragma: no cover
 SEARCHED = frozenset({"place_leader", "leader_action", "actions", "war_join", "war_accept",
                       "war_commit", "contribute", "spoils"})
 GOALS = ("faction", "seat")
+#: How simulations are spread over the root candidates.
+SELECTIONS = ("paired", "puct")
 #: Search budgets per decision beyond which a game would not end in practice.
 MAX_ITERS = 1_000_000
 MAX_SECONDS = 3600.0
@@ -113,12 +124,13 @@ class MctsAgent(Agent):
     #: Parameters (``mcts:key=value``) and their defaults.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
               "vp_weight": 0.5, "horizon": 0, "goal": "faction", "net": "", "value": True,
-              "ptopk": 0}
+              "ptopk": 0, "select": "paired", "cpuct": 1.0}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
                  vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction",
-                 net: str = "", value: bool = True, ptopk: int = 0):
+                 net: str = "", value: bool = True, ptopk: int = 0,
+                 select: str = "paired", cpuct: float = 1.0):
         _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
         _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
                f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
@@ -128,7 +140,11 @@ class MctsAgent(Agent):
         _check(horizon >= 0, f"horizon must be >= 0 rounds, got {horizon}")
         _check(goal in GOALS, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
         _check(ptopk >= 0, f"ptopk must be >= 0, got {ptopk}")
-        _check(net or (value and not ptopk), "value=0 and ptopk need a network: net=PATH")
+        _check(select in SELECTIONS, f"select must be one of {', '.join(SELECTIONS)}, "
+               f"got {select!r}")
+        _check(0 <= cpuct < math.inf, f"cpuct must be a finite number >= 0, got {cpuct}")
+        _check(net or (value and not ptopk and select == "paired"),
+               "value=0, ptopk and select=puct need a network: net=PATH")
         use_value = bool(net) and value
         _check(not use_value or horizon >= 1, "net needs horizon >= 1 (the value head "
                "scores the position a rollout reaches after horizon rounds; value=0 "
@@ -145,6 +161,7 @@ class MctsAgent(Agent):
         self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
+        self.select, self.cpuct = select, cpuct
         self.prior = HeuristicAgent(seed)
         self.players = [HeuristicAgent() for _ in range(4)]
         self.rng = np.random.default_rng(seed)
@@ -178,16 +195,47 @@ class MctsAgent(Agent):
             candidates += proposed[:self.ptopk]
         return candidates
 
-    def policy_order(self, game: "Game", seat: int) -> list["Decision"]:
-        """The legal decisions, most likely first, by the network of ``seat``'s faction
-        (reading the seat's observation with the candidate keys)."""
+    def policy_logits(self, game: "Game", seat: int, decisions: list["Decision"]) -> np.ndarray:
+        """The logits of ``decisions`` by the network of ``seat``'s faction (reading the
+        seat's observation with the candidate keys)."""
         logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
         index = _encoder_for(game).table.index
-        return sorted(game.legal_decisions(), key=lambda d: -logits[index(d)])
+        return np.array([logits[index(d)] for d in decisions], dtype=np.float64)
+
+    def policy_order(self, game: "Game", seat: int) -> list["Decision"]:
+        """The legal decisions, most likely first, by the network of ``seat``'s faction."""
+        legal = game.legal_decisions()
+        logits = self.policy_logits(game, seat, legal)
+        return [legal[i] for i in sorted(range(len(legal)), key=lambda i: -logits[i])]
+
+    def candidate_priors(self, game: "Game", seat: int,
+                         candidates: list["Decision"]) -> np.ndarray:
+        """The network policy's probabilities of ``candidates``, renormalised over them."""
+        logits = self.policy_logits(game, seat, candidates)
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
 
     # ------------------------------------------------------------ search
     def _search(self, game: "Game", seat: int, candidates: list["Decision"]) -> "Decision":
         start = time.perf_counter()
+        if self.select == "puct":
+            best, worlds, advantage = self._puct(game, seat, candidates, start)
+            simulations = worlds
+        else:
+            best, worlds, advantage = self._paired(game, seat, candidates, start)
+            simulations = worlds * len(candidates)
+        self.last_search = {"candidates": list(candidates), "worlds": worlds,
+                            "advantage": advantage}
+        self.stats.searched += 1
+        self.stats.simulations += simulations
+        self.stats.overruled += best > 0
+        self.stats.seconds += time.perf_counter() - start
+        return candidates[best]
+
+    def _paired(self, game: "Game", seat: int, candidates: list["Decision"],
+                start: float) -> tuple[int, int, list[float]]:
+        """Every candidate in every sampled world: (the chosen index, the worlds, each
+        candidate's mean paired advantage over the prior)."""
         n = len(candidates)
         diffs: list[list[float]] = [[] for _ in candidates]
         worlds = 0
@@ -198,14 +246,32 @@ class MctsAgent(Agent):
             for i in range(1, n):
                 diffs[i].append(values[i] - values[0])
             worlds += 1
-        best = self._significant_best(diffs)
-        self.last_search = {"candidates": list(candidates), "worlds": worlds,
-                            "advantage": [float(np.mean(d)) if d else 0.0 for d in diffs]}
-        self.stats.searched += 1
-        self.stats.simulations += worlds * n
-        self.stats.overruled += best > 0
-        self.stats.seconds += time.perf_counter() - start
-        return candidates[best]
+        advantage = [float(np.mean(d)) if d else 0.0 for d in diffs]
+        return self._significant_best(diffs), worlds, advantage
+
+    def _puct(self, game: "Game", seat: int, candidates: list["Decision"],
+              start: float) -> tuple[int, int, list[float]]:
+        """One candidate per sampled world, picked by PUCT: (the most simulated index,
+        the worlds, each candidate's mean score minus the prior's, 0 if either has none)."""
+        priors = self.candidate_priors(game, seat, candidates)
+        visits, totals = np.zeros(len(candidates)), np.zeros(len(candidates))
+        while visits.sum() == 0 or not self._spent(int(visits.sum()), start):
+            world = determinize(game, seat, self.rng)
+            seed = int(self.rng.integers(_SEED_SPACE))
+            i = self._puct_pick(priors, visits, totals)
+            totals[i] += self._rollout(world, candidates[i], seat, seed)
+            visits[i] += 1
+        means = totals / np.maximum(visits, 1)
+        advantage = [float(means[i] - means[0]) if visits[i] and visits[0] else 0.0
+                     for i in range(len(candidates))]
+        return int(np.argmax(visits)), int(visits.sum()), advantage
+
+    def _puct_pick(self, priors: np.ndarray, visits: np.ndarray, totals: np.ndarray) -> int:
+        """The candidate with the highest PUCT score (the first on a tie)."""
+        n = visits.sum()
+        first_play = totals.sum() / n if n else 0.0
+        q = np.where(visits > 0, totals / np.maximum(visits, 1), first_play)
+        return int(np.argmax(q + self.cpuct * priors * math.sqrt(n + 1) / (1 + visits)))
 
     def _spent(self, simulations: int, start: float) -> bool:
         if self.iters:

@@ -1,6 +1,7 @@
 """The search agent: legal moves in every ruleset, reproducible with a seed, blind to
 hidden information, and its parameters parsed from the agent spec."""
 
+import numpy as np
 import pytest
 
 from agents.base import _encoder_for
@@ -147,8 +148,10 @@ def test_seed_parameter_works_for_every_agent():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, goal, horizon, iters, margin, net, ptopk, "
-                     "seconds, seed, topk, value, vp_weight, z"),
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, margin, "
+                     "net, ptopk, seconds, seed, select, topk, value, vp_weight, z"),
+    ("mcts:select=ucb", "select must be one of paired, puct, got 'ucb'"),
+    ("mcts:select=puct:cpuct=-1:net=default:horizon=1", "cpuct must be a finite number >= 0"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
     ("mcts:iters", "parameters are written key=value"),
     ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
@@ -180,7 +183,8 @@ def value_net(tmp_path_factory):
 
 
 @pytest.mark.parametrize("ruleset, extra", [("standard", ""), ("simulation", ""),
-                                            ("standard", ":ptopk=2")])
+                                            ("standard", ":ptopk=2"),
+                                            ("standard", ":select=puct")])
 def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
     """The value head scores cut rollouts from the seat's view of a sampled world: two
     games differing only in hidden cards give the same evidence and choice."""
@@ -234,8 +238,38 @@ def test_policy_proposes_extra_candidates(value_net):
     assert agent.last_search["candidates"] == cands
 
 
+def test_puct_spreads_the_simulations_by_the_policy_and_the_scores(value_net, monkeypatch):
+    """PUCT: with a huge cpuct the simulations follow the policy's priors over the
+    candidates and the most simulated one is played; with cpuct=0 the best mean score
+    is simulated next; the priors are the network's, renormalised over the candidates."""
+    g = _searched_position()
+    seat = g.acting_seat
+    spec = f"mcts:iters=30:topk=3:gap=1000:horizon=1:net={value_net}:select=puct"
+    agent = make_agent(spec, seed=3)
+    agent.choose(g, seat)
+    cands = agent.last_search["candidates"]
+    priors = agent.candidate_priors(g, seat, cands)
+    logits = agent.policy_logits(g, seat, cands)
+    assert priors == pytest.approx(np.exp(logits) / np.exp(logits).sum())
+    assert agent.stats.simulations == 30 and agent.last_search["worlds"] == 30
+
+    follow = make_agent(spec + ":cpuct=1e9", seed=3)
+    monkeypatch.setattr(follow, "candidate_priors", lambda *a: np.array([0.1, 0.7, 0.2]))
+    assert follow.choose(g, seat) == cands[1]
+    visits, totals = np.zeros(3), np.zeros(3)
+    for _ in range(30):
+        i = follow._puct_pick(np.array([0.1, 0.7, 0.2]), visits, totals)
+        visits[i] += 1
+        totals[i] += 0.5
+    assert list(visits) == [3, 21, 6]
+    greedy = make_agent(spec + ":cpuct=0", seed=3)
+    assert greedy._puct_pick(priors, np.ones(3), np.array([0.2, 0.9, 0.5])) == 1
+    assert greedy._puct_pick(priors, np.zeros(3), np.zeros(3)) == 0  # a tie: the prior
+
+
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:ptopk=1", "value=0 and ptopk need a network"),
+    ("mcts:ptopk=1", "value=0, ptopk and select=puct need a network"),
+    ("mcts:select=puct:horizon=1", "value=0, ptopk and select=puct need a network"),
     ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
     ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
     ("mcts:net=agents/policies/british.npz", "net needs horizon >= 1"),
