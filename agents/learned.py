@@ -159,9 +159,12 @@ def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, Poin
 
 class PolicyView:
     """The observation dict a policy reads at engine level: the observation vector and,
-    for a pointer policy, the candidate keys (with the prior it was trained with)."""
+    for a pointer policy, the candidate keys (with the prior it was trained with). Every
+    player that reads a policy does so through a view, so building one limits numpy's
+    BLAS (and torch) to one thread in this process."""
 
     def __init__(self, policy: NumpyPolicy):
+        limit_threads()
         self.policy = policy
         self._candidates: CandidateEncoder | None = None
 
@@ -190,7 +193,6 @@ class LearnedAgent(Agent):
 
     def __init__(self, policy: NumpyPolicy, deterministic: bool = True, seed: int | None = None,
                  name: str | None = None):
-        limit_threads()
         self.policy = policy
         self._view = PolicyView(policy)
         self.deterministic = deterministic

@@ -2,7 +2,8 @@
 
 Under load a numpy forward pass of a small policy measured 15 ms with the default BLAS
 thread pool against 0.5 ms with one thread, and evaluation runs one game per process
-anyway; :func:`limit_threads` is called when a learned agent is built, by training and
+anyway; :func:`limit_threads` is called when a player that reads a policy is built (a
+learned agent, `mcts` or `rerank` with a network: `agents.learned.PolicyView`), by training and
 by the ladder. It limits the BLAS / OpenMP pools through threadpoolctl, torch's
 intra-op pool if torch is loaded, and sets ``OMP_NUM_THREADS`` / ``MKL_NUM_THREADS``
 so that a library loaded later (torch imported after the call) starts with as many.

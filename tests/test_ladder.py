@@ -4,8 +4,10 @@ command line, and one inference thread per process."""
 import json
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
+from agents import make_agent
 from singapore_app.cli import main
 from training.ladder import ladder_matchups
 
@@ -63,15 +65,21 @@ def test_agent_parameters_on_the_command_line():
     assert bad.exit_code == 2 and "parameter iters expects an integer" in bad.output
 
 
-def test_a_learned_agent_limits_blas_and_torch_to_one_thread():
+@pytest.mark.parametrize("build", ["learned", "mcts:iters=2:horizon=1:net=default",
+                                   "rerank:net=default"])
+def test_a_player_reading_a_network_limits_blas_and_torch_to_one_thread(build):
     import torch
-    from threadpoolctl import threadpool_info
+    from threadpoolctl import threadpool_info, threadpool_limits
 
     from agents.learned import LearnedAgent, NumpyPolicy
 
     torch.set_num_threads(2)
-    policy = NumpyPolicy([(np.ones((3, 4)), np.zeros(4))], (np.ones((4, 2)), np.zeros(2)))
-    LearnedAgent(policy)
+    threadpool_limits(2)
+    if build == "learned":
+        LearnedAgent(NumpyPolicy([(np.ones((3, 4)), np.zeros(4))],
+                                 (np.ones((4, 2)), np.zeros(2))))
+    else:
+        make_agent(build)
     assert torch.get_num_threads() == 1
     assert all(pool["num_threads"] == 1 for pool in threadpool_info())
 
