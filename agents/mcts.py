@@ -38,7 +38,9 @@ the searching seat's faction's predicted win share plus ``vp_weight`` times its
 predicted margin, read from that seat's observation of the sampled world (so the net
 sees what the seat would see there, never the real hidden state). A rollout that ends
 the game is scored by the final VP as before. With ``value=0`` the network's value head
-is not used (the projected VP scores the cut, any horizon). With ``ptopk=K`` (needs
+is not used (the projected VP scores the cut, any horizon). With ``rollout=0`` (needs
+the value head) nothing is played after the candidate: the value head scores the
+position right after it, in each sampled world (the cut "at once"). With ``ptopk=K`` (needs
 ``net``) the network's *policy* proposes candidates too: its ``K`` most likely legal
 answers (from the seat's observation, as :class:`~agents.learned.LearnedAgent` reads
 it) join the heuristic's candidates when they are not among them already, and must
@@ -124,13 +126,13 @@ class MctsAgent(Agent):
     #: Parameters (``mcts:key=value``) and their defaults.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
               "vp_weight": 0.5, "horizon": 0, "goal": "faction", "net": "", "value": True,
-              "ptopk": 0, "select": "paired", "cpuct": 1.0}
+              "ptopk": 0, "select": "paired", "cpuct": 1.0, "rollout": True}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
                  vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction",
                  net: str = "", value: bool = True, ptopk: int = 0,
-                 select: str = "paired", cpuct: float = 1.0):
+                 select: str = "paired", cpuct: float = 1.0, rollout: bool = True):
         _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
         _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
                f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
@@ -146,9 +148,12 @@ class MctsAgent(Agent):
         _check(net or (value and not ptopk and select == "paired"),
                "value=0, ptopk and select=puct need a network: net=PATH")
         use_value = bool(net) and value
-        _check(not use_value or horizon >= 1, "net needs horizon >= 1 (the value head "
-               "scores the position a rollout reaches after horizon rounds; value=0 "
-               "leaves it unused)")
+        _check(rollout or use_value, "rollout=0 needs a value head to score the position "
+               "after the candidate: net=PATH")
+        _check(not use_value or horizon >= 1 or not rollout, "net needs horizon >= 1 (the "
+               "value head scores the position a rollout reaches after horizon rounds; "
+               "rollout=0 scores the position right after the candidate; value=0 leaves "
+               "it unused)")
         _check(not use_value or goal == "faction", "net predicts the faction's outcome: "
                "use goal=faction")
         try:
@@ -161,7 +166,7 @@ class MctsAgent(Agent):
         self.iters, self.seconds, self.topk, self.gap = iters, seconds, topk, gap
         self.z, self.margin, self.vp_weight = z, margin, vp_weight
         self.horizon, self.goal = horizon, goal
-        self.select, self.cpuct = select, cpuct
+        self.select, self.cpuct, self.rollout = select, cpuct, rollout
         self.prior = HeuristicAgent(seed)
         self.players = [HeuristicAgent() for _ in range(4)]
         self.rng = np.random.default_rng(seed)
@@ -291,16 +296,18 @@ class MctsAgent(Agent):
         return best
 
     def _rollout(self, world: "Game", first: "Decision", seat: int, seed: int) -> float:
-        """Play ``first`` in a copy of ``world``, then heuristic players to the end
-        (or ``horizon`` rounds on); the score of the result for ``seat``."""
+        """Play ``first`` in a copy of ``world``, then (with ``rollout``) heuristic
+        players to the end or ``horizon`` rounds on; the score of the result for
+        ``seat``."""
         g = world.clone()
         g.step(first)
-        for p, player in enumerate(self.players):
-            player.reset(seed + p)
-        stop = g.s.round + self.horizon if self.horizon else None
-        while not g.is_over and (stop is None or g.s.round < stop):
-            acting = g.acting_seat
-            g.step(self.players[acting].choose(g, acting))
+        if self.rollout:
+            for p, player in enumerate(self.players):
+                player.reset(seed + p)
+            stop = g.s.round + self.horizon if self.horizon else None
+            while not g.is_over and (stop is None or g.s.round < stop):
+                acting = g.acting_seat
+                g.step(self.players[acting].choose(g, acting))
         if g.is_over:
             return self.value(g.final_scores, seat)
         if self.use_value:

@@ -149,7 +149,7 @@ def test_seed_parameter_works_for_every_agent():
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, margin, "
-                     "net, ptopk, seconds, seed, select, topk, value, vp_weight, z"),
+                     "net, ptopk, rollout, seconds, seed, select, topk, value, vp_weight, z"),
     ("mcts:select=ucb", "select must be one of paired, puct, got 'ucb'"),
     ("mcts:select=puct:cpuct=-1:net=default:horizon=1", "cpuct must be a finite number >= 0"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
@@ -184,7 +184,8 @@ def value_net(tmp_path_factory):
 
 @pytest.mark.parametrize("ruleset, extra", [("standard", ""), ("simulation", ""),
                                             ("standard", ":ptopk=2"),
-                                            ("standard", ":select=puct")])
+                                            ("standard", ":select=puct"),
+                                            ("standard", ":rollout=0")])
 def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
     """The value head scores cut rollouts from the seat's view of a sampled world: two
     games differing only in hidden cards give the same evidence and choice."""
@@ -220,6 +221,24 @@ def test_net_value_replaces_the_projected_vp_at_the_cut(value_net):
     win, margin = guided.nets[SEAT_FACTION[seat]].outcome(obs)
     assert 0 <= win <= 1 and -1 <= margin <= 1
     assert guided.net_value(g, seat) == pytest.approx(win + 0.5 * margin)
+
+
+def test_rollout_0_scores_the_position_right_after_the_candidate(value_net, monkeypatch):
+    """The cut "at once": no heuristic plays after the candidate; each simulation is the
+    value head's score of the sampled world with the candidate played (horizon unused)."""
+    g = _searched_position()
+    seat = g.acting_seat
+    agent = MctsAgent(seed=5, iters=6, topk=3, gap=float("inf"), net=str(value_net),
+                      rollout=False)
+    for player in agent.players:
+        monkeypatch.setattr(player, "choose", lambda *a: pytest.fail("a rollout was played"))
+    world = g.clone()
+    first = g.legal_decisions()[0]
+    after = world.clone()
+    after.step(first)
+    assert agent._rollout(world, first, seat, 0) == agent.net_value(after, seat)
+    agent.choose(g, seat)
+    assert agent.stats.simulations >= 6 and len(agent.last_search["candidates"]) == 3
 
 
 def test_policy_proposes_extra_candidates(value_net):
@@ -270,6 +289,8 @@ def test_puct_spreads_the_simulations_by_the_policy_and_the_scores(value_net, mo
 @pytest.mark.parametrize("spec, message", [
     ("mcts:ptopk=1", "value=0, ptopk and select=puct need a network"),
     ("mcts:select=puct:horizon=1", "value=0, ptopk and select=puct need a network"),
+    ("mcts:rollout=0", "rollout=0 needs a value head"),
+    ("mcts:rollout=0:net=default:value=0", "rollout=0 needs a value head"),
     ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
     ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
     ("mcts:net=agents/policies/british.npz", "net needs horizon >= 1"),
