@@ -13,8 +13,11 @@ temperature (0: the candidate the search chose; T > 0: a softmax of the candidat
 advantages over T), ``w`` the weight of the decisions the search did
 not search (0: the policy learns from searched decisions only), ``e`` the epochs and
 ``lr`` the learning rate (``--epochs``, ``--lr`` by default), ``m`` the rerank form's
-``margin`` (variants differing only in ``m`` share one trained network). The networks go to
-``--out/{variant}/{faction}.npz`` and each plays its faction in its form (one
+``margin`` (variants differing only in ``m`` share one trained network), ``j=1`` one
+*joint* network for both factions (trained on both factions' rows from the British
+starting network; the observation's ``me`` block, the seat one-hot, tells it which
+faction it plays) instead of one per faction. The networks go to
+``--out/{variant}/{faction}.npz`` (``joint.npz``) and each plays its faction in its form (one
 forward pass per decision, no search) against heuristic players on ``--games`` seeds,
 seat-swapped, under the run's rules, next to the starting network and the mirror
 (four heuristics) on the same seeds: win rates with 95 % Wilson intervals.
@@ -41,16 +44,16 @@ from singapore_env.engine.content import FACTIONS  # noqa: E402
 from training.expert import rate_vs_heuristic, stream_seed, train_network  # noqa: E402
 from training.expert_data import SearchSamples  # noqa: E402
 
-KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float, "m": float}
+KEYS = {"form": str, "T": float, "w": float, "e": int, "lr": float, "m": float, "j": int}
 #: The keys of the training (the rest says how the network plays).
-TRAINING_KEYS = ("form", "T", "w", "e", "lr")
+TRAINING_KEYS = ("form", "T", "w", "e", "lr", "j")
 FORMS = ("learned", "rerank")
 
 
 def parse_variant(text: str, epochs: int, lr: float) -> dict:
     """``"T=0.05,w=0"`` -> ``{"form": "learned", "T": 0.05, "w": 0.0, "e": epochs,
     "lr": lr}``."""
-    variant = {"form": "learned", "T": 0.0, "w": 1.0, "e": epochs, "lr": lr, "m": 0.0}
+    variant = {"form": "learned", "T": 0.0, "w": 1.0, "e": epochs, "lr": lr, "m": 0.0, "j": 0}
     for item in filter(None, text.split(",")):
         key, _, value = item.partition("=")
         if key not in KEYS:
@@ -63,7 +66,8 @@ def parse_variant(text: str, epochs: int, lr: float) -> dict:
 
 def label(variant: dict, keys=tuple(KEYS)) -> str:
     return ",".join(f"{k}={variant[k]:g}" if k != "form" else variant[k] for k in keys
-                    if not (k == "m" and variant["form"] != "rerank"))
+                    if not (k == "m" and variant["form"] != "rerank")
+                    and not (k == "j" and not variant["j"]))
 
 
 def player(variant: dict, path: Path) -> str:
@@ -79,17 +83,19 @@ def fmt(rate: dict) -> str:
 
 
 def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
-    """Train the variant's network of ``faction`` on every row of ``run`` (unless a
-    variant with the same training keys did); its file."""
+    """Train the variant's network of ``faction`` (with ``j``, the joint network) on
+    every row of ``run`` (unless a variant with the same training keys did); its file."""
     from training.policy_value import PolicyValueNet
 
-    name = FACTIONS[faction]
+    name = "joint" if variant["j"] else FACTIONS[faction]
     path = out / label(variant, TRAINING_KEYS) / f"{name}.npz"
     if path.exists():
         return path
-    data = SearchSamples.concat([SearchSamples.load(p)
-                                 for p in sorted((run / "data").glob(f"iter*_{name}.npz"))])
-    start = NumpyPolicy.load(run / "checkpoints" / f"{name}_init.npz")
+    rows = FACTIONS if variant["j"] else [name]
+    data = SearchSamples.concat([SearchSamples.load(p) for n in rows
+                                 for p in sorted((run / "data").glob(f"iter*_{n}.npz"))])
+    first = FACTIONS[0] if variant["j"] else name
+    start = NumpyPolicy.load(run / "checkpoints" / f"{first}_init.npz")
     net = PolicyValueNet.from_actor(start, int(start.meta.get("value_hidden", 64)))
     t0 = time.perf_counter()
     losses = train_network(net, data, variant["e"], variant["lr"], 256, 1.0,
