@@ -1,15 +1,18 @@
-"""The shipped reference policies: ``learned:default`` plays each seat with its faction's
-trained policy, so users can benchmark against a learned player without training one.
+"""The shipped learned policies: ``learned:NAME`` plays each seat with its faction's
+trained policy of the pair NAME, so users can benchmark against a learned player
+without training one.
 
-The files are ``agents/policies/british.npz`` and ``malay.npz`` (numpy actors, no torch
-needed), produced by::
+- ``default``: ``agents/policies/british.npz`` and ``malay.npz``, which read the
+  heuristic's scores of the answers (``candidate_prior``), produced by
+  ``singapore-1819 train --config training/configs/reference.toml --out runs/reference``;
+- ``pure``: ``agents/policies/pure/``, the same network without any heuristic input
+  (what learning from the observation alone reaches), produced by
+  ``singapore-1819 train --config training/configs/pure.toml --out runs/pure``.
 
-    singapore-1819 train --config training/configs/reference.toml --out runs/reference
-
-(then copied from ``runs/reference``). Their strength against the heuristic, next to
-the mirror baseline, is in ``docs/results.md``. They were trained on the ``standard``
-ruleset; the observation has the same size in every ruleset, so they play the others
-too, untrained for them.
+They are numpy actors (no torch needed), copied from the run folders. Their strength
+against the heuristic, next to the mirror baseline, is in ``docs/results.md``. They
+were trained on the ``standard`` ruleset; the observation has the same size in every
+ruleset, so they play the others too, untrained for them.
 """
 
 from __future__ import annotations
@@ -36,9 +39,17 @@ class FactionPolicies(Agent):
         return self.by_faction[SEAT_FACTION[seat]].choose(game, seat)
 
 
-def reference_agent(deterministic: bool = True, seed: int | None = None) -> FactionPolicies:
-    """The shipped policies as one agent (most likely action, or sampled)."""
-    return FactionPolicies({
-        f: LearnedAgent.load(POLICY_DIR / f"{name}.npz", deterministic=deterministic,
+#: The shipped pairs: ``learned:NAME`` -> the folder of its british.npz and malay.npz.
+SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure"}
+
+
+def reference_agent(deterministic: bool = True, seed: int | None = None,
+                    pair: str = "default") -> FactionPolicies:
+    """The shipped pair ``pair`` (a key of :data:`SHIPPED`) as one agent (most likely
+    action, or sampled)."""
+    agent = FactionPolicies({
+        f: LearnedAgent.load(SHIPPED[pair] / f"{name}.npz", deterministic=deterministic,
                              seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
+    agent.name = f"learned:{pair}"
+    return agent

@@ -11,7 +11,7 @@ the ones the agent was registered with. An unknown parameter or a value of the w
 type raises ValueError naming the allowed parameters. A trained policy is named by its
 file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal action; or
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
-``learned:default`` is the shipped reference pair (:mod:`agents.reference`).
+``learned:default`` and ``learned:pure`` are shipped pairs (:mod:`agents.reference`).
 
 :func:`as_agent` turns whatever a caller may give (a spec, an Agent, a plain function
 ``(observation, mask) -> action index``) into an Agent; ``play_game`` and ``FactionEnv``
@@ -153,7 +153,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         plugins = entry_point_names()
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents() + plugins)}, "
-            "learned:PATH, learned-sample:PATH, learned:default, path/to/bot.py:Class, "
+            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, path/to/bot.py:Class, "
             "package.module:Class")
     factory, allowed = _REGISTRY[name]
     seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
@@ -191,12 +191,12 @@ def _make_external(spec: str, factory, given: dict, seed) -> Agent:
 
 def _make_learned(spec: str, seed: int | None) -> Agent:
     from .learned import LearnedAgent
-    from .reference import reference_agent
+    from .reference import SHIPPED, reference_agent
 
     kind, path = spec.split(":", 1)
     try:
-        if path == "default":
-            agent = reference_agent(deterministic=kind == "learned", seed=seed)
+        if path in SHIPPED:
+            agent = reference_agent(deterministic=kind == "learned", seed=seed, pair=path)
         else:
             agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
     except (OSError, ValueError) as exc:

@@ -31,3 +31,26 @@ def test_learned_default_is_deterministic_and_beats_random():
         assert a.final_scores == b.final_scores
         wins += any(SEAT_FACTION[w] == seed % 2 for w in a.winners)
     assert wins >= 3
+
+
+def test_learned_pure_reads_no_heuristic_score():
+    """learned:pure is the shipped pair without the heuristic prior: its candidate
+    features' prior columns are zero, and it plays every ruleset legally."""
+    from agents.learned import PolicyView
+    from singapore_env.candidates import FEATURES
+    from singapore_env.engine import Game
+
+    agent = make_agent("learned:pure", seed=1)
+    assert isinstance(agent, FactionPolicies) and agent.name == "learned:pure"
+    prior = [FEATURES.index("prior_score"), FEATURES.index("prior_gap")]
+    for faction, learned in agent.by_faction.items():
+        assert isinstance(learned.policy, PointerActor)
+        assert learned.policy.meta["faction"] == ("british", "malay")[faction]
+        assert not learned.policy.meta.get("candidate_prior")
+        game = Game(5)
+        seat = game.acting_seat
+        features = PolicyView(learned.policy).observation(game, seat)["candidate_features"]
+        assert features[:, 0].sum() > 1 and not features[:, prior].any()
+    for ruleset in ("standard", "first-edition", "simulation"):
+        result = play_game(4, [agent] * 4, RulesConfig.named(ruleset))
+        assert result.round == 8
