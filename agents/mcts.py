@@ -40,11 +40,12 @@ sees what the seat would see there, never the real hidden state). A rollout that
 the game is scored by the final VP as before. With ``value=0`` the network's value head
 is not used (the projected VP scores the cut, any horizon). With ``rollout=0`` (needs
 the value head) nothing is played after the candidate: the value head scores the
-position right after it, in each sampled world (the cut "at once"). With ``ptopk=K`` (needs
-``net``) the network's *policy* proposes candidates too: its ``K`` most likely legal
-answers (from the seat's observation, as :class:`~agents.learned.LearnedAgent` reads
-it) join the heuristic's candidates when they are not among them already, and must
-beat the prior in the search like any other candidate.
+position right after it, in each sampled world (the cut "at once"). With
+``ptopk=K`` (needs ``net``) the network's *policy* proposes candidates too: its ``K``
+most likely legal answers (from the seat's observation, as
+:class:`~agents.learned.LearnedAgent` reads it) join the heuristic's candidates when
+they are not among them already, and must beat the prior in the search like any other
+candidate.
 
 With ``select=puct`` (needs ``net``) the simulations are not spread evenly over the
 candidates in common worlds: each simulation samples a world and plays the candidate

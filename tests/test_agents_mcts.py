@@ -148,8 +148,9 @@ def test_seed_parameter_works_for_every_agent():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, margin, "
-                     "net, ptopk, rollout, seconds, seed, select, topk, value, vp_weight, z"),
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, "
+                     "margin, net, ptopk, rollout, seconds, seed, select, topk, value, "
+                     "vp_weight, z"),
     ("mcts:select=ucb", "select must be one of paired, puct, got 'ucb'"),
     ("mcts:select=puct:cpuct=-1:net=default:horizon=1", "cpuct must be a finite number >= 0"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),

@@ -135,9 +135,9 @@ def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
         "| mirror [95% CI] | kept |", "|---|---|---|---|---|---|",
     ]
     for f, name in enumerate(FACTIONS):
-        start, mirror = baseline[str(f)]["start"], baseline[str(f)]["mirror"]
-        lines.append(f"| start | {name} | | {_interval(start['rate'], start['low'], start['high'])} "
-                     f"| {_interval(mirror['rate'], mirror['low'], mirror['high'])} | |")
+        start, mirror = (_interval(r["rate"], r["low"], r["high"])
+                         for r in (baseline[str(f)]["start"], baseline[str(f)]["mirror"]))
+        lines.append(f"| start | {name} | | {start} | {mirror} | |")
     for row in read_progress(run / "progress.csv"):
         for name in FACTIONS:
             win, mirror = (_interval(*(float(row[f"{name}_{k}{s}"]) for s in ("", "_low", "_high")))
