@@ -184,6 +184,13 @@ class PolicyView:
         obs = self.observation(game, seat)
         return self.policy.logits(obs if self.policy.needs_candidates else obs["observation"])
 
+    def decision_logits(self, game, seat: int, decisions: list) -> np.ndarray:
+        """The policy's logits of ``decisions`` (engine decisions of the pending
+        question) for ``seat``'s view of ``game``."""
+        logits = self.logits(game, seat)
+        index = _encoder_for(game).table.index
+        return np.array([logits[index(d)] for d in decisions], dtype=np.float64)
+
 
 class LearnedAgent(Agent):
     """Plays a trained policy. ``deterministic`` takes the most likely legal action;

@@ -204,9 +204,7 @@ class MctsAgent(Agent):
     def policy_logits(self, game: "Game", seat: int, decisions: list["Decision"]) -> np.ndarray:
         """The logits of ``decisions`` by the network of ``seat``'s faction (reading the
         seat's observation with the candidate keys)."""
-        logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
-        index = _encoder_for(game).table.index
-        return np.array([logits[index(d)] for d in decisions], dtype=np.float64)
+        return self._views[SEAT_FACTION[seat]].decision_logits(game, seat, decisions)
 
     def policy_order(self, game: "Game", seat: int) -> list["Decision"]:
         """The legal decisions, most likely first, by the network of ``seat``'s faction."""
@@ -261,16 +259,18 @@ class MctsAgent(Agent):
         the worlds, each candidate's mean score minus the prior's, 0 if either has none)."""
         priors = self.candidate_priors(game, seat, candidates)
         visits, totals = np.zeros(len(candidates)), np.zeros(len(candidates))
-        while visits.sum() == 0 or not self._spent(int(visits.sum()), start):
+        worlds = 0
+        while worlds == 0 or not self._spent(worlds, start):
             world = determinize(game, seat, self.rng)
             seed = int(self.rng.integers(_SEED_SPACE))
             i = self._puct_pick(priors, visits, totals)
             totals[i] += self._rollout(world, candidates[i], seat, seed)
             visits[i] += 1
+            worlds += 1
         means = totals / np.maximum(visits, 1)
         advantage = [float(means[i] - means[0]) if visits[i] and visits[0] else 0.0
                      for i in range(len(candidates))]
-        return int(np.argmax(visits)), int(visits.sum()), advantage
+        return int(np.argmax(visits)), worlds, advantage
 
     def _puct_pick(self, priors: np.ndarray, visits: np.ndarray, totals: np.ndarray) -> int:
         """The candidate with the highest PUCT score (the first on a tie)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from singapore_env.engine.content import SEAT_FACTION
 
-from .base import Agent, _encoder_for
+from .base import Agent
 from .heuristic import HeuristicAgent
 from .learned import PolicyView, load_value_nets
 from .mcts import heuristic_candidates, prior_answer
@@ -72,10 +72,8 @@ class RerankAgent(Agent):
         candidates = heuristic_candidates(self.prior, game, seat, prior, self.topk, self.gap)
         if len(candidates) == 1:
             return prior
-        logits = self._views[SEAT_FACTION[seat]].logits(game, seat)
-        index = _encoder_for(game).table.index
-        scores = [logits[index(d)] + (self.margin if i == 0 else 0.0)
-                  for i, d in enumerate(candidates)]
+        scores = self._views[SEAT_FACTION[seat]].decision_logits(game, seat, candidates)
+        scores[0] += self.margin
         best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
         self.overruled += best > 0
         return candidates[best]
