@@ -4,7 +4,7 @@
         --variants "T=0,w=1;T=0,w=0;form=rerank;form=rerank,T=0.05" --games 100 --seed 3001
 
 Each variant trains one network per faction on every row a run generated
-(``data/iter*_{faction}.npz``), from the run's starting network
+(``data/iter*_{faction}.npz``; with ``--also RUN``, another run's rows too), from the run's starting network
 (``checkpoints/{faction}_init.npz``), with :func:`training.expert.train_network`:
 ``form`` the form it plays in (``learned``: the most likely legal action everywhere;
 ``rerank``: :class:`agents.rerank.RerankAgent`, the network picking among the search's
@@ -82,9 +82,10 @@ def fmt(rate: dict) -> str:
     return f"{rate['rate']:6.1%} [{low:.1%}, {high:.1%}]"
 
 
-def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
+def distill(run: Path, variant: dict, out: Path, faction: int, also=()) -> Path:
     """Train the variant's network of ``faction`` (with ``j``, the joint network) on
-    every row of ``run`` (unless a variant with the same training keys did); its file."""
+    every row of ``run`` and of the runs ``also`` (unless a variant with the same
+    training keys did); its file."""
     from training.policy_value import PolicyValueNet
 
     name = "joint" if variant["j"] else FACTIONS[faction]
@@ -92,8 +93,8 @@ def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
     if path.exists():
         return path
     rows = FACTIONS if variant["j"] else [name]
-    data = SearchSamples.concat([SearchSamples.load(p) for n in rows
-                                 for p in sorted((run / "data").glob(f"iter*_{n}.npz"))])
+    data = SearchSamples.concat([SearchSamples.load(p) for r in (run, *also) for n in rows
+                                 for p in sorted((r / "data").glob(f"iter*_{n}.npz"))])
     first = FACTIONS[0] if variant["j"] else name
     start = NumpyPolicy.load(run / "checkpoints" / f"{first}_init.npz")
     net = PolicyValueNet.from_actor(start, int(start.meta.get("value_hidden", 64)))
@@ -112,6 +113,8 @@ def distill(run: Path, variant: dict, out: Path, faction: int) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, required=True, help="an expert-iteration run folder")
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="another run (same rules) whose rows join the training data")
     parser.add_argument("--variants", default="T=0,w=1", help="';'-separated variants")
     parser.add_argument("--games", type=int, default=100, help="seeds per faction (x2 swapped)")
     parser.add_argument("--seed", type=int, default=3001)
@@ -140,7 +143,7 @@ def main() -> None:
     for variant in variants:
         print(f"variant {label(variant)}", flush=True)
         for f in factions:
-            path = distill(args.run, variant, out, f)
+            path = distill(args.run, variant, out, f, args.also)
             rows[(FACTIONS[f], label(variant))] = rate_vs_heuristic(
                 player(variant, path), f, args.games, args.seed, rules, workers=args.workers)
     print(f"\nwin rate against heuristic players, {2 * args.games} games per row "

@@ -148,6 +148,9 @@ def test_the_shipped_expert_config_is_valid():
     reference = load_config(ROOT / "training" / "configs" / "expert_reference.toml")
     assert reference.search == "mcts:iters=24" and not reference.value_in_search
     assert reference.buffer_iterations == reference.iterations
+    scale = load_config(ROOT / "training" / "configs" / "expert_scale.toml")
+    assert (ROOT / scale.init / "british.npz").exists() and scale.value_in_search
+    assert scale.distilled == "rerank" and scale.buffer_iterations >= scale.iterations
     with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
         load_config(TINY, workers=0)
 
