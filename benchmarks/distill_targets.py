@@ -4,8 +4,8 @@
         --variants "T=0,w=1;T=0,w=0;form=rerank;form=rerank,T=0.05" --games 100 --seed 3001
 
 Each variant trains one network per faction on every row a run generated
-(``data/iter*_{faction}.npz``; with ``--also RUN``, another run's rows too), from the run's starting network
-(``checkpoints/{faction}_init.npz``), with :func:`training.expert.train_network`:
+(``data/iter*_{faction}.npz``; with ``--also RUN``, another run's rows too), from the
+run's starting network (``checkpoints/{faction}_init.npz``), with :func:`training.expert.train_network`:
 ``form`` the form it plays in (``learned``: the most likely legal action everywhere;
 ``rerank``: :class:`agents.rerank.RerankAgent`, the network picking among the search's
 candidates, trained on the searched decisions over their candidates), ``T`` the target
@@ -92,8 +92,8 @@ def distill(run: Path, variant: dict, out: Path, faction: int, also=()) -> Path:
     path = out / label(variant, TRAINING_KEYS) / f"{name}.npz"
     if path.exists():
         return path
-    rows = FACTIONS if variant["j"] else [name]
-    data = SearchSamples.concat([SearchSamples.load(p) for r in (run, *also) for n in rows
+    names = FACTIONS if variant["j"] else [name]
+    data = SearchSamples.concat([SearchSamples.load(p) for r in (run, *also) for n in names
                                  for p in sorted((r / "data").glob(f"iter*_{n}.npz"))])
     first = FACTIONS[0] if variant["j"] else name
     start = NumpyPolicy.load(run / "checkpoints" / f"{first}_init.npz")
