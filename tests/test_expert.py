@@ -89,6 +89,9 @@ def _train(args):
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:net=x"\n', "sets net"),
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:ptopk=1"\n', "sets net"),
     ('algorithm = "alphazero"\n', "unknown algorithm 'alphazero'"),
+    ('algorithm = "expert"\nadvantage_scale = 10.0\n', 'advantage_scale > 0 needs distilled'),
+    ('algorithm = "expert"\ndistilled = "rerank"\nadvantage_scale = -1.0\n',
+     "advantage_scale >= 0"),
 ])
 def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
     path = tmp_path / "c.toml"
@@ -209,6 +212,48 @@ def test_the_rerank_form_learns_the_search_s_candidates_only(tiny_run):
         with torch.no_grad():
             after = net(as_tensors(subset.obs, rows))[0].numpy()
         assert np.allclose(before, after, atol=1e-6) != changes
+
+
+def test_the_advantage_loss_fits_logit_differences_over_the_candidates_only():
+    """advantage_loss is 0 when the candidates' logits differ as their advantages times
+    the scale do (whatever their common offset and the other actions' logits), and
+    grows with a wrong ranking; a row without candidates costs nothing."""
+    import torch
+
+    candidates = torch.tensor([[True, True, True, False], [False] * 4])
+    advantages = np.array([[0.0, 0.1, -0.2, 0.0], [0.0] * 4])
+    fitted = torch.tensor([[5.0, 6.0, 3.0, 99.0], [1.0, 2.0, 3.0, 4.0]])
+    flat = torch.tensor([[5.0, 5.0, 5.0, 99.0], [1.0, 2.0, 3.0, 4.0]])
+    wrong = torch.tensor([[5.0, 3.0, 6.0, 99.0], [1.0, 2.0, 3.0, 4.0]])
+    loss = [expert.advantage_loss(x, candidates, advantages, 10.0) for x in (fitted, flat, wrong)]
+    assert torch.allclose(loss[0], torch.zeros(2), atol=1e-6)
+    assert 0 < loss[1][0] < loss[2][0] and loss[1][1] == loss[2][1] == 0
+
+
+def test_advantage_training_ranks_the_search_s_better_candidates_higher(tiny_run):
+    """distilled = "rerank" with advantage_scale: trained on searched rows, the network
+    ranks the candidates of those rows more like the search measured them than before."""
+    import torch
+
+    from training.expert_data import SearchSamples
+    from training.policy_value import PolicyValueNet, as_tensors
+
+    data = SearchSamples.load(tiny_run / "data" / "iter000_british.npz")
+    data = data.subset(data.searched)
+    candidates = np.isfinite(data.advantages)
+    start = NumpyPolicy.load(tiny_run / "checkpoints" / "british_init.npz")
+
+    def loss(net):
+        with torch.no_grad():
+            logits = net(as_tensors(data.obs))[0]
+        return float(expert.advantage_loss(logits, torch.as_tensor(candidates),
+                                           np.nan_to_num(data.advantages), 10.0).mean())
+
+    net = PolicyValueNet.from_actor(start, 8)
+    before = loss(net)
+    expert.train_network(net, data, 20, 0.003, 64, 0.0, seed=0, candidates_only=True,
+                         advantage_scale=10.0)
+    assert loss(net) < 0.8 * before
 
 
 def test_rows_of_an_older_version_are_a_clear_error(tiny_run, tmp_path):

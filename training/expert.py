@@ -91,13 +91,15 @@ def gate_seed(seed: int) -> int:
 def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: int,
                   value_coef: float, seed: int, temperature: float = 0.0,
                   unsearched_weight: float = 1.0,
-                  candidates_only: bool = False) -> tuple[float, float]:
+                  candidates_only: bool = False,
+                  advantage_scale: float = 0.0) -> tuple[float, float]:
     """Fit ``net`` (:class:`~training.policy_value.PolicyValueNet`) to ``data``: the
     policy's cross-entropy to the targets (:meth:`SearchSamples.policy_targets` at
     ``temperature``) over the legal actions, each row weighted (1 if searched, else
     ``unsearched_weight``), plus ``value_coef`` times the value MSE, fresh Adam; the
     last epoch's mean (policy, value) losses. ``candidates_only``: the policy learns the
-    searched decisions only, each over its search's candidates (the rerank form)."""
+    searched decisions only, each over its search's candidates (the rerank form); there
+    ``advantage_scale > 0`` replaces the cross-entropy by :func:`advantage_loss`."""
     import torch
 
     from .policy_value import as_tensors
@@ -109,6 +111,7 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
     weights = np.where(data.searched, 1.0, 0.0 if candidates_only else unsearched_weight)
     weights = weights.astype(np.float32)
     masks = np.isfinite(data.advantages) if candidates_only else data.masks
+    advantages = np.nan_to_num(data.advantages, nan=0.0)
     losses = (float("nan"), float("nan"))
     for _ in range(epochs):
         order = rng.permutation(len(data))
@@ -117,10 +120,13 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
             idx = np.sort(order[i:i + batch_size])
             logits, value = net(as_tensors(data.obs, idx))
             legal = torch.as_tensor(masks[idx])
-            logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
             w = torch.as_tensor(weights[idx])
-            cross_entropy = -(torch.as_tensor(targets[idx]) * logp).sum(1)
-            policy_loss = (w * cross_entropy).sum() / w.sum().clamp_min(1e-8)
+            if candidates_only and advantage_scale > 0:
+                row_loss = advantage_loss(logits, legal, advantages[idx], advantage_scale)
+            else:
+                logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+                row_loss = -(torch.as_tensor(targets[idx]) * logp).sum(1)
+            policy_loss = (w * row_loss).sum() / w.sum().clamp_min(1e-8)
             value_loss = torch.nn.functional.mse_loss(value, torch.as_tensor(data.outcomes[idx]))
             optimizer.zero_grad()
             (policy_loss + value_coef * value_loss).backward()
@@ -129,6 +135,26 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
             sums += [float(policy_loss.detach()) * len(idx), float(value_loss.detach()) * len(idx)]
         losses = tuple(float(x) for x in sums / max(1, len(order)))
     return losses
+
+
+def advantage_loss(logits, candidates, advantages: np.ndarray, scale: float):
+    """Per row, the mean squared error between the candidates' logits and their mean
+    paired advantages times ``scale``, both centred over the row's ``candidates``
+    (a bool tensor; rows without any give 0).
+
+    The rerank form takes the candidate of the highest logit, so only the logits'
+    differences matter: they learn how much better the search measured each candidate
+    than the others. Unlike a cross-entropy to the candidate the search chose (a
+    noisy winner among near-equal candidates, and one of several when candidates tie
+    exactly), the magnitudes average out over many decisions."""
+    import torch
+
+    c = candidates.float()
+    n = c.sum(1, keepdim=True).clamp_min(1.0)
+    a = torch.as_tensor(advantages, dtype=torch.float32) * scale
+    err = (logits - (logits * c).sum(1, keepdim=True) / n) \
+        - (a - (a * c).sum(1, keepdim=True) / n)
+    return (err ** 2 * c).sum(1) / n[:, 0]
 
 
 def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
@@ -363,7 +389,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
                                    cfg.value_coef, stream_seed(cfg.seed, 4, k, f),
                                    cfg.target_temperature, cfg.unsearched_weight,
-                                   cfg.distilled == "rerank")
+                                   cfg.distilled == "rerank", cfg.advantage_scale)
             candidates[f] = ckpt / f"{name}_iter{k}.npz"
             _save_actor(net.to_actor({"faction": name, "iteration": k,
                                       "value_trained": True}), candidates[f])

@@ -52,6 +52,10 @@ class ExpertConfig:
     # softmax of the candidates' mean advantages / T (applied when training: the rows
     # keep the advantages).
     target_temperature: float = 0.0
+    # With distilled = "rerank": 0 = the cross-entropy above; k > 0 = the logits of a
+    # searched decision's candidates regress their mean advantages times k (centred
+    # over the candidates: training.expert.advantage_loss).
+    advantage_scale: float = 0.0
 
     # Networks: "reference" (the shipped policy of each faction, a new value head),
     # "scratch", or a folder holding british.npz and malay.npz (pointer policies, with
@@ -109,9 +113,12 @@ class ExpertConfig:
             raise TrainConfigError(f"distilled must be one of {', '.join(DISTILLED)}, "
                                    f"got {self.distilled!r}")
         if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0
-                and self.unsearched_weight >= 0):
-            raise TrainConfigError("lr must be > 0; value_coef, target_temperature and "
-                                   "unsearched_weight >= 0")
+                and self.unsearched_weight >= 0 and self.advantage_scale >= 0):
+            raise TrainConfigError("lr must be > 0; value_coef, target_temperature, "
+                                   "unsearched_weight and advantage_scale >= 0")
+        if self.advantage_scale > 0 and self.distilled != "rerank":
+            raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
+                                   "fits the logits of the search's candidates)")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not self.net_arch or any(not isinstance(n, int) or n < 1 for n in self.net_arch):
