@@ -29,6 +29,9 @@ POLICY_DIR = Path(__file__).parent / "policies"
 #: The shipped policy-value networks of expert iteration (``net=default``: the value
 #: head scores the search's cut rollouts).
 NET_DIR = POLICY_DIR / "expert"
+#: The shipped networks of the rerank form (``rerank:net=default``), distilled from the
+#: scale run's search by advantage regression.
+RERANK_DIR = POLICY_DIR / "rerank"
 
 
 class NumpyPolicy:
@@ -132,13 +135,14 @@ def actor_from_sb3(policy, meta: dict | None = None):
     return NumpyPolicy.from_sb3(policy, meta)
 
 
-def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, PointerActor]:
+def load_value_nets(path: str | Path, need_value: bool = True,
+                    default: Path = NET_DIR) -> dict[int, PointerActor]:
     """Faction index -> policy-value network: a folder holding ``british.npz`` and
     ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
     policy and, with ``need_value``, carry a value head (ValueError otherwise,
-    FileNotFoundError for a missing file); ``"default"`` is the shipped pair of
-    :data:`NET_DIR`."""
-    path = NET_DIR if str(path) == "default" else Path(path)
+    FileNotFoundError for a missing file); ``"default"`` is the shipped pair in
+    ``default``."""
+    path = default if str(path) == "default" else Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
     for file in files:

@@ -14,8 +14,10 @@ search into (``distilled = "rerank"`` in an expert-iteration config trains the n
 on exactly these choices and gates it in this form).
 
 ``net`` is a pointer-policy ``.npz`` (both factions), a folder holding ``british.npz``
-and ``malay.npz``, or ``default`` (the shipped expert-iteration networks,
-``agents/policies/expert/``).
+and ``malay.npz``, or ``default`` (the shipped rerank networks, ``agents/policies/rerank/``:
+distilled from the scale run's search by regressing the candidates' measured
+advantages, ``training.expert.advantage_loss``; as Malay they play best with
+``margin=1``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from singapore_env.engine.content import SEAT_FACTION
 
 from .base import Agent
 from .heuristic import HeuristicAgent
-from .learned import PolicyView, load_value_nets
+from .learned import RERANK_DIR, PolicyView, load_value_nets
 from .mcts import heuristic_candidates, prior_answer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,7 +51,7 @@ class RerankAgent(Agent):
             raise ValueError(f"rerank: topk must be >= 1, gap and margin >= 0, got "
                              f"{topk}, {gap}, {margin}")
         try:
-            nets = load_value_nets(net, need_value=False)
+            nets = load_value_nets(net, need_value=False, default=RERANK_DIR)
         except (OSError, ValueError) as exc:
             raise ValueError(f"rerank: net={net}: {exc}") from None
         self.net, self.topk, self.gap, self.margin = net, topk, gap, margin

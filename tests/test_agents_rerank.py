@@ -112,6 +112,21 @@ def test_bad_specs_are_clear_errors(spec, message):
     assert "Traceback" not in result.output
 
 
+def test_default_reads_the_shipped_rerank_networks_not_the_search_s():
+    """net=default in rerank is agents/policies/rerank (distilled for this form); the
+    search's net=default stays the expert networks with their value heads."""
+    from agents.learned import NET_DIR, RERANK_DIR, NumpyPolicy
+
+    agent = make_agent("rerank:net=default")
+    for faction, name in enumerate(("british", "malay")):
+        shipped = NumpyPolicy.load(RERANK_DIR / f"{name}.npz")
+        played = agent._views[faction].policy
+        for key, array in shipped.arrays.items():
+            np.testing.assert_array_equal(played.arrays[key], array)
+        search = NumpyPolicy.load(NET_DIR / f"{name}.npz")
+        assert not np.array_equal(search.arrays["query_w"], played.arrays["query_w"])
+
+
 def test_default_plays_the_shipped_policies_among_the_candidates():
     agent = make_agent("rerank:net=default", seed=1)
     result = play_game(1, [agent, make_agent("heuristic"), agent, make_agent("heuristic")])
