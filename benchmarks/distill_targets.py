@@ -117,9 +117,8 @@ def distill(run: Path, variant: dict, out: Path, faction: int, also=(),
         return path
     names = FACTIONS if variant["j"] else [name]
     files = [p for n in names for p in row_files(run, n)[:-1 if holdout else None]]
-    data = SearchSamples.concat([SearchSamples.load(p) for p in files] +
-                                [SearchSamples.load(p) for r in also for n in names
-                                 for p in row_files(r, n)])
+    files += [p for r in also for n in names for p in row_files(r, n)]
+    data = SearchSamples.concat([SearchSamples.load(p) for p in files])
     first = FACTIONS[0] if variant["j"] else name
     start = NumpyPolicy.load(run / "checkpoints" / f"{first}_init.npz")
     net = PolicyValueNet.from_actor(start, int(start.meta.get("value_hidden", 64)))
@@ -157,7 +156,7 @@ def held_out_gain(path: Path, rows: SearchSamples, margin: float) -> tuple[float
     return float(picked.mean()), float((picked != 0).mean())
 
 
-def holdout_report(args, variants: list[dict], factions: list[int]) -> None:
+def holdout_report(args, variants: list[dict], factions: list[int], out: Path) -> None:
     """``--holdout``: train each variant without the run's last iteration and score its
     picks on that iteration's searched decisions (:func:`held_out_gain`)."""
     for f in factions:
@@ -170,7 +169,7 @@ def holdout_report(args, variants: list[dict], factions: list[int]) -> None:
               f"search's choice {chosen.mean():+.4f} (biased upwards), of the best "
               f"candidate {np.nanmax(advantages, 1).mean():+.4f}", flush=True)
         for variant in variants:
-            path = distill(args.run, variant, args.out / "holdout", f, args.also, holdout=True)
+            path = distill(args.run, variant, out / "holdout", f, args.also, holdout=True)
             gain, moved = held_out_gain(path, rows, variant["m"])
             print(f"  {label(variant):44s} {gain:+.4f} per decision, "
                   f"{moved:.1%} not the heuristic's", flush=True)
@@ -193,13 +192,13 @@ def main() -> None:
                         help="play no game: score rerank picks on the last iteration's rows")
     args = parser.parse_args()
     limit_threads(1)
-    out = args.out = args.out or args.run / "distilled"
+    out = args.out or args.run / "distilled"
     factions = [FACTIONS.index(f) for f in args.factions.split(",")]
     variants = [parse_variant(v, args.epochs, args.lr) for v in args.variants.split(";")]
     if args.holdout:
         if any(v["form"] != "rerank" for v in variants):
             raise SystemExit("--holdout scores the rerank form: give form=rerank variants")
-        holdout_report(args, variants, factions)
+        holdout_report(args, variants, factions, out)
         return
     run_config = json.loads((args.run / "config.json").read_text())
     rules = RulesConfig.named(run_config["ruleset"], slavery=run_config["slavery"])

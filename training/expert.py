@@ -111,7 +111,8 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
     weights = np.where(data.searched, 1.0, 0.0 if candidates_only else unsearched_weight)
     weights = weights.astype(np.float32)
     masks = np.isfinite(data.advantages) if candidates_only else data.masks
-    advantages = np.nan_to_num(data.advantages, nan=0.0)
+    regress = candidates_only and advantage_scale > 0
+    advantages = np.nan_to_num(data.advantages, nan=0.0) if regress else None
     losses = (float("nan"), float("nan"))
     for _ in range(epochs):
         order = rng.permutation(len(data))
@@ -121,7 +122,7 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
             logits, value = net(as_tensors(data.obs, idx))
             legal = torch.as_tensor(masks[idx])
             w = torch.as_tensor(weights[idx])
-            if candidates_only and advantage_scale > 0:
+            if regress:
                 row_loss = advantage_loss(logits, legal, advantages[idx], advantage_scale)
             else:
                 logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
