@@ -15,6 +15,7 @@ from agents.learned import NumpyPolicy  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
 from training import expert  # noqa: E402
 from training.config import TrainConfigError, load_config  # noqa: E402
+from training.expert_data import SearchSamples  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "training" / "configs" / "expert_tiny.toml"
@@ -89,6 +90,11 @@ def _train(args):
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:net=x"\n', "sets net"),
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:ptopk=1"\n', "sets net"),
     ('algorithm = "alphazero"\n', "unknown algorithm 'alphazero'"),
+    ('algorithm = "expert"\nfactions = ["malay", "malay"]\n', "factions must be a list of distinct"),
+    ('algorithm = "expert"\nfactions = ["dutch"]\n', "factions must be a list of distinct"),
+    ('algorithm = "expert"\nfactions = []\n', "factions must be a list of distinct"),
+    ('algorithm = "expert"\nfactions = ["malay"]\nopponent = "search"\n',
+     'needs opponent = "heuristic"'),
     ('algorithm = "expert"\nadvantage_scale = 10.0\n', 'advantage_scale > 0 needs distilled'),
     ('algorithm = "expert"\ndistilled = "rerank"\nadvantage_scale = -1.0\n',
      "advantage_scale >= 0"),
@@ -98,6 +104,21 @@ def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
     path.write_text(text)
     result = _train(["--config", str(path), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_a_run_of_one_faction_searches_trains_and_gates_that_faction_only(tiny_run, tmp_path):
+    cfg = load_config(TINY, factions=["malay"])
+    out = expert.train(cfg, tmp_path / "malay", log=lambda _: None)
+    row = _rows(out / "progress.csv")[0]
+    assert int(row["malay_searched"]) > 0 and row["malay_win"] != ""
+    assert row["british_samples"] == row["british_win"] == ""
+    assert not (out / "data" / "iter000_british.npz").exists()
+    assert not (out / "checkpoints" / "british_iter0.npz").exists()
+    assert (out / "british.npz").read_bytes() == (out / "checkpoints" / "british_init.npz").read_bytes()
+    malay_only = SearchSamples.load(out / "data" / "iter000_malay.npz")
+    both = SearchSamples.load(tiny_run / "data" / "iter000_malay.npz")
+    assert len(malay_only) > len(both)  # both games let Malay search, not one of two
+    assert (out / "learning_curve.png").stat().st_size > 1000
 
 
 def test_missing_or_foreign_checkpoints_are_refused(tmp_path):
@@ -164,7 +185,6 @@ def test_unsearched_rows_can_be_left_out_of_the_policy_loss(tiny_run):
     it was; with weight 1 the same rows move the policy."""
     import torch
 
-    from training.expert_data import SearchSamples
     from training.policy_value import PolicyValueNet, as_tensors
 
     data = SearchSamples.load(tiny_run / "data" / "iter000_british.npz")
@@ -192,7 +212,6 @@ def test_the_rerank_form_learns_the_search_s_candidates_only(tiny_run):
     which was searched training leaves the network as it was."""
     import torch
 
-    from training.expert_data import SearchSamples
     from training.policy_value import PolicyValueNet, as_tensors
 
     cfg = load_config(TINY, distilled="rerank")
@@ -235,7 +254,6 @@ def test_advantage_training_ranks_the_search_s_better_candidates_higher(tiny_run
     ranks the candidates of those rows more like the search measured them than before."""
     import torch
 
-    from training.expert_data import SearchSamples
     from training.policy_value import PolicyValueNet, as_tensors
 
     data = SearchSamples.load(tiny_run / "data" / "iter000_british.npz")

@@ -83,3 +83,7 @@ def test_layouts_alternate_the_searching_faction_or_search_everywhere():
     assert alt[1] == (("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))
     assert layouts(both, "search", 1) == [(("mcts:iters=2", "mcts:iters=2", "mcts:iters=3",
                                             "mcts:iters=3"), (0, 1, 2, 3))]
+    malay = layouts({1: "mcts:iters=3"}, "heuristic", 2)
+    assert malay == [(("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))] * 2
+    with pytest.raises(ValueError, match="both factions"):
+        layouts({1: "mcts:iters=3"}, "search", 1)

@@ -324,7 +324,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         baseline = {int(k): v for k, v in json.loads(baseline_path.read_text()).items()}
     else:
         log(f"gate baseline: the starting networks and the mirror on {cfg.eval_games} seeds")
-        start = gate_rates({f: cfg.player_spec(p) for f, p in init_paths.items()}, cfg)
+        start = gate_rates({f: cfg.player_spec(init_paths[f]) for f in cfg.faction_ids}, cfg)
         mirror = mirror_rates(cfg)
         baseline = {f: {"start": _rate(start[f]), "mirror": _rate(mirror[f])} for f in start}
         _write_json(baseline_path, baseline)
@@ -333,14 +333,15 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     # the highest gate rate among the networks kept so far (its interval's low end is
     # what a new network must reach, so that kept networks cannot drift down).
     best = {f: -1 for f in range(2)}
-    bar = {f: baseline[f]["start"] for f in range(2)}
+    bar = {f: baseline[f]["start"] for f in cfg.faction_ids}
     try:
         value_ok = {f: bool(NumpyPolicy.load(init_paths[f]).meta.get("value_trained", False))
                     for f in range(2)}
     except ValueError as exc:
         raise TrainConfigError(f"{out}: a starting network cannot be read: {exc}") from None
     for row in rows:
-        for f, name in enumerate(FACTIONS):
+        for f in cfg.faction_ids:
+            name = FACTIONS[f]
             if row[f"{name}_accepted"] == "1":
                 best[f] = int(row["iteration"])
                 rate = {k: float(row[f"{name}_{k2}"]) for k, k2 in (
@@ -363,8 +364,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
-        specs = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in range(2)}
-        files = {f: data_dir / f"iter{k:03d}_{name}.npz" for f, name in enumerate(FACTIONS)}
+        specs = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in cfg.faction_ids}
+        files = {f: data_dir / f"iter{k:03d}_{FACTIONS[f]}.npz" for f in cfg.faction_ids}
         if all(p.exists() for p in files.values()):
             log(f"iteration {k}: games already generated ({data_dir})")
         else:
@@ -380,8 +381,9 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
                 tmp.replace(path)
         row: dict = {"iteration": k, "games": cfg.games_per_iteration}
         candidates = {}
-        for f, name in enumerate(FACTIONS):
-            new = _load_rows(files[f])
+        for f, path in files.items():
+            name = FACTIONS[f]
+            new = _load_rows(path)
             buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
                                            for j in range(max(0, k - cfg.buffer_iterations + 1),
                                                           k)] + [new])
@@ -405,8 +407,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
                 f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
                 f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
         rates = gate_rates({f: cfg.player_spec(p) for f, p in candidates.items()}, cfg)
-        for f, name in enumerate(FACTIONS):
-            rate = _rate(rates[f])
+        for f, rate in rates.items():
+            name, rate = FACTIONS[f], _rate(rate)
             accepted = rate["rate"] >= bar[f]["low"]
             if accepted:
                 best[f] = k
@@ -420,8 +422,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
                 f"heuristic (mirror {mirror['rate']:.1%}); "
                 f"{'kept' if accepted else 'rejected'}, best: iteration {best[f]}")
         row["seconds"] = round(time.time() - started, 1)
-        for f, name in enumerate(FACTIONS):
-            value_ok[f] = _value_ok(cfg, best[f], row, name)
+        for f in cfg.faction_ids:
+            value_ok[f] = _value_ok(cfg, best[f], row, FACTIONS[f])
         append_progress(progress, PROGRESS_FIELDS, row)
         publish()
     if progress.exists():
@@ -431,10 +433,10 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
 # ---------------------------------------------------------------- plot
 def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = None) -> Path | None:
-    """The learning curve: per faction, the distilled policy's win rate against the
-    heuristic (95 % interval) and the mirror per iteration, the starting network at
-    iteration -1 (from ``baseline``); below, the training losses and the value head's
-    and the projected VP's MSE on each iteration's fresh games."""
+    """The learning curve: per faction the run trains, the distilled policy's win rate
+    against the heuristic (95 % interval) and the mirror per iteration, the starting
+    network at iteration -1 (from ``baseline``); below, the training losses and the value
+    head's and the projected VP's MSE on each iteration's fresh games."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -443,8 +445,10 @@ def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = Non
     if not rows:
         return None
     x = [int(r["iteration"]) for r in rows]
-    fig, axes = plt.subplots(2, 2, figsize=(10, 6.5), sharex=True)
-    for col, name in enumerate(FACTIONS):
+    trained = [(f, name) for f, name in enumerate(FACTIONS) if rows[0][f"{name}_win"] != ""]
+    fig, axes = plt.subplots(2, len(trained), figsize=(5 * len(trained), 6.5), sharex=True,
+                             squeeze=False)
+    for col, (f, name) in enumerate(trained):
         ax = axes[0][col]
 
         def series(key):
@@ -456,7 +460,7 @@ def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = Non
         kept = [i for i, r in zip(x, rows) if r[f"{name}_accepted"] == "1"]
         ax.plot(kept, [series("win")[x.index(i)] for i in kept], "k*", label="kept by the gate")
         if baseline:
-            start = baseline[col]["start"]
+            start = baseline[f]["start"]
             ax.errorbar([-1], [start["rate"]], yerr=[[start["rate"] - start["low"]],
                                                     [start["high"] - start["rate"]]],
                         fmt="s", color="tab:green", capsize=3, label="starting network")

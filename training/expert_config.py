@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from singapore_env.engine.content import FACTIONS
+
 from .config_base import TrainConfigError
 
 OPPONENTS = ("heuristic", "search")
@@ -28,9 +30,12 @@ class ExpertConfig:
     ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
     slavery: bool = True
 
+    # The factions that search, learn and are gated; the others keep their starting
+    # network. One faction needs opponent = "heuristic".
+    factions: list = field(default_factory=lambda: list(FACTIONS))
     # Game generation: games per iteration on `workers` processes. opponent "heuristic":
-    # game i lets faction i % 2 search against two heuristic players (and records it);
-    # "search": all four seats search and are recorded.
+    # game i lets the i-th of `factions` (in turn) search against two heuristic players
+    # (and records it); "search": all four seats search and are recorded.
     games_per_iteration: int = 16
     workers: int = 1
     # A Ray cluster playing the games instead of `workers` processes: "local" starts
@@ -116,6 +121,7 @@ class ExpertConfig:
                 and self.unsearched_weight >= 0 and self.advantage_scale >= 0):
             raise TrainConfigError("lr must be > 0; value_coef, target_temperature, "
                                    "unsearched_weight and advantage_scale >= 0")
+        self._check_factions()
         if self.advantage_scale > 0 and self.distilled != "rerank":
             raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
                                    "fits the logits of the search's candidates)")
@@ -130,6 +136,21 @@ class ExpertConfig:
                                    f"got {self.candidate_prior!r}")
         self._check_search()
         self._check_init()
+
+    def _check_factions(self) -> None:
+        if (not isinstance(self.factions, list) or not self.factions
+                or len(set(self.factions)) != len(self.factions)
+                or not set(self.factions) <= set(FACTIONS)):
+            raise TrainConfigError(f"factions must be a list of distinct names among "
+                                   f"{', '.join(FACTIONS)}, got {self.factions!r}")
+        if len(self.factions) < len(FACTIONS) and self.opponent != "heuristic":
+            raise TrainConfigError(f"factions = {self.factions!r} needs opponent = "
+                                   f"\"heuristic\" (with \"search\" every seat searches)")
+
+    @property
+    def faction_ids(self) -> list[int]:
+        """The indices of ``factions``, in the order of FACTIONS."""
+        return [f for f, name in enumerate(FACTIONS) if name in self.factions]
 
     def _check_search(self) -> None:
         from agents.registry import split_spec

@@ -239,15 +239,18 @@ def _init_worker() -> None:
 def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> list[tuple]:
     """``(players, recorded seats)`` of each game: with ``opponent="search"`` every seat
     plays its faction's searching spec and every seat is recorded; with
-    ``opponent="heuristic"`` game ``i`` lets faction ``i % 2`` search (and records it)
-    against heuristic players."""
+    ``opponent="heuristic"`` game ``i`` lets the factions of ``faction_players`` search
+    in turn (faction ``i % 2`` when both do) against heuristic players, and records it."""
+    searching = sorted(faction_players)
+    if opponent == "search" and len(searching) < 2:
+        raise ValueError("opponent='search' needs a searching spec for both factions")
     out = []
     for i in range(n_games):
         if opponent == "search":
             out.append((tuple(faction_players[SEAT_FACTION[p]] for p in range(4)),
                         tuple(range(4))))
         else:
-            f = i % 2
+            f = searching[i % len(searching)]
             out.append((tuple(faction_players[f] if SEAT_FACTION[p] == f else "heuristic"
                               for p in range(4)),
                         tuple(p for p in range(4) if SEAT_FACTION[p] == f)))
