@@ -2,6 +2,7 @@
 determinism of the generated games for any number of workers."""
 
 import csv
+import gc
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from agents.learned import NumpyPolicy  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
 from training import expert  # noqa: E402
 from training.config import TrainConfigError, load_config  # noqa: E402
-from training.expert_data import SearchSamples  # noqa: E402
+from training.expert_data import SearchSamples, generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "training" / "configs" / "expert_tiny.toml"
@@ -106,9 +107,22 @@ def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
-def test_a_run_of_one_faction_searches_trains_and_gates_that_faction_only(tiny_run, tmp_path):
-    cfg = load_config(TINY, factions=["malay"])
+def test_a_run_of_one_faction_searches_trains_and_gates_that_faction_only(tiny_run, tmp_path,
+                                                                        monkeypatch):
+    def live_rows() -> int:
+        return sum(isinstance(o, SearchSamples) for o in gc.get_objects())
+
+    calls, before = [], live_rows()
+
+    def spy(*args, **kwargs):
+        # No iteration's rows stay in memory while the games fork their workers.
+        calls.append((kwargs["progress"], live_rows() - before))
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(expert, "generate", spy)
+    cfg = load_config(TINY, factions=["malay"], iterations=2)
     out = expert.train(cfg, tmp_path / "malay", log=lambda _: None)
+    assert calls == [(False, 0), (False, 0)]
     row = _rows(out / "progress.csv")[0]
     assert int(row["malay_searched"]) > 0 and row["malay_win"] != ""
     assert row["british_samples"] == row["british_win"] == ""

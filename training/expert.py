@@ -297,7 +297,6 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
           progress: bool = False) -> Path:
     """Run (or resume) expert iteration; return the output folder. ``progress`` shows
     a bar over each iteration's games (games/s, ETA) on a terminal."""
-    from .policy_value import PolicyValueNet
 
     limit_threads(1)
     out = Path(out_dir)
@@ -305,10 +304,10 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     ckpt.mkdir(parents=True, exist_ok=True)
     data_dir.mkdir(exist_ok=True)
     check_out_dir(cfg, out)
-    progress = out / "progress.csv"
-    rows = read_progress(progress)
+    progress_csv = out / "progress.csv"
+    rows = read_progress(progress_csv)
     if rows:
-        log(f"resuming after iteration {len(rows) - 1} ({progress})")
+        log(f"resuming after iteration {len(rows) - 1} ({progress_csv})")
 
     init_paths = {f: ckpt / f"{name}_init.npz" for f, name in enumerate(FACTIONS)}
     if not all(p.exists() for p in init_paths.values()):
@@ -360,7 +359,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     def publish() -> None:
         for f, name in enumerate(FACTIONS):
             shutil.copyfile(best_path(f), out / f"{name}.npz")
-        plot_progress(progress, out / "learning_curve.png", baseline)
+        plot_progress(progress_csv, out / "learning_curve.png", baseline)
 
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
@@ -370,42 +369,12 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
             log(f"iteration {k}: games already generated ({data_dir})")
         else:
             log(f"iteration {k}: {cfg.games_per_iteration} games, search {specs}")
-            data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
-                            opponent=cfg.opponent, config=cfg.rules(),
-                            candidate_prior=cfg.candidate_prior or None,
-                            workers=cfg.workers, ray_address=cfg.ray or None,
-                            progress=progress)
-            for f, path in files.items():
-                tmp = path.with_name(path.stem + ".tmp.npz")
-                data.of_faction(f).save(tmp)
-                tmp.replace(path)
+            _generate_rows(cfg, k, specs, files, progress)
         row: dict = {"iteration": k, "games": cfg.games_per_iteration}
-        candidates = {}
-        for f, path in files.items():
-            name = FACTIONS[f]
-            new = _load_rows(path)
-            buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
-                                           for j in range(max(0, k - cfg.buffer_iterations + 1),
-                                                          k)] + [new])
-            net = PolicyValueNet.from_actor(NumpyPolicy.load(best_path(f)), cfg.value_hidden)
-            fresh, projected = value_mse(net, new), projected_mse(new)
-            losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
-                                   cfg.value_coef, stream_seed(cfg.seed, 4, k, f),
-                                   cfg.target_temperature, cfg.unsearched_weight,
-                                   cfg.distilled == "rerank", cfg.advantage_scale)
-            candidates[f] = ckpt / f"{name}_iter{k}.npz"
-            _save_actor(net.to_actor({"faction": name, "iteration": k,
-                                      "value_trained": True}), candidates[f])
-            row.update({f"{name}_samples": len(new), f"{name}_searched": int(new.searched.sum()),
-                        f"{name}_value_in_search": int(":value=1" in specs[f]),
-                        f"{name}_value_mse_fresh": round(fresh, 5),
-                        f"{name}_value_mse_projected": round(projected, 5),
-                        f"{name}_buffer": len(buffer),
-                        f"{name}_policy_loss": round(losses[0], 5),
-                        f"{name}_value_loss": round(losses[1], 5)})
-            log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
-                f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
-                f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
+        candidates = {f: ckpt / f"{FACTIONS[f]}_iter{k}.npz" for f in files}
+        for f in files:
+            row.update(_train_candidate(cfg, k, f, best_path(f), data_dir, candidates[f],
+                                        int(":value=1" in specs[f]), log))
         rates = gate_rates({f: cfg.player_spec(p) for f, p in candidates.items()}, cfg)
         for f, rate in rates.items():
             name, rate = FACTIONS[f], _rate(rate)
@@ -424,11 +393,58 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         row["seconds"] = round(time.time() - started, 1)
         for f in cfg.faction_ids:
             value_ok[f] = _value_ok(cfg, best[f], row, FACTIONS[f])
-        append_progress(progress, PROGRESS_FIELDS, row)
+        append_progress(progress_csv, PROGRESS_FIELDS, row)
         publish()
-    if progress.exists():
+    if progress_csv.exists():
         publish()
     return out
+
+
+def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict[int, Path],
+                   progress: bool) -> None:
+    """Play iteration ``k``'s games and save each searching faction's rows to its file
+    (written whole or not at all). A function of its own so that the rows leave memory
+    before the next games fork their worker processes."""
+    data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
+                    opponent=cfg.opponent, config=cfg.rules(),
+                    candidate_prior=cfg.candidate_prior or None,
+                    workers=cfg.workers, ray_address=cfg.ray or None, progress=progress)
+    for f, path in files.items():
+        tmp = path.with_name(path.stem + ".tmp.npz")
+        data.of_faction(f).save(tmp)
+        tmp.replace(path)
+
+
+def _train_candidate(cfg: ExpertConfig, k: int, f: int, start: Path, data_dir: Path,
+                     out: Path, value_in_search: int, log: Callable[[str], None]) -> dict:
+    """Train faction ``f``'s candidate of iteration ``k`` from the network ``start`` on
+    the replay buffer, save it to ``out``; its ``progress.csv`` fields. (The buffer
+    lives only here: the gate's and the next iteration's worker processes are forked
+    without it.)"""
+    from .policy_value import PolicyValueNet
+
+    name = FACTIONS[f]
+    new = _load_rows(data_dir / f"iter{k:03d}_{name}.npz")
+    buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
+                                   for j in range(max(0, k - cfg.buffer_iterations + 1), k)]
+                                  + [new])
+    net = PolicyValueNet.from_actor(NumpyPolicy.load(start), cfg.value_hidden)
+    fresh, projected = value_mse(net, new), projected_mse(new)
+    losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size, cfg.value_coef,
+                           stream_seed(cfg.seed, 4, k, f), cfg.target_temperature,
+                           cfg.unsearched_weight, cfg.distilled == "rerank",
+                           cfg.advantage_scale)
+    _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True}), out)
+    log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
+        f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
+        f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
+    return {f"{name}_samples": len(new), f"{name}_searched": int(new.searched.sum()),
+            f"{name}_value_in_search": value_in_search,
+            f"{name}_value_mse_fresh": round(fresh, 5),
+            f"{name}_value_mse_projected": round(projected, 5),
+            f"{name}_buffer": len(buffer),
+            f"{name}_policy_loss": round(losses[0], 5),
+            f"{name}_value_loss": round(losses[1], 5)}
 
 
 # ---------------------------------------------------------------- plot
