@@ -189,6 +189,8 @@ def test_the_shipped_expert_config_is_valid():
     scale = load_config(ROOT / "training" / "configs" / "expert_scale.toml")
     assert (ROOT / scale.init / "british.npz").exists() and scale.value_in_search
     assert scale.distilled == "rerank" and scale.buffer_iterations >= scale.iterations
+    malay = load_config(ROOT / "training" / "configs" / "expert_malay.toml")
+    assert malay.faction_ids == [1] and (ROOT / malay.init / "malay.npz").exists()
     with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
         load_config(TINY, workers=0)
 
