@@ -91,7 +91,7 @@ def _train(args):
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:net=x"\n', "sets net"),
     ('algorithm = "expert"\nsearch = "mcts:iters=4:horizon=1:ptopk=1"\n', "sets net"),
     ('algorithm = "alphazero"\n', "unknown algorithm 'alphazero'"),
-    ('algorithm = "expert"\nfactions = ["malay", "malay"]\n', "factions must be a list of distinct"),
+    ('algorithm = "expert"\nfactions = ["malay", "malay"]\n', "a list of distinct"),
     ('algorithm = "expert"\nfactions = ["dutch"]\n', "factions must be a list of distinct"),
     ('algorithm = "expert"\nfactions = []\n', "factions must be a list of distinct"),
     ('algorithm = "expert"\nfactions = ["malay"]\nopponent = "search"\n',
@@ -128,7 +128,8 @@ def test_a_run_of_one_faction_searches_trains_and_gates_that_faction_only(tiny_r
     assert row["british_samples"] == row["british_win"] == ""
     assert not (out / "data" / "iter000_british.npz").exists()
     assert not (out / "checkpoints" / "british_iter0.npz").exists()
-    assert (out / "british.npz").read_bytes() == (out / "checkpoints" / "british_init.npz").read_bytes()
+    start = out / "checkpoints" / "british_init.npz"
+    assert (out / "british.npz").read_bytes() == start.read_bytes()
     malay_only = SearchSamples.load(out / "data" / "iter000_malay.npz")
     both = SearchSamples.load(tiny_run / "data" / "iter000_malay.npz")
     assert len(malay_only) > len(both)  # both games let Malay search, not one of two

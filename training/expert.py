@@ -30,6 +30,9 @@ Each iteration ``k``:
    networks as ``british.npz`` / ``malay.npz`` (playable as ``learned:FILE``, usable
    by ``mcts:...:horizon=1:net=OUT``).
 
+A run whose ``factions`` names one faction does all this for that faction only (every
+game lets it search); the other keeps its starting network.
+
 Outputs also hold ``config.json``, ``baseline.json`` (the starting networks' and the
 mirror's rates on the gate seeds), ``checkpoints/{faction}_init.npz`` (the starting
 networks) and ``data/iter{k}_{faction}.npz`` (the replay buffer). A run started again
