@@ -429,20 +429,22 @@ def _train_candidate(cfg: ExpertConfig, k: int, f: int, start: Path, data_dir: P
 
     name = FACTIONS[f]
     new = _load_rows(data_dir / f"iter{k:03d}_{name}.npz")
+    net = PolicyValueNet.from_actor(NumpyPolicy.load(start), cfg.value_hidden)
+    fresh, projected = value_mse(net, new), projected_mse(new)
+    n_new, n_searched = len(new), int(new.searched.sum())
     buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
                                    for j in range(max(0, k - cfg.buffer_iterations + 1), k)]
                                   + [new])
-    net = PolicyValueNet.from_actor(NumpyPolicy.load(start), cfg.value_hidden)
-    fresh, projected = value_mse(net, new), projected_mse(new)
+    del new  # the buffer holds a copy: one iteration less in memory while training
     losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size, cfg.value_coef,
                            stream_seed(cfg.seed, 4, k, f), cfg.target_temperature,
                            cfg.unsearched_weight, cfg.distilled == "rerank",
                            cfg.advantage_scale)
     _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True}), out)
-    log(f"  {name}: {len(new)} new rows ({int(new.searched.sum())} searched), value MSE "
+    log(f"  {name}: {n_new} new rows ({n_searched} searched), value MSE "
         f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
         f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")
-    return {f"{name}_samples": len(new), f"{name}_searched": int(new.searched.sum()),
+    return {f"{name}_samples": n_new, f"{name}_searched": n_searched,
             f"{name}_value_in_search": value_in_search,
             f"{name}_value_mse_fresh": round(fresh, 5),
             f"{name}_value_mse_projected": round(projected, 5),
