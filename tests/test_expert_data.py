@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from training.expert_data import SearchSamples, generate, search_target
+from training.sparse_rows import SparseRows
 
 FAST = "mcts:iters=4:topk=2:horizon=1"
 
@@ -47,6 +48,32 @@ def test_samples_survive_their_file(tmp_path):
     assert back.obs["candidate_features"].dtype == np.float16 and len(back) == len(data)
     for key, value in data._arrays().items():
         np.testing.assert_array_equal(value, getattr(back, key))
+    # Loaded rows are kept sparse and give the network exactly the dense rows' values,
+    # also after a subset and a concatenation (a replay buffer), and save back the same.
+    assert isinstance(back.obs["observation"], SparseRows)
+    rows = np.flatnonzero(data.searched)[::2]
+    for part, whole in ((back.subset(rows), data.subset(rows)),
+                        (SearchSamples.concat([back, data]), SearchSamples.concat([data, data]))):
+        for key, value in whole.obs.items():
+            np.testing.assert_array_equal(np.asarray(part.obs[key], np.float32),
+                                          np.asarray(value, np.float32))
+    back.save(tmp_path / "again.npz")
+    with np.load(tmp_path / "d.npz") as a, np.load(tmp_path / "again.npz") as b:
+        assert all(np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a.files)
+
+
+def test_sparse_rows_index_like_the_dense_array():
+    rng = np.random.default_rng(0)
+    dense = (rng.random((7, 3, 4)) * (rng.random((7, 3, 4)) < 0.2)).astype(np.float16)
+    dense[4] = 0                                  # a row without an entry
+    rows = SparseRows.from_dense(dense)
+    assert rows.shape == dense.shape and rows.dtype == np.float16 and len(rows) == 7
+    np.testing.assert_array_equal(np.asarray(rows), dense)
+    for index in (slice(2, 6), np.array([5, 0, 4, 4]), dense.sum((1, 2)) > 0.3, slice(0, 0)):
+        np.testing.assert_array_equal(np.asarray(rows[index], np.float32),
+                                      dense[index].astype(np.float32))
+    both = SparseRows.concatenate([rows[1:3], rows[4:], rows[:0]])
+    np.testing.assert_array_equal(np.asarray(both), np.concatenate([dense[1:3], dense[4:]]))
 
 
 def test_search_target_is_the_choice_or_a_softmax_of_advantages():

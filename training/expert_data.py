@@ -45,6 +45,11 @@ from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import SEAT_FACTION, resolve_content
 
 from .imitation import _COMPACT
+from .sparse_rows import SparseRows
+
+#: Observation arrays of a row that are almost all zeros (about 2 % and 0.2 % non-zero):
+#: loaded rows keep them sparse, about a twentieth of their dense size.
+SPARSE_KEYS = ("observation", "candidate_card", "candidate_features")
 
 
 @dataclass
@@ -96,7 +101,7 @@ class SearchSamples:
     def concat(cls, parts: list["SearchSamples"]) -> "SearchSamples":
         """The rows of ``parts`` one after the other (game indices kept as they are)."""
         parts = [p for p in parts if len(p)] or parts[:1]
-        return cls({k: np.concatenate([p.obs[k] for p in parts]) for k in parts[0].obs},
+        return cls({k: _concat_rows([p.obs[k] for p in parts]) for k in parts[0].obs},
                    **{k: np.concatenate([p._arrays()[k] for p in parts])
                       for k in parts[0]._arrays()})
 
@@ -107,13 +112,25 @@ class SearchSamples:
 
     @classmethod
     def load(cls, path: str | Path) -> "SearchSamples":
+        """The rows of a file :meth:`save` wrote, the mostly-zero observation arrays
+        (:data:`SPARSE_KEYS`) kept by their non-zero entries (:class:`SparseRows`)."""
         with np.load(path, allow_pickle=False) as data:
             missing = [f.name for f in fields(cls) if f.name != "obs" and f.name not in data]
             if missing:
                 raise ValueError(f"{path}: no {', '.join(missing)} (rows written by an older "
                                  f"version; generate them again in a new --out folder)")
             obs = {k[4:]: data[k] for k in data.files if k.startswith("obs_")}
+            obs = {k: SparseRows.from_dense(v) if k in SPARSE_KEYS else v
+                   for k, v in obs.items()}
             return cls(obs, **{f.name: data[f.name] for f in fields(cls) if f.name != "obs"})
+
+
+def _concat_rows(arrays: list) -> np.ndarray | SparseRows:
+    """Row arrays one after the other: sparse if any of them is."""
+    if all(isinstance(a, np.ndarray) for a in arrays):
+        return np.concatenate(arrays)
+    return SparseRows.concatenate([a if isinstance(a, SparseRows) else SparseRows.from_dense(a)
+                                   for a in arrays])
 
 
 # ---------------------------------------------------------------- one game
