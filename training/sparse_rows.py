@@ -3,7 +3,8 @@
 A recorded decision's observation is about 2 % non-zero and its candidate features
 (1,040 actions, of which about 5 are legal) about 0.2 %: stored densely a row takes
 about 55 KB, and a replay buffer of several large iterations tens of GB.
-:class:`SparseRows` keeps the same rows in a twentieth of that. It answers the few
+:class:`SparseRows` keeps those arrays in a twentieth of the space or less (a
+recorded row then takes about 10 KB, most of it the dense masks and targets). It answers the few
 operations the training code asks of a row array: ``len``, ``shape``, ``dtype``,
 indexing by rows (a slice, indices or a boolean mask; the result is again sparse) and
 ``np.asarray`` (the dense rows, exactly the values stored).
