@@ -301,7 +301,6 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
           progress: bool = False) -> Path:
     """Run (or resume) expert iteration; return the output folder. ``progress`` shows
     a bar over each iteration's games (games/s, ETA) on a terminal."""
-
     limit_threads(1)
     out = Path(out_dir)
     ckpt, data_dir = out / "checkpoints", out / "data"

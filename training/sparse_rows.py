@@ -53,24 +53,21 @@ class SparseRows:
         return self.values.dtype
 
     def _entries(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For the rows ``rows``: the new row of each of their entries and the entries'
-        positions in ``indices`` / ``values``."""
-        starts, ends = self.indptr[rows], self.indptr[rows + 1]
-        counts = ends - starts
-        owner = np.repeat(np.arange(len(rows)), counts)
-        first = np.repeat(starts - np.cumsum(counts) + counts, counts)
-        return owner, first + np.arange(counts.sum())
+        """The positions in ``indices`` / ``values`` of the entries of the rows ``rows``,
+        row after row, and each row's number of entries."""
+        starts = self.indptr[rows]
+        counts = self.indptr[rows + 1] - starts
+        first = starts - (np.cumsum(counts) - counts)   # entry position - output position
+        return np.repeat(first, counts) + np.arange(counts.sum()), counts
 
     def __getitem__(self, rows) -> "SparseRows":
         rows = np.arange(len(self))[rows]
-        owner, entries = self._entries(rows)
-        indptr = np.zeros(len(rows) + 1, np.int64)
-        np.cumsum(np.bincount(owner, minlength=len(rows)), out=indptr[1:])
+        entries, counts = self._entries(rows)
+        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         return SparseRows(indptr, self.indices[entries], self.values[entries], self.row_shape)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = np.zeros((len(self), int(np.prod(self.row_shape, dtype=np.int64))),
                        dtype or self.dtype)
-        owner, entries = self._entries(np.arange(len(self)))
-        out[owner, self.indices[entries]] = self.values[entries]
+        out[np.repeat(np.arange(len(self)), np.diff(self.indptr)), self.indices] = self.values
         return out.reshape(self.shape)
