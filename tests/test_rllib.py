@@ -69,14 +69,16 @@ def test_the_exported_actor_computes_the_module_logits():
     assert logits[~legal].max() < -1e30  # the mask
 
 
-def test_two_tiny_iterations_export_policies_that_play_as_learned(tmp_path):
+def test_two_tiny_iterations_export_policies_that_play_as_learned(tmp_path, monkeypatch):
     """``train --backend rllib`` on a local Ray cluster, then the exported actors play
-    through ``evaluate`` as ``learned:PATH``."""
+    through ``evaluate`` as ``learned:PATH``. ``--out`` is relative, as in the README
+    (RLlib's checkpoint writer takes only absolute paths)."""
+    monkeypatch.chdir(tmp_path)
     config = tmp_path / "tiny.toml"
     config.write_text(TINY)
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--config", str(config),
-                                       "--out", str(out), "--seed", "2"])
+                                       "--out", "run", "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "iteration 2:" in result.output
     assert (out / "checkpoint").is_dir() and json.loads((out / "config.json").read_text())["seed"] == 2

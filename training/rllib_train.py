@@ -113,7 +113,7 @@ def train_rllib(cfg: RllibConfig, out_dir: str | Path, ray_address: str | None =
 def _run(cfg: RllibConfig, out: Path, log) -> dict:
     limit_threads()  # the learner in this process: one torch thread, as SB3 training
     algo = build_config(cfg).build_algo()
-    ckpt = out / "checkpoint"
+    ckpt = out.resolve() / "checkpoint"  # RLlib's checkpoint writer wants an absolute path
     try:
         if ckpt.exists():
             algo.restore_from_path(str(ckpt))
