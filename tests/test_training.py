@@ -1,6 +1,7 @@
 """Training end to end on a tiny budget, checkpoints, evaluation output, agents' legality."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,6 +208,21 @@ def test_bad_training_config_is_a_clear_error(tmp_path):
     with pytest.raises(TrainConfigError, match="not valid TOML"):
         TrainConfig.load(bad)
 
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parents[1] / "training" / "configs").glob("*.toml")),
+                         ids=lambda p: p.name)
+def test_every_shipped_training_config_loads(path):
+    """Each file of training/configs loads with its backend's loader: rllib.toml as an
+    RLlib run (no Ray needed to read it), the others by their ``algorithm`` key."""
+    from training.config import load_config
+    from training.rllib_config import RllibConfig
+
+    if path.name == "rllib.toml":
+        cfg = RllibConfig.load(path)
+        assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
+    else:
+        load_config(path)  # raises TrainConfigError on an unknown key or a bad value
 
 @pytest.mark.parametrize("prior", ["", "heuristic"])
 def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path, prior):
