@@ -12,7 +12,7 @@ from agents.learned import LearnedAgent, NumpyPolicy
 from agents.random_agent import RandomAgent
 from singapore_app.cli import main
 from arena.simulate import play_game
-from training.config import TrainConfig, TrainConfigError
+from training.config import TrainConfig, TrainConfigError, load_config
 from training.evaluate import openskill_ratings, plot_learning_curves, run_matchup
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
 from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
@@ -209,13 +209,13 @@ def test_bad_training_config_is_a_clear_error(tmp_path):
         TrainConfig.load(bad)
 
 
+SHIPPED_CONFIGS = sorted((Path(__file__).parents[1] / "training" / "configs").glob("*.toml"))
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).parents[1] / "training" / "configs").glob("*.toml")),
-                         ids=lambda p: p.name)
+
+@pytest.mark.parametrize("path", SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_every_shipped_training_config_loads(path):
     """Each file of training/configs loads with its backend's loader: rllib.toml as an
     RLlib run (no Ray needed to read it), the others by their ``algorithm`` key."""
-    from training.config import load_config
     from training.rllib_config import RllibConfig
 
     if path.name == "rllib.toml":
@@ -223,6 +223,7 @@ def test_every_shipped_training_config_loads(path):
         assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
     else:
         load_config(path)  # raises TrainConfigError on an unknown key or a bad value
+
 
 @pytest.mark.parametrize("prior", ["", "heuristic"])
 def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path, prior):
