@@ -56,6 +56,10 @@ of all scores so far), ``n`` its simulations, ``N`` all of them. The most simula
 candidate is played (the prior on a tie). The default, ``select=paired``, is the
 paired-evidence rule above.
 
+With ``kinds`` (question kinds joined by ``+``, such as ``kinds=actions+contribute``;
+default: all of them) only those questions are searched; the heuristic answers the
+others. It measures which of a faction's decisions the search's strength comes from.
+
 Budget: ``iters`` simulations (rollouts) per searched decision, or, with ``iters=0``,
 ``seconds`` of wall time per searched decision (at least one world). With a seed an
 ``iters`` budget gives the same game on any machine; a ``seconds`` budget depends on
@@ -127,13 +131,17 @@ class MctsAgent(Agent):
     #: Parameters (``mcts:key=value``) and their defaults.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
               "vp_weight": 0.5, "horizon": 0, "goal": "faction", "net": "", "value": True,
-              "ptopk": 0, "select": "paired", "cpuct": 1.0, "rollout": True}
+              "ptopk": 0, "select": "paired", "cpuct": 1.0, "rollout": True, "kinds": ""}
 
     def __init__(self, seed: int | None = None, iters: int = 0, seconds: float = 0.5,
                  topk: int = 3, gap: float = 1.0, z: float = 1.5, margin: float = 0.03,
                  vp_weight: float = 0.5, horizon: int = 0, goal: str = "faction",
                  net: str = "", value: bool = True, ptopk: int = 0,
-                 select: str = "paired", cpuct: float = 1.0, rollout: bool = True):
+                 select: str = "paired", cpuct: float = 1.0, rollout: bool = True,
+                 kinds: str = ""):
+        self.kinds = frozenset(kinds.split("+")) if kinds else SEARCHED
+        _check(self.kinds <= SEARCHED, f"kinds takes question kinds joined by '+', among "
+               f"{', '.join(sorted(SEARCHED))}; got {kinds!r}")
         _check(0 <= iters <= MAX_ITERS, f"iters must be in 0..{MAX_ITERS}, got {iters}")
         _check(iters > 0 or 0 < seconds <= MAX_SECONDS,
                f"seconds must be in (0, {MAX_SECONDS}] when iters=0, got {seconds}")
@@ -183,9 +191,10 @@ class MctsAgent(Agent):
 
     # ------------------------------------------------------------ decisions
     def choose(self, game: "Game", seat: int) -> "Decision":
-        """The prior's choice, unless a search of the candidates overrules it."""
+        """The prior's choice, unless a search of the candidates overrules it (on the
+        question kinds of ``kinds`` only)."""
         prior, open_question = prior_answer(self.prior, game, seat)
-        if not open_question:
+        if not open_question or game.pending.kind not in self.kinds:
             return prior
         candidates = self.candidates(game, seat, prior)
         if len(candidates) == 1:

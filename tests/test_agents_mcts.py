@@ -120,6 +120,26 @@ def test_trivial_questions_are_answered_by_the_heuristic_without_search():
     assert agent.stats.searched == 0
 
 
+def test_kinds_limits_the_search_to_those_questions():
+    """``kinds=contribute`` searches Conflict contributions only; every other question
+    gets the heuristic's answer."""
+    g = Game(4)
+    agent = make_agent("mcts:iters=2:kinds=contribute", seed=0)
+    h = HeuristicAgent(seed=0)
+    kinds = set()
+    while not g.is_over:
+        seat = g.acting_seat
+        before = agent.stats.searched
+        if SEAT_FACTION[seat] == 1:
+            d = agent.choose(g, seat)
+            if agent.stats.searched > before:
+                kinds.add(g.pending.kind)
+        else:
+            d = h.choose(g, seat)
+        g.step(d)
+    assert kinds == {"contribute"}
+
+
 def test_value_counts_the_faction_win_and_margin():
     agent = MctsAgent(iters=1, vp_weight=0.5)
     # seat 1 (British) wins 60 to 50: a faction win for seat 0, margin +10 VP
@@ -149,8 +169,10 @@ def test_seed_parameter_works_for_every_agent():
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, "
-                     "margin, net, ptopk, rollout, seconds, seed, select, topk, value, "
-                     "vp_weight, z"),
+                     "kinds, margin, net, ptopk, rollout, seconds, seed, select, topk, "
+                     "value, vp_weight, z"),
+    ("mcts:iters=1:kinds=actions+trade", "kinds takes question kinds joined by '+', among "
+                                         "actions, contribute, leader_action"),
     ("mcts:select=ucb", "select must be one of paired, puct, got 'ucb'"),
     ("mcts:select=puct:cpuct=-1:net=default:horizon=1", "cpuct must be a finite number >= 0"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
