@@ -15,6 +15,7 @@ from arena.simulate import play_game
 from training.config import TrainConfig, TrainConfigError, load_config
 from training.evaluate import openskill_ratings, plot_learning_curves, run_matchup
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
+from training.rllib_config import RllibConfig
 from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
 
 TINY = dict(phases=2, timesteps_per_phase=512, n_envs=2, n_steps=256, batch_size=128,
@@ -216,8 +217,6 @@ SHIPPED_CONFIGS = sorted((Path(__file__).parents[1] / "training" / "configs").gl
 def test_every_shipped_training_config_loads(path):
     """Each file of training/configs loads with its backend's loader: rllib.toml as an
     RLlib run (no Ray needed to read it), the others by their ``algorithm`` key."""
-    from training.rllib_config import RllibConfig
-
     if path.name == "rllib.toml":
         cfg = RllibConfig.load(path)
         assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
