@@ -98,7 +98,9 @@ def _train(args):
      'needs opponent = "heuristic"'),
     ('algorithm = "expert"\nadvantage_scale = 10.0\n', 'advantage_scale > 0 needs distilled'),
     ('algorithm = "expert"\ndistilled = "rerank"\nadvantage_scale = -1.0\n',
-     "advantage_scale >= 0"),
+     "advantage_scale and rerank_margin >= 0"),
+    ('algorithm = "expert"\nplay = "rerank"\n', "play must be one of search, distilled"),
+    ('algorithm = "expert"\nrerank_margin = -1.0\n', "rerank_margin >= 0"),
 ])
 def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
     path = tmp_path / "c.toml"
@@ -134,6 +136,24 @@ def test_a_run_of_one_faction_searches_trains_and_gates_that_faction_only(tiny_r
     both = SearchSamples.load(tiny_run / "data" / "iter000_malay.npz")
     assert len(malay_only) > len(both)  # both games let Malay search, not one of two
     assert (out / "learning_curve.png").stat().st_size > 1000
+
+
+def test_dagger_lets_the_distilled_player_play_and_the_search_label(tmp_path, monkeypatch):
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs["behaviour"])
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(expert, "generate", spy)
+    cfg = load_config(TINY, factions=["malay"], iterations=1, play="distilled",
+                      distilled="rerank", rerank_margin=1.0, advantage_scale=100.0)
+    out = expert.train(cfg, tmp_path / "dagger", log=lambda _: None)
+    start = out / "checkpoints" / "malay_init.npz"
+    assert calls == [{1: f"rerank:net={start}:topk=2:gap=1.0:margin=1.0"}]
+    assert cfg.player_spec(start) == calls[0][1]
+    rows = SearchSamples.load(out / "data" / "iter000_malay.npz")
+    assert rows.searched.any() and set(rows.seats.tolist()) == {2, 3}
 
 
 def test_missing_or_foreign_checkpoints_are_refused(tmp_path):
@@ -192,6 +212,9 @@ def test_the_shipped_expert_config_is_valid():
     assert scale.distilled == "rerank" and scale.buffer_iterations >= scale.iterations
     malay = load_config(ROOT / "training" / "configs" / "expert_malay.toml")
     assert malay.faction_ids == [1] and (ROOT / malay.init / "malay.npz").exists()
+    dagger = load_config(ROOT / "training" / "configs" / "expert_dagger.toml")
+    assert dagger.play == "distilled" and dagger.search == malay.search
+    assert dagger.player_spec("m.npz").endswith(":margin=1.0")   # as the Malay ships
     with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
         load_config(TINY, workers=0)
 

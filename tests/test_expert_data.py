@@ -114,3 +114,21 @@ def test_layouts_alternate_the_searching_faction_or_search_everywhere():
     assert malay == [(("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))] * 2
     with pytest.raises(ValueError, match="both factions"):
         layouts({1: "mcts:iters=3"}, "search", 1)
+
+
+def test_dagger_games_are_played_by_the_behaviour_and_labelled_by_the_search():
+    # The random player plays the Malay seats in both batches; in the second the search
+    # labels its positions. The games must be the same (the search never answers in the
+    # game) and only the second's rows carry the search's labels.
+    alone = generate({1: "random"}, 2, seed=7)
+    labelled = generate({1: FAST}, 2, seed=7, behaviour={1: "random"})
+    assert len(alone) == len(labelled)
+    for key, value in alone.obs.items():
+        np.testing.assert_array_equal(value, labelled.obs[key])
+    np.testing.assert_array_equal(alone.outcomes, labelled.outcomes)
+    assert not alone.searched.any() and labelled.searched.sum() > 20
+    played = alone.targets.argmax(1)          # random labels its own (played) answers
+    label = labelled.targets.argmax(1)
+    assert (label != played).any()
+    rows = np.flatnonzero(labelled.searched)
+    assert np.isfinite(labelled.advantages[rows, label[rows]]).all()

@@ -371,8 +371,11 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         if all(p.exists() for p in files.values()):
             log(f"iteration {k}: games already generated ({data_dir})")
         else:
-            log(f"iteration {k}: {cfg.games_per_iteration} games, search {specs}")
-            _generate_rows(cfg, k, specs, files, progress)
+            behaviour = ({f: cfg.player_spec(best_path(f)) for f in cfg.faction_ids}
+                         if cfg.play == "distilled" else None)
+            log(f"iteration {k}: {cfg.games_per_iteration} games, search {specs}"
+                + (f" labelling the play of {behaviour}" if behaviour else ""))
+            _generate_rows(cfg, k, specs, files, progress, behaviour)
         row: dict = {"iteration": k, "games": cfg.games_per_iteration}
         candidates = {f: ckpt / f"{FACTIONS[f]}_iter{k}.npz" for f in files}
         for f in files:
@@ -404,14 +407,16 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
 
 def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict[int, Path],
-                   progress: bool) -> None:
+                   progress: bool, behaviour: dict[int, str] | None = None) -> None:
     """Play iteration ``k``'s games and save each searching faction's rows to its file
-    (written whole or not at all). A function of its own so that the rows leave memory
-    before the next games fork their worker processes."""
+    (written whole or not at all); ``behaviour``: the players of ``play = "distilled"``.
+    A function of its own so that the rows leave memory before the next games fork
+    their worker processes."""
     data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
                     opponent=cfg.opponent, config=cfg.rules(),
                     candidate_prior=cfg.candidate_prior or None,
-                    workers=cfg.workers, ray_address=cfg.ray or None, progress=progress)
+                    workers=cfg.workers, ray_address=cfg.ray or None, progress=progress,
+                    behaviour=behaviour)
     for f, path in files.items():
         tmp = path.with_name(path.stem + ".tmp.npz")
         data.of_faction(f).save(tmp)

@@ -17,6 +17,7 @@ from .config_base import TrainConfigError
 OPPONENTS = ("heuristic", "search")
 DISTILLED = ("learned", "rerank")
 INITS = ("reference", "scratch")
+PLAYS = ("search", "distilled")
 
 
 @dataclass
@@ -42,6 +43,11 @@ class ExpertConfig:
     # one, "auto" or host:port joins one (the ray extra); "" = none. Same games.
     ray: str = ""
     opponent: str = "heuristic"
+    # Who answers the recorded seats' questions in the games: "search" (the searching
+    # agent, whose answers are also the labels) or "distilled" (DAgger: the faction's
+    # best distilled player, player_spec, plays and the search only labels the
+    # positions it reaches, so the network learns on the states it plays into).
+    play: str = "search"
     # The searching agent (an mcts spec without seed or net); with value_in_search the
     # current networks' value head scores its cut rollouts (net=, from iteration 1 on,
     # once a trained value head exists; needs horizon >= 1).
@@ -86,6 +92,9 @@ class ExpertConfig:
     # the searched questions (rerank:net=FILE, with the search's topk and gap). With
     # "rerank" the policy learns the searched decisions only, over their candidates.
     distilled: str = "learned"
+    # With distilled = "rerank": the rerank player's margin (how much another candidate's
+    # logit must beat the heuristic's choice by), in the gate and in play = "distilled".
+    rerank_margin: float = 0.0
     # Weight of a decision the search did not search (the heuristic's or the search's
     # default answer) in the policy loss, a searched one weighing 1; 0 = the policy
     # learns from searched decisions only (the value head from every row).
@@ -114,13 +123,16 @@ class ExpertConfig:
             raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
         if self.seed < 0:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
+        if self.play not in PLAYS:
+            raise TrainConfigError(f"play must be one of {', '.join(PLAYS)}, got {self.play!r}")
         if self.distilled not in DISTILLED:
             raise TrainConfigError(f"distilled must be one of {', '.join(DISTILLED)}, "
                                    f"got {self.distilled!r}")
         if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0
-                and self.unsearched_weight >= 0 and self.advantage_scale >= 0):
+                and self.unsearched_weight >= 0 and self.advantage_scale >= 0
+                and self.rerank_margin >= 0):
             raise TrainConfigError("lr must be > 0; value_coef, target_temperature, "
-                                   "unsearched_weight and advantage_scale >= 0")
+                                   "unsearched_weight, advantage_scale and rerank_margin >= 0")
         self._check_factions()
         if self.advantage_scale > 0 and self.distilled != "rerank":
             raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
@@ -199,7 +211,8 @@ class ExpertConfig:
         if self.distilled == "learned":
             return f"learned:{network}"
         search = self.search_agent()
-        return f"rerank:net={network}:topk={search.topk}:gap={search.gap}"
+        return (f"rerank:net={network}:topk={search.topk}:gap={search.gap}"
+                + (f":margin={self.rerank_margin}" if self.rerank_margin else ""))
 
     def search_agent(self):
         """The searching agent of the ``search`` spec (before the loop's additions)."""

@@ -164,12 +164,18 @@ def search_advantages(agent, index: dict, n_actions: int, searched: bool) -> np.
 
 def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recorded,
                   config: RulesConfig | None = None, content=None, candidate_prior=None,
-                  game_index: int = 0) -> SearchSamples:
+                  game_index: int = 0, labellers: dict | None = None) -> SearchSamples:
     """Play one game (``players``: four agents, reset with ``agent_seeds``) and record
-    every decision of the seats in ``recorded``."""
+    every decision of the seats in ``recorded``. A recorded seat with an agent in
+    ``labellers`` (seat -> agent, reset with the seat's seed too) is *labelled* by it
+    (its search makes the row's target and advantages) while ``players`` answers the
+    question in the game (DAgger: the search labels the states the player reaches)."""
     cfg = config if config is not None else RulesConfig.standard()
-    for agent, s in zip(players, agent_seeds):
+    labellers = labellers or {}
+    for seat, (agent, s) in enumerate(zip(players, agent_seeds)):
         agent.reset(s)
+        if seat in labellers:
+            labellers[seat].reset(s)
     game = Game(engine_seed, cfg, resolve_content(content, cfg.slavery), keep_text_log=False)
     encoder = _encoder_for(game)
     cand = CandidateEncoder.for_observations(encoder, resolve_prior(candidate_prior))
@@ -186,12 +192,14 @@ def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recor
         for key, value in cand.encode(game, seat).items():
             rows[key].append(value.astype(_COMPACT.get(key, np.float32)))
         rows["masks"].append(encoder.legal_mask(game, seat).astype(bool))
-        before = getattr(agent, "stats", None)
+        labeller = labellers.get(seat, agent)
+        before = getattr(labeller, "stats", None)
         before = before.searched if before is not None else 0
-        decision = agent.choose(game, seat)
-        searched = getattr(agent, "stats", None) is not None and agent.stats.searched > before
-        advantages = search_advantages(agent, cand.index, encoder.n_actions, searched)
-        rows["targets"].append(search_target(advantages, cand.index[decision], 0.0))
+        label = labeller.choose(game, seat)
+        searched = getattr(labeller, "stats", None) is not None and labeller.stats.searched > before
+        advantages = search_advantages(labeller, cand.index, encoder.n_actions, searched)
+        rows["targets"].append(search_target(advantages, cand.index[label], 0.0))
+        decision = label if labeller is agent else agent.choose(game, seat)
         rows["advantages"].append(advantages)
         rows["searched"].append(searched)
         rows["seats"].append(seat)
@@ -220,7 +228,8 @@ def _candidate_shapes(cand: CandidateEncoder) -> dict:
 # ---------------------------------------------------------------- many games
 @dataclass(frozen=True)
 class GameJob:
-    """One game to generate: seeds, the four players (agent specs), the seats to record."""
+    """One game to generate: seeds, the four players (agent specs), the seats to record
+    and, where the players do not label their own decisions, the labelling agents."""
 
     index: int
     seeds: tuple          # engine seed, then one per seat
@@ -229,21 +238,27 @@ class GameJob:
     config: RulesConfig
     content: object = None
     candidate_prior: str | None = "heuristic"
+    labellers: tuple = ()  # (seat, agent spec) pairs: who labels a recorded seat
 
 
-_PLAYERS: dict = {}  # (seat, spec) -> agent, per process (reset before every game)
+_PLAYERS: dict = {}  # (seat, spec, role) -> agent, per process (reset before every game)
+
+
+def _agent(seat: int, spec: str, role: str = "play"):
+    """This process's agent for ``spec`` at ``seat`` in ``role`` ("play" or "label"),
+    made once and reset before every game."""
+    if (seat, spec, role) not in _PLAYERS:
+        _PLAYERS[(seat, spec, role)] = make_agent(spec)
+    return _PLAYERS[(seat, spec, role)]
 
 
 def run_job(job: GameJob) -> SearchSamples:
     """Play one :class:`GameJob` and return its rows."""
-    players = []
-    for seat, spec in enumerate(job.players):
-        if (seat, spec) not in _PLAYERS:
-            _PLAYERS[(seat, spec)] = make_agent(spec)
-        players.append(_PLAYERS[(seat, spec)])
+    players = [_agent(seat, spec) for seat, spec in enumerate(job.players)]
+    labellers = {seat: _agent(seat, spec, "label") for seat, spec in job.labellers}
     engine_seed, *agent_seeds = job.seeds
     return play_recorded(engine_seed, agent_seeds, players, set(job.recorded), job.config,
-                         job.content, job.candidate_prior, job.index)
+                         job.content, job.candidate_prior, job.index, labellers)
 
 
 def _init_worker() -> None:
@@ -272,6 +287,15 @@ def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> lis
                               for p in range(4)),
                         tuple(p for p in range(4) if SEAT_FACTION[p] == f)))
     return out
+
+
+def _behaving(players: tuple, recorded: tuple, behaviour: dict[int, str]) -> tuple:
+    """``(players, labellers)`` of one game: a recorded seat whose faction has a
+    ``behaviour`` spec is played by that spec and labelled by its layout's one."""
+    labelled = [p for p in recorded if SEAT_FACTION[p] in behaviour]
+    return (tuple(behaviour[SEAT_FACTION[p]] if p in labelled else spec
+                  for p, spec in enumerate(players)),
+            tuple((p, players[p]) for p in labelled))
 
 
 def _local_parts(jobs: list[GameJob], workers: int) -> Iterator[SearchSamples]:
@@ -307,17 +331,23 @@ def _ray_parts(jobs: list[GameJob], address: str) -> Iterator[SearchSamples]:
 def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
              opponent: str = "heuristic", config: RulesConfig | None = None, content=None,
              candidate_prior: str | None = "heuristic", workers: int = 1,
-             ray_address: str | None = None, progress: bool = False) -> SearchSamples:
+             ray_address: str | None = None, progress: bool = False,
+             behaviour: dict[int, str] | None = None) -> SearchSamples:
     """``n_games`` recorded games (see :func:`layouts`), on ``workers`` processes or, with
     ``ray_address`` (``"local"``, ``"auto"``, ``host:port``), on a Ray cluster; the same
-    rows, in game order, either way. ``progress`` shows a bar (games/s, ETA) on a
-    terminal."""
+    rows, in game order, either way. ``behaviour`` (faction -> agent spec): that
+    faction's recorded seats are played by this agent, their searching spec only
+    labelling the positions it reaches (DAgger). ``progress`` shows a bar (games/s,
+    ETA) on a terminal."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     cfg = config if config is not None else RulesConfig.standard()
-    jobs = [GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior)
-            for i, (s, (players, recorded)) in enumerate(
-                zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games)))]
+    jobs = []
+    for i, (s, (players, recorded)) in enumerate(
+            zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games))):
+        players, labellers = _behaving(players, recorded, behaviour or {})
+        jobs.append(GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior,
+                            labellers))
     source = _ray_parts(jobs, ray_address) if ray_address else _local_parts(jobs, workers)
     bar = None
     if progress and sys.stderr.isatty():
