@@ -100,6 +100,7 @@ def _train(args):
     ('algorithm = "expert"\ndistilled = "rerank"\nadvantage_scale = -1.0\n',
      "advantage_scale and rerank_margin >= 0"),
     ('algorithm = "expert"\nplay = "rerank"\n', "play must be one of search, distilled"),
+    ('algorithm = "expert"\ntrain_from = "last"\n', "train_from must be one of best, start"),
     ('algorithm = "expert"\nrerank_margin = -1.0\n', "rerank_margin >= 0"),
 ])
 def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):
@@ -154,6 +155,23 @@ def test_dagger_lets_the_distilled_player_play_and_the_search_label(tmp_path, mo
     assert cfg.player_spec(start) == calls[0][1]
     rows = SearchSamples.load(out / "data" / "iter000_malay.npz")
     assert rows.searched.any() and set(rows.seats.tolist()) == {2, 3}
+
+
+def test_train_from_start_trains_every_iteration_from_the_starting_network(tmp_path,
+                                                                          monkeypatch):
+    calls = []
+    train_candidate = expert._train_candidate
+
+    def spy(cfg, k, f, best, start, *args):
+        calls.append((k, best.name, start.name))
+        return train_candidate(cfg, k, f, best, start, *args)
+
+    monkeypatch.setattr(expert, "_train_candidate", spy)
+    cfg = load_config(TINY, factions=["malay"], iterations=2, train_from="start")
+    out = expert.train(cfg, tmp_path / "start", log=lambda _: None)
+    assert _rows(out / "progress.csv")[0]["malay_best_iteration"] == "0"  # kept: best moved
+    assert calls == [(0, "malay_init.npz", "malay_init.npz"),
+                     (1, "malay_iter0.npz", "malay_init.npz")]
 
 
 def test_missing_or_foreign_checkpoints_are_refused(tmp_path):

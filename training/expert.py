@@ -10,7 +10,8 @@ Each iteration ``k``:
    searching agent scores cut rollouts with it (``mcts:...:net=FILE``), and with
    ``policy_candidates`` the network's policy proposes extra root candidates. Every decision
    of the recorded seats becomes a row: observation, mask, policy target, outcome.
-2. **Train** each faction's network, starting from its current best, on the rows of the
+2. **Train** each faction's network, starting from its current best (or, with
+   ``train_from = "start"``, from its starting network), on the rows of the
    last ``buffer_iterations`` iterations (the replay buffer): policy cross-entropy to
    the targets over the legal actions plus ``value_coef`` times the value MSE to the
    outcomes (win share and VP margin), Adam, ``epochs`` passes.
@@ -379,7 +380,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         row: dict = {"iteration": k, "games": cfg.games_per_iteration}
         candidates = {f: ckpt / f"{FACTIONS[f]}_iter{k}.npz" for f in files}
         for f in files:
-            row.update(_train_candidate(cfg, k, f, best_path(f), data_dir, candidates[f],
+            start = best_path(f) if cfg.train_from == "best" else init_paths[f]
+            row.update(_train_candidate(cfg, k, f, best_path(f), start, data_dir, candidates[f],
                                         int(":value=1" in specs[f]), log))
         rates = gate_rates({f: cfg.player_spec(p) for f, p in candidates.items()}, cfg)
         for f, rate in rates.items():
@@ -423,18 +425,22 @@ def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict
         tmp.replace(path)
 
 
-def _train_candidate(cfg: ExpertConfig, k: int, f: int, start: Path, data_dir: Path,
-                     out: Path, value_in_search: int, log: Callable[[str], None]) -> dict:
+def _train_candidate(cfg: ExpertConfig, k: int, f: int, best: Path, start: Path,
+                     data_dir: Path, out: Path, value_in_search: int,
+                     log: Callable[[str], None]) -> dict:
     """Train faction ``f``'s candidate of iteration ``k`` from the network ``start`` on
-    the replay buffer, save it to ``out``; its ``progress.csv`` fields. (The buffer
-    lives only here: the gate's and the next iteration's worker processes are forked
-    without it.)"""
+    the replay buffer, save it to ``out``; its ``progress.csv`` fields, the value MSE
+    on the new rows measured with the faction's ``best`` network. (The buffer lives
+    only here: the gate's and the next iteration's worker processes are forked without
+    it.)"""
     from .policy_value import PolicyValueNet
 
     name = FACTIONS[f]
     new = _load_rows(data_dir / f"iter{k:03d}_{name}.npz")
-    net = PolicyValueNet.from_actor(NumpyPolicy.load(start), cfg.value_hidden)
+    net = PolicyValueNet.from_actor(NumpyPolicy.load(best), cfg.value_hidden)
     fresh, projected = value_mse(net, new), projected_mse(new)
+    if start != best:
+        net = PolicyValueNet.from_actor(NumpyPolicy.load(start), cfg.value_hidden)
     n_new, n_searched = len(new), int(new.searched.sum())
     buffer = SearchSamples.concat([_load_rows(data_dir / f"iter{j:03d}_{name}.npz")
                                    for j in range(max(0, k - cfg.buffer_iterations + 1), k)]

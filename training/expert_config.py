@@ -18,6 +18,7 @@ OPPONENTS = ("heuristic", "search")
 DISTILLED = ("learned", "rerank")
 INITS = ("reference", "scratch")
 PLAYS = ("search", "distilled")
+TRAIN_FROM = ("best", "start")
 
 
 @dataclass
@@ -82,6 +83,10 @@ class ExpertConfig:
     # Training on the rows of the last buffer_iterations iterations (replay buffer):
     # policy cross-entropy to the targets + value_coef * value MSE, Adam.
     buffer_iterations: int = 3
+    # Each iteration's network starts from the faction's best network ("best") or from
+    # its starting network ("start": one training on the whole buffer, so that a row is
+    # fitted for `epochs` passes in all, not once more at every iteration).
+    train_from: str = "best"
     epochs: int = 2
     lr: float = 1e-4
     batch_size: int = 256
@@ -125,6 +130,9 @@ class ExpertConfig:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
         if self.play not in PLAYS:
             raise TrainConfigError(f"play must be one of {', '.join(PLAYS)}, got {self.play!r}")
+        if self.train_from not in TRAIN_FROM:
+            raise TrainConfigError(f"train_from must be one of {', '.join(TRAIN_FROM)}, "
+                                   f"got {self.train_from!r}")
         if self.distilled not in DISTILLED:
             raise TrainConfigError(f"distilled must be one of {', '.join(DISTILLED)}, "
                                    f"got {self.distilled!r}")
