@@ -101,6 +101,7 @@ def _train(args):
      "advantage_scale and rerank_margin >= 0"),
     ('algorithm = "expert"\nplay = "rerank"\n', "play must be one of search, distilled"),
     ('algorithm = "expert"\ntrain_from = "last"\n', "train_from must be one of best, start"),
+    ('algorithm = "expert"\nrerank_margin = 1.0\n', 'rerank_margin > 0 needs distilled'),
     ('algorithm = "expert"\nrerank_margin = -1.0\n', "rerank_margin >= 0"),
 ])
 def test_bad_config_is_a_clear_error_with_exit_2(tmp_path, text, message):

@@ -145,6 +145,9 @@ class ExpertConfig:
         if self.advantage_scale > 0 and self.distilled != "rerank":
             raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
                                    "fits the logits of the search's candidates)")
+        if self.rerank_margin > 0 and self.distilled != "rerank":
+            raise TrainConfigError("rerank_margin > 0 needs distilled = \"rerank\" (the "
+                                   "margin of the rerank player)")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not self.net_arch or any(not isinstance(n, int) or n < 1 for n in self.net_arch):
