@@ -45,9 +45,8 @@ import numpy as np
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.frames import ConflictPhase, WarPhase
-from singapore_env.engine.rules.base import star_allowed_in_conflict, star_allowed_in_war
-from singapore_env.engine.rules.conflict import spendable_boosts
-from singapore_env.engine.rules.raid_first_edition import COMMIT_FRAMES
+from singapore_env.engine.query import (COMMIT_FRAMES, spendable_boosts, star_allowed_in_conflict,
+                                        star_allowed_in_war)
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game

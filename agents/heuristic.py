@@ -52,9 +52,8 @@ import numpy as np
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import Decision, Kind
-from singapore_env.engine.rules.base import boost_total, modifier_total
-from singapore_env.engine.rules.market import market_price
-from singapore_env.engine.rules.tableau import activation_groups, run_bounds
+from singapore_env.engine.query import (activation_groups, boost_total, market_price,
+                                        modifier_total, run_bounds)
 from singapore_env.engine.rulesets import FIRST_EDITION
 
 from . import heuristic_first_edition as first_edition
@@ -137,9 +136,9 @@ class HeuristicAgent(Agent):
             return (market_card_value(ctx, cid, wealth_after=s.wealth[ctx.seat] - price)
                     - price * ctx.mv - (0 if leader else ctx.p["action_cost"]))
         if k == Kind.SEARCH:
-            from singapore_env.engine.rules.market import _search_candidates
+            from singapore_env.engine.query import search_candidates
             slot = s.tableau[ctx.seat][d.arg]
-            cands = _search_candidates(g, ctx.seat, slot)
+            cands = search_candidates(g, ctx.seat, slot)
             if not cands:
                 return -1.0
             w = s.wealth[ctx.seat]
@@ -222,11 +221,11 @@ class HeuristicAgent(Agent):
                         if self._can_buy_with_leader(ctx, i)]
                 v = max(opts + [ctx.g.cfg.leader_money * ctx.mv])
             elif action == "populate":
-                from singapore_env.engine.rules.population import can_populate
+                from singapore_env.engine.query import can_populate
                 v = self._score(ctx, Decision(Kind.POPULATE), leader=True) \
                     if can_populate(ctx.g, ctx.seat) else 0.0
             else:
-                from singapore_env.engine.rules.market import buy_battle_options
+                from singapore_env.engine.query import buy_battle_options
                 opts = [self._score(ctx, o, leader=True)
                         for o in buy_battle_options(ctx.g, ctx.seat)]
                 v = max(opts + [ctx.g.cfg.leader_storehouse_tokens * ctx.tv])
@@ -236,7 +235,7 @@ class HeuristicAgent(Agent):
     def _can_buy_with_leader(self, ctx: Ctx, i: int) -> bool:
         """Could the Market card in slot ``i`` be bought from a Market Leader space?
         (the Sultan's Royal Privilege discount only applies there)"""
-        from singapore_env.engine.rules.market import vice_outlawed
+        from singapore_env.engine.query import vice_outlawed
         g, s = ctx.g, ctx.s
         cid = s.market[i]
         if cid < 0 or vice_outlawed(g, cid) or len(s.tableau[ctx.seat]) >= g.cfg.max_tableau:
@@ -351,9 +350,8 @@ class HeuristicAgent(Agent):
                 src, enc = divmod(d.arg, width)
                 if enc == 2 * t:
                     continue
-                trial = [x.copy() for x in row]
-                from singapore_env.engine.rules.tableau import move_card
-                move_card(trial, src, enc)
+                from singapore_env.engine.query import row_after_card_move
+                trial = row_after_card_move(row, src, enc)
                 gain = base - _groups_with_work(ctx, trial)
                 if gain > best_gain:
                     best, best_gain = d, gain

@@ -5,8 +5,7 @@ boost. Kept apart from ``heuristic.py``, which calls them."""
 from __future__ import annotations
 
 from singapore_env.engine.decisions import Decision, Kind
-from singapore_env.engine.rules.base import D4_SIDES, FACES
-from singapore_env.engine.rules.conflict import own_strength, spendable_boosts
+from singapore_env.engine.query import D4_SIDES, FACES, own_strength, spendable_boosts
 
 PASS = Decision(Kind.PASS)
 TOP_FACE = max(FACES)

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.frames import WarPhase
-from singapore_env.engine.rules.base import multiplier
-from singapore_env.engine.rules.roles import lone_leader, scores_everywhere, storehouse_of
-from singapore_env.engine.rules.upkeep import tax_totals
+from singapore_env.engine.query import (lone_leader, multiplier, scores_everywhere, storehouse_of,
+                                        tax_totals)
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import Decision, Kind
-from singapore_env.engine.rules.base import boost_total, modifier_total, star_allowed_in_war
-from singapore_env.engine.rules.war import commit_options, committed_card, war_cost
-from singapore_env.engine.rules.war_first_edition import steal_price
+from singapore_env.engine.query import (boost_total, commit_options, committed_card,
+                                        modifier_total, star_allowed_in_war, steal_price, war_cost)
 
 from .heuristic_context import PASS, YES, Ctx
 from .heuristic_influence import token_value

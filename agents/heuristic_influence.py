@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import N_LOOP, Decision, Kind
-from singapore_env.engine.rules.base import district_open
-from singapore_env.engine.rules.roles import may_access
+from singapore_env.engine.query import district_open, may_access
 
 from .heuristic_context import PASS, YES, Ctx
 

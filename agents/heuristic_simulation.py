@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from singapore_env.engine.decisions import Decision, Kind
-from singapore_env.engine.rules.roles import ALLY, LEADER, storehouse_tokens
+from singapore_env.engine.query import ALLY, LEADER, storehouse_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
     from .heuristic_context import Ctx

@@ -8,11 +8,9 @@ from math import comb
 
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import N_LOOP
-from singapore_env.engine.rules.base import boost_total, modifier_total, star_allowed_in_war
-from singapore_env.engine.rules.decree import decree_cost
-from singapore_env.engine.rules.roles import spoils_multiplier
-from singapore_env.engine.rules.tableau import activation_groups, joins, run_bounds
-from singapore_env.engine.rules.war import war_cost
+from singapore_env.engine.query import (activation_groups, boost_total, decree_cost, joins,
+                                        modifier_total, run_bounds, spoils_multiplier,
+                                        star_allowed_in_war, war_cost)
 
 from .heuristic_context import Ctx
 from .heuristic_influence import token_value
@@ -183,7 +181,7 @@ def market_card_value(ctx: Ctx, cid: int, rebuild: bool = False,
     kinds = cdef.kinds
     metric_of = {"public_works": "public_works_cards", "personality": "personality_cards",
                  "commerce": "commerce_cards"}
-    from singapore_env.engine.rules.scoring import legacy_metric
+    from singapore_env.engine.query import legacy_metric
     for kind, metric in metric_of.items():
         if kind in kinds and ctx.legacy_of(metric):
             v += 0.9 * ctx.legacy_step(metric, legacy_metric(ctx.g, seat, metric), 1)
@@ -243,7 +241,7 @@ def battle_card_value(ctx: Ctx, cid: int, held: int | None = None) -> float:
     use = max(0.0, min(1.0, ctx.conflicts_left - held))
     v = use * star_ok * (2.0 + 0.6 * s) + (1 - use) * 0.25 * s * star_ok
     v += 0.1 * s  # War deterrence / use
-    from singapore_env.engine.rules.scoring import legacy_metric
+    from singapore_env.engine.query import legacy_metric
     if ctx.legacy_of("battle_cards"):
         v += 0.8 * ctx.legacy_step("battle_cards", legacy_metric(ctx.g, ctx.seat, "battle_cards"), 1)
     for bst in cdef.boosts:
@@ -311,8 +309,7 @@ def attach_slot_value(ctx: Ctx, pos: int) -> float:
 
 
 def best_attach_value(ctx: Ctx):
-    from singapore_env.engine.rules.population import vacant_slots
-    from singapore_env.engine.rules.scoring import legacy_metric
+    from singapore_env.engine.query import legacy_metric, vacant_slots
     slots = vacant_slots(ctx.g, ctx.seat)
     if not slots:
         return 0.0, -1
@@ -457,6 +454,6 @@ def _groups_with_work(ctx: Ctx, row) -> int:
 
 
 def _boosts(ctx: Ctx, kind: str):
-    from singapore_env.engine.rules.base import active_boosts, revealed_boosts
+    from singapore_env.engine.query import active_boosts, revealed_boosts
     yield from active_boosts(ctx.g, ctx.seat, kind)
     yield from revealed_boosts(ctx.g, ctx.seat, kind)

@@ -16,7 +16,7 @@ Conflict question it:
    that same world with the same rollout seed (common random numbers), the rest of the
    game played by four heuristic players, and score the end (``horizon=0``) or the
    position ``horizon`` rounds later by the projected final VP
-   (:func:`singapore_env.engine.rules.scoring.projected_final_vp`: VP track + Legacies + End
+   (:func:`singapore_env.engine.query.projected_final_vp`: VP track + Legacies + End
    Game bonuses as if the game ended there);
 3. overrules the prior only on significant evidence: a candidate replaces it when its
    mean paired advantage (its score minus the prior's in the same world) is above
@@ -86,7 +86,7 @@ import numpy as np
 
 from singapore_env.candidates import projected_vp
 from singapore_env.engine.content import SEAT_FACTION
-from singapore_env.engine.rules.scoring import projected_final_vp
+from singapore_env.engine.query import projected_final_vp
 
 from .base import Agent, _encoder_for
 from .determinize import determinize

@@ -81,7 +81,7 @@ from agents.priors import resolve_prior
 from agents.registry import as_agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
-from singapore_env.engine.rules.scoring import projected_final_vp
+from singapore_env.engine.query import projected_final_vp
 from singapore_env.env import AGENTS, SEAT_OF, IllegalActionError, raw_env
 
 __all__ = ["FactionEnv", "PolicyAgent"]

@@ -55,10 +55,10 @@ import pyspiel
 from agents.determinize import determinize
 from singapore_env.encoding import ObservationEncoder
 from singapore_env.engine import Game
-from singapore_env.engine.config import REWARD_MODES, RULESETS, RulesConfig
+from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import resolve_content
 from singapore_env.engine.describe import describe
-from singapore_env.rewards import rewards
+from singapore_env.rewards import REWARD_MODES, rewards
 
 GAME_NAME = "python_singapore_1819"
 N_PLAYERS = 4

@@ -220,7 +220,7 @@ def config_changes(cfg: RulesConfig) -> dict:
     """The settings of ``cfg`` that differ from its ruleset's own numbers (JSON values)."""
     base = RulesConfig.named(cfg.ruleset).to_dict()
     return {k: v for k, v in cfg.to_dict().items()
-            if k not in ("ruleset", "extra") and base.get(k) != v}
+            if k != "ruleset" and base.get(k) != v}
 
 
 def _content_name(content) -> str | None:

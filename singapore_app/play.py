@@ -69,7 +69,7 @@ def board_text(game: Game, me: int) -> str:
     """The board as ``me`` sees it, with numbered Market slots (price for ``me``) and
     numbered cards of ``me``'s tableau and hand, each with its text."""
     from singapore_env.render import render_text
-    from singapore_env.engine.rules.market import market_price
+    from singapore_env.engine.query import market_price
 
     c, s = game.c, game.s
     lines = [render_text(game, seat=me), "", "Market (slot: card, your price, text):"]
@@ -91,7 +91,7 @@ def board_text(game: Game, me: int) -> str:
 
 def final_text(game: Game) -> str:
     """The final screen: each seat's VP track, Legacies, End Game bonuses and total."""
-    from singapore_env.engine.rules.scoring import legacy_vp
+    from singapore_env.engine.query import legacy_vp
 
     lines = ["", "Final scores       track  legacies  end-game  total"]
     for p in range(4):

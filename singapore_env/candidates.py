@@ -26,10 +26,7 @@ import numpy as np
 
 from .engine.content import SEAT_FACTION
 from .engine.decisions import Kind
-from .engine.rules.base import CLOCKWISE, find_frame
-from .engine.rules.market import price_function
-from .engine.rules.scoring import projected_final_vp
-from .engine.rules.war import committed_card
+from .engine.query import CLOCKWISE, committed_card, find_frame, price_function, projected_final_vp
 
 FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
             "names_mate", "names_opponent", "prior_score", "prior_gap")

@@ -152,16 +152,17 @@ from . import encoding_first_edition as first_edition
 from .engine.decisions import N_CHOOSE, N_LOOP, N_VICES, ActionTable, Kind
 from .encoding_roles import add_role_slices
 from .encoding_writer import make_encode
-from .engine.rules.base import AUTO, CLOCKWISE, LEGAL
+from .engine.query import AUTOMATIC_FRAME_KINDS, CLOCKWISE, DECISION_FRAME_KINDS
 
 __all__ = ["ActionTable", "ObservationEncoder", "action_table", "ARG_MEANING",
            "action_table_markdown", "observation_markdown", "DECISION_FRAMES", "ALL_FRAMES"]
 
 # Frame kinds, in a stable (sorted) order.
-DECISION_FRAMES: tuple[str, ...] = tuple(sorted(LEGAL))
+DECISION_FRAMES: tuple[str, ...] = tuple(sorted(DECISION_FRAME_KINDS))
 # Internal continuations (the rest of a card's instant effects) are not game phases.
 INTERNAL_FRAMES = frozenset({"effects"})
-ALL_FRAMES: tuple[str, ...] = tuple(sorted((set(LEGAL) | set(AUTO)) - INTERNAL_FRAMES))
+ALL_FRAMES: tuple[str, ...] = tuple(sorted((DECISION_FRAME_KINDS | AUTOMATIC_FRAME_KINDS)
+                                           - INTERNAL_FRAMES))
 
 # What the ``arg`` of each decision kind means (documentation only).
 ARG_MEANING: dict[str, str] = {

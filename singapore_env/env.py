@@ -37,8 +37,8 @@ is several consecutive steps of the same agent.
 Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``reset()`` without a seed), ``ruleset`` (``"standard"`` by default; every name in
 :data:`~singapore_env.engine.config.RULESETS`), ``slavery``, ``reward_mode``, ``max_steps``,
-``config`` (a :class:`~singapore_env.engine.config.RulesConfig`; ``slavery``, ``reward_mode``
-and ``max_steps`` override it), ``content`` (the cards and board: a
+``config`` (a :class:`~singapore_env.engine.config.RulesConfig`, the rules only;
+``slavery`` overrides it), ``content`` (the cards and board: a
 :class:`~singapore_env.engine.content.Content`, or the folder of an edited copy of
 ``singapore_env/engine/data``; the shipped data by default),
 ``candidates`` (``True`` adds ``candidate_card``, ``candidate_features`` and
@@ -82,7 +82,7 @@ from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import ObservationEncoder
 from .engine.describe import describe
 from .render import render_text
-from .rewards import rewards as compute_rewards
+from .rewards import REWARD_MODES, rewards as compute_rewards
 from .standard_wrappers import standard_chain
 
 ENV_NAME = "singapore_1819_v0"
@@ -104,9 +104,8 @@ def env(**kwargs) -> AECEnv:
 
 
 def make_config(config: RulesConfig | None = None, slavery: bool | None = None,
-                reward_mode: str | None = None, max_steps: int | None = None,
                 ruleset: str | None = None) -> RulesConfig:
-    """A rules configuration with the env keyword arguments applied.
+    """A rules configuration with the env's rules keyword arguments applied.
 
     ``ruleset`` names the base configuration (:meth:`RulesConfig.named`) when no
     ``config`` is given; with a ``config`` it must agree with ``config.ruleset``."""
@@ -120,10 +119,6 @@ def make_config(config: RulesConfig | None = None, slavery: bool | None = None,
     changes: dict[str, Any] = {}
     if slavery is not None:
         changes["slavery"] = bool(slavery)
-    if reward_mode is not None:
-        changes["reward_mode"] = reward_mode
-    if max_steps is not None:
-        changes["max_decisions"] = int(max_steps)
     return cfg.replace(**changes) if changes else cfg
 
 
@@ -155,7 +150,12 @@ class raw_env(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
-        self.cfg = make_config(config, slavery, reward_mode, max_steps, ruleset)
+        if reward_mode is not None and reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        if max_steps is not None and not (is_int(max_steps) and 0 <= max_steps <= 10**9):
+            raise ValueError(f"max_steps must be an int in 0..{10**9} (0: no cap), "
+                             f"got {max_steps!r}")
+        self.cfg = make_config(config, slavery, ruleset)
         self.content = resolve_content(content, self.cfg.slavery)
         self.encoder = ObservationEncoder(self.content, self.cfg)
         self.table = self.encoder.table
@@ -163,8 +163,8 @@ class raw_env(AECEnv, EzPickle):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.keep_text_log = keep_text_log
-        self.reward_mode = self.cfg.reward_mode
-        self.max_steps = self.cfg.max_decisions
+        self.reward_mode = reward_mode or REWARD_MODES[0]
+        self.max_steps = int(max_steps or 0)
         self.possible_agents = list(AGENTS)
         self._decisions = self.table.decisions
         self._n_actions = len(self.table)

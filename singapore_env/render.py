@@ -23,8 +23,7 @@ def render_text(g, seat: int | None = None) -> str:
     lines = [f"Round {s.round}/{rounds}  first player: {SEAT_NAMES[s.first_player]}  ships: {s.ships}"
              f"  treaty: {'Anglo-Dutch' if s.anglo_dutch else 'Singapore'}"
              f"  event: {card_name(g, s.current_event)}"]
-    from .engine.rules.base import multiplier
-    from .engine.rules.upkeep import tax_totals
+    from .engine.query import multiplier, tax_totals
     tax, neutral = tax_totals(g)
     lines.append(f"Multiplier x{multiplier(g)}  Tax [{per_seat(tax)}] (+{neutral} neutral)  "
                  f"Public Works {len(s.pw_track)}  Storehouses B{s.storehouse[0]} "
@@ -34,7 +33,7 @@ def render_text(g, seat: int | None = None) -> str:
         if b.loop_kind[sp] == "storehouse":
             cells.append(f"[{name}]")
         else:
-            from .engine.rules.base import district_open
+            from .engine.query import district_open
             toks = s.districts[sp * 4: sp * 4 + 4]
             cells.append(f"{name}{'' if district_open(g, sp) else '(closed)'}:[{per_seat(toks)}]")
     lines.append("Loop: " + " -> ".join(cells))
@@ -70,7 +69,7 @@ def role_text(g, p: int, seat: int | None) -> str:
     s, c = g.s, g.c
     if not g.ruleset.has_roles:
         return ""
-    from .engine.rules.roles import ROLE_NAMES
+    from .engine.query import ROLE_NAMES
     role = s.roles[p]
     if role < 0:
         text = ""

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .engine.config import REWARD_MODES
 from .engine.content import SEAT_FACTION
 
 __all__ = ["rewards", "REWARD_MODES"]
+
+#: The reward modes, the default first.
+REWARD_MODES = ("win", "vp_margin", "faction")
 
 
 def rewards(final_scores: Sequence[int], mode: str = "win") -> list[float]:

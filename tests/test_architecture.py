@@ -140,3 +140,30 @@ def test_the_checker_sees_imports_inside_functions_and_circles():
                           "singapore_env.engine.rules.war", "singapore_env.engine.rules")
     assert relative == {"singapore_env.engine.state", "singapore_env.engine.rules.base"}
     assert circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+#: The engine's rules modules, seen from above only through its query face.
+RULES = "singapore_env.engine.rules"
+
+
+def reaches_into_the_rules(module: str, imported: set[str]) -> list[str]:
+    """The rules modules ``module`` imports although it lies outside the engine."""
+    if layer(module) == LAYERS["singapore_env.engine"]:
+        return []
+    return sorted(t for t in imported if t == RULES or t.startswith(RULES + "."))
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer(m) > 0))
+def test_code_above_the_engine_reads_the_rules_only_through_the_query_face(module):
+    """Agents, arena, training, applications and the env ask the engine through
+    ``singapore_env.engine.query``, never ``singapore_env.engine.rules.*``."""
+    inside = reaches_into_the_rules(module, GRAPH[module])
+    assert not inside, f"{module} imports {inside}: use singapore_env.engine.query"
+
+
+def test_the_rules_rule_can_fail():
+    found = imports_in("def f():\n    from singapore_env.engine.rules.market import market_price\n",
+                       "agents.heuristic", "agents")
+    assert reaches_into_the_rules("agents.heuristic", found) == ["singapore_env.engine.rules.market"]
+    assert reaches_into_the_rules("singapore_env.engine.query", found) == []
+    assert reaches_into_the_rules("agents.heuristic", {"singapore_env.engine.rulesets"}) == []

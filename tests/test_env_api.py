@@ -262,6 +262,20 @@ def test_reward_mode_option():
     assert [e.rewards[a] for a in AGENTS] == rewards(final, "vp_margin")
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    ({"reward_mode": "money"}, "reward_mode must be one of"),
+    ({"max_steps": -1}, "max_steps must be an int"),
+    ({"max_steps": 2.5}, "max_steps must be an int"),
+])
+def test_env_settings_are_env_arguments_checked_by_the_env(kwargs, message):
+    """How the env rewards and truncates are its own arguments, not rules settings."""
+    with pytest.raises(ValueError, match=message):
+        env(**kwargs)
+    e = raw_env(reward_mode="faction", max_steps=7)
+    assert (e.reward_mode, e.max_steps) == ("faction", 7)
+    assert "reward_mode" not in e.cfg.to_dict() and "max_decisions" not in e.cfg.to_dict()
+
+
 # ---------------------------------------------------------------- faction wrapper
 @pytest.mark.parametrize("faction", ["british", "malay"])
 @pytest.mark.parametrize("seats", ["one", "both"])

@@ -206,3 +206,20 @@ def test_config_value_of_the_wrong_type(saved):
         d["config"]["first_round_income"] = "3"
     with pytest.raises(SaveFormatError):
         Game.load_replay(_tamper(saved, change))
+
+
+@pytest.mark.parametrize("load", BOTH)
+def test_the_environment_keys_of_a_saved_config_are_written_fixed_and_read_as_nothing(
+        saved, load):
+    """A save's config carries reward_mode, max_decisions and extra beside the rules
+    (the format's keys): always written as win/0/{}, and a save holding other values
+    (an environment's settings) loads as the same game."""
+    assert {k: json.loads(saved)["config"][k] for k in ("reward_mode", "max_decisions",
+                                                          "extra")} == \
+        {"reward_mode": "win", "max_decisions": 0, "extra": {}}
+
+    def change(d):
+        d["config"].update(reward_mode="faction", max_decisions=500, extra={"a": [[1]]})
+    assert load(_tamper(saved, change)).to_json() == Game.from_json(saved).to_json()
+    with pytest.raises(SaveFormatError, match="unknown rules config keys: \\['max_steps'\\]"):
+        load(_tamper(saved, lambda d: d["config"].update(max_steps=5)))

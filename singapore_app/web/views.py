@@ -35,9 +35,7 @@ def card(g, cid: int) -> dict | None:
 
 def board(g, viewer: int | None) -> dict:
     """The board as ``viewer`` may see it (``None``: a spectator, no hand shown)."""
-    from singapore_env.engine.rules.base import district_open, multiplier
-    from singapore_env.engine.rules.market import market_price
-    from singapore_env.engine.rules.upkeep import tax_totals
+    from singapore_env.engine.query import district_open, market_price, multiplier, tax_totals
 
     s, c, b = g.s, g.c, g.c.board
     tax, neutral = tax_totals(g)

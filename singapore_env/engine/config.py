@@ -17,7 +17,7 @@ choice is listed in ``docs/rules.md``).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: The rulesets' names, the standard one first (each has an object in
 #: :data:`singapore_env.engine.rulesets.BY_NAME`; a test keeps the two in step).
@@ -27,18 +27,16 @@ PRESETS: dict[str, dict] = {
     # 2022 first edition: War costs no Storehouse tokens (still two Actions).
     "first-edition": {"war_cost": 0, "war_cost_under_anglo_dutch": 0},
 }
-REWARD_MODES = ("win", "vp_margin", "faction")
 SPOILS_SHARING = ("mandatory", "optional")
 #: Upper bounds on the numbers that size lists, dice pools or loops, so that a config
 #: from a file cannot make the engine allocate or loop without bound. Every other int
-#: is capped at ``MAX_VALUE``; ``max_decisions`` (a step count) at ``MAX_DECISIONS``.
+#: is capped at ``MAX_VALUE``.
 SIZE_LIMITS: dict[str, int] = {
     "market_slots": 12, "war_dice": 20, "war_ship_loss_dice": 20, "fe_raid_d4": 20,
     "fe_war_d4": 20, "max_hand": 64, "max_tableau": 64, "event_i_cards": 50,
     "event_ii_cards": 50, "actions_per_turn": 20,
 }
 MAX_VALUE = 10**6
-MAX_DECISIONS = 10**9
 
 
 class ConfigError(ValueError):
@@ -47,11 +45,11 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class RulesConfig:
-    """Every tunable rule of a game. Use :meth:`standard` to build one."""
+    """Every tunable rule of a game, and nothing else (how an environment rewards or
+    truncates a game are its own arguments). Use :meth:`standard` to build one."""
 
     ruleset: str = "standard"
     slavery: bool = True
-    reward_mode: str = "win"
 
     # Rounds and events
     event_i_cards: int = 3
@@ -133,29 +131,19 @@ class RulesConfig:
     max_hand: int = 12
     max_tableau: int = 16
 
-    # Step cap used by the environment's truncation (0 = none).
-    max_decisions: int = 0
-
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
-
     def __post_init__(self) -> None:
         if self.ruleset not in RULESETS:
             raise ConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(
-                f"unknown reward_mode {self.reward_mode!r}; known: {', '.join(REWARD_MODES)}"
-            )
         if self.spoils_sharing not in SPOILS_SHARING:
             raise ConfigError(f"unknown spoils_sharing {self.spoils_sharing!r}; "
                               f"known: {', '.join(SPOILS_SHARING)}")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            expected = type(f.default) if f.default is not dataclasses.MISSING else dict
+            expected = type(f.default)
             if expected is int:
                 if not isinstance(value, int) or isinstance(value, bool):
                     raise ConfigError(f"{f.name} must be an int, got {value!r}")
-                top = SIZE_LIMITS.get(f.name, MAX_DECISIONS if f.name == "max_decisions"
-                                      else MAX_VALUE)
+                top = SIZE_LIMITS.get(f.name, MAX_VALUE)
                 if not 0 <= value <= top:
                     raise ConfigError(f"{f.name} must be in 0..{top}, got {value}")
             elif not isinstance(value, expected):
@@ -191,11 +179,8 @@ class RulesConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        if self.extra:  # free-form: converted the way dataclasses.asdict does
-            d = dataclasses.asdict(self)
-        else:  # plain values only (asdict is ~10x slower)
-            d = {name: getattr(self, name) for name in _FIELD_NAMES}
-            d["extra"] = {}
+        """Every setting by name, as JSON values (tuples as lists)."""
+        d = {name: getattr(self, name) for name in _FIELD_NAMES}  # (asdict is ~10x slower)
         d["spoils_shares"] = [list(x) for x in self.spoils_shares]
         d["sim_put_away_british"] = list(self.sim_put_away_british)
         return d
@@ -222,13 +207,13 @@ class RulesConfig:
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(RulesConfig))
 #: Allowed values of the text settings.
-CHOICES = {"ruleset": RULESETS, "reward_mode": REWARD_MODES, "spoils_sharing": SPOILS_SHARING}
+CHOICES = {"ruleset": RULESETS, "spoils_sharing": SPOILS_SHARING}
 
 
 def setting_names() -> list[str]:
     """Every field of :class:`RulesConfig` a study may change (not ``ruleset``, which
-    names the base configuration, nor ``extra``)."""
-    return [f.name for f in dataclasses.fields(RulesConfig) if f.name not in ("ruleset", "extra")]
+    names the base configuration)."""
+    return [f.name for f in dataclasses.fields(RulesConfig) if f.name != "ruleset"]
 
 
 def check_keys(changes: dict) -> None:

@@ -27,7 +27,7 @@ from .rules.base import APPLY, AUTO, CLOCKWISE, LEGAL, clockwise_from, shuffle
 from .rules.market import fill_market
 from .rulesets import Ruleset, ruleset_of
 from .save_validation import (FORMAT_NAME, FORMAT_VERSION, SaveFormatError, check_header,
-                              parse_json, rng_state, state_from_dict)
+                              env_settings_in_saves, parse_json, rng_state, state_from_dict)
 from .state import Frame, GameState, Slot
 
 # Kinds a Decision made by the rules or the action table holds (step's fast path).
@@ -230,7 +230,7 @@ class Game:
             "content": self.c.digest,
             "seed": self.seed,
             "keep_text_log": self.keep_text_log,
-            "config": self.cfg.to_dict(),
+            "config": {**self.cfg.to_dict(), **env_settings_in_saves()},
             "history": [[d.kind, d.arg] for d in self.history],
             "rng": _rng_state_to_json(self.rng.bit_generator.state),
             "state": self.s.to_dict(),

@@ -26,12 +26,22 @@ from .state import FINAL_ONLY_SOURCES, OPTIONAL_FIELDS, VP_SOURCES, Frame, GameS
 
 FORMAT_NAME = "singapore-1819-game"
 FORMAT_VERSION = 1
+#: Keys of the saved ``config`` object beside the rules settings: environment settings a
+#: game does not use. Every save writes them as :func:`env_settings_in_saves` gives them
+#: (so a game's save stays the same bytes); a load ignores whatever values they have.
+ENV_SETTINGS_IN_SAVES = frozenset({"extra", "max_decisions", "reward_mode"})
+
+
+def env_settings_in_saves() -> dict:
+    """The values a save writes for :data:`ENV_SETTINGS_IN_SAVES` (a new dict each call)."""
+    return {"extra": {}, "max_decisions": 0, "reward_mode": "win"}
+
+
 _KINDS = frozenset(int(k) for k in Kind)
 _FIELDS = frozenset(GameState.__slots__)
 _DOWN = frozenset(DOWN)
 _FRAME_KEYS = frozenset({"kind", "seat", "d"})
 _TOP_KEYS = ("seed", "config", "history", "rng", "state")
-_DEPTH = 8            # nesting allowed in the free-form config ``extra``
 _U128 = 2**128
 _ROUND_ENDS = ("cleanup", "round", "end_game")  # what closes a round, bottom of the stack
 #: Columns of ``vp_sources``: VP awarded during play (never negative: every award the rules
@@ -88,18 +98,17 @@ _CONFIGS: dict[str, _SeenConfig] = {}
 
 
 def _config(config, parsed: bool) -> RulesConfig:
-    """``RulesConfig.from_dict(config)``, validated. A parsed config without ``extra``
-    settings is built once per ruleset while it stays the same (:class:`_SeenConfig`)."""
-    extra = config.get("extra") if isinstance(config, dict) else None
-    if extra != {} and _depth(extra, _DEPTH) > _DEPTH:
-        raise SaveFormatError(f"bad config: extra is nested deeper than {_DEPTH}")
-    ruleset = config.get("ruleset") if parsed and type(config) is dict and extra == {} \
-        else None
+    """``RulesConfig.from_dict`` of the saved config without its environment keys
+    (:data:`ENV_SETTINGS_IN_SAVES`), validated. A parsed config is built once per ruleset
+    while it stays the same (:class:`_SeenConfig`)."""
+    ruleset = config.get("ruleset") if parsed and type(config) is dict else None
     seen = _CONFIGS.get(ruleset) if type(ruleset) is str else None
-    if seen is not None and seen.same(config) and not seen.cfg.extra:
-        return seen.cfg  # (``extra`` is a dict: a caller may have filled it)
+    if seen is not None and seen.same(config):
+        return seen.cfg
+    rules = ({key: value for key, value in config.items() if key not in ENV_SETTINGS_IN_SAVES}
+             if isinstance(config, dict) else config)
     try:
-        cfg = RulesConfig.from_dict(config)
+        cfg = RulesConfig.from_dict(rules)
     except (ConfigError, TypeError, ValueError) as exc:
         raise SaveFormatError(f"bad config: {str(exc)[:200]}") from None
     if type(ruleset) is str:
@@ -220,17 +229,6 @@ def state_from_dict(d, g, copy: bool = True) -> GameState:
         s.vp_sources = [[0] * (len(VP_SOURCES) - 1) + [vp] for vp in s.vp]
     v.consistent(s)
     return s
-
-
-def _depth(x, most: int) -> int:
-    """Nesting depth of lists/dicts in ``x``, stopping once it exceeds ``most``."""
-    if most < 0:
-        return 1
-    if isinstance(x, dict):
-        return 1 + max((_depth(v, most - 1) for v in x.values()), default=0)
-    if isinstance(x, list):
-        return 1 + max((_depth(v, most - 1) for v in x), default=0)
-    return 0
 
 
 def _state_check(cfg: RulesConfig, c) -> "_StateCheck":

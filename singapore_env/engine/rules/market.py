@@ -245,7 +245,7 @@ class KeepBattle:
 
 
 # ---------------------------------------------------------------- search
-def _search_candidates(g, seat: int, slot) -> list[int]:
+def search_candidates(g, seat: int, slot) -> list[int]:
     b = g.c.defs[slot.card].boost("search")
     keys = set(b["cards"])
     seen, out = set(), []
@@ -266,14 +266,14 @@ def search_options(g, seat: int) -> list[Decision]:
         return []
     return [DECISION[Kind.SEARCH, i] for i, slot in enumerate(row)
             if slot.up and not slot.searched and searches[slot.card]
-            and _search_candidates(g, seat, slot)]
+            and search_candidates(g, seat, slot)]
 
 
 def search(g, seat: int, pos: int) -> None:
     slot = g.s.tableau[seat][pos]
     if g.c.defs[slot.card].boost("search")["once_per_game"]:
         slot.searched = True
-    options = _search_candidates(g, seat, slot)
+    options = search_candidates(g, seat, slot)
     push(g, Frame("search_pick", seat, options=options[:4]))
 
 
