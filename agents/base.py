@@ -60,15 +60,9 @@ class Agent:
         return f"{type(self).__name__}(name={self.name!r})"
 
 
-_ENCODERS: dict = {}
-
-
 def _encoder_for(game):
-    """One observation encoder per (content, engine limits), shared by all agents."""
-    from singapore_env.encoding import ObservationEncoder
+    """The observation encoder of ``game`` (the one the env of that game uses), shared
+    (:func:`singapore_env.encoding.encoder_for`)."""
+    from singapore_env.encoding import encoder_for
 
-    key = (game.c.digest, game.cfg.max_tableau, game.cfg.max_hand)
-    encoder = _ENCODERS.get(key)
-    if encoder is None:
-        encoder = _ENCODERS[key] = ObservationEncoder(game.c, game.cfg)
-    return encoder
+    return encoder_for(game.c, game.cfg)

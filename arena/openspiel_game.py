@@ -53,7 +53,7 @@ import numpy as np
 import pyspiel
 
 from agents.determinize import determinize
-from singapore_env.encoding import ObservationEncoder
+from singapore_env.encoding import ObservationEncoder, encoder_for
 from singapore_env.engine import Game
 from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import resolve_content
@@ -98,7 +98,7 @@ class SingaporeGame(pyspiel.Game):
                              f"known: {', '.join(REWARD_MODES)}")
         self.cfg = RulesConfig.named(p["ruleset"]).replace(slavery=bool(p["slavery"]))
         self.content = resolve_content(content or p["data"] or None, self.cfg.slavery)
-        self.encoder = ObservationEncoder(self.content, self.cfg)
+        self.encoder = encoder_for(self.content, self.cfg)
         self.reward_mode = p["reward_mode"]
         self.max_length = int(p["max_game_length"])
         self.seeds = int(p["seeds"])

@@ -154,8 +154,9 @@ from .encoding_roles import add_role_slices
 from .encoding_writer import make_encode
 from .engine.query import AUTOMATIC_FRAME_KINDS, CLOCKWISE, DECISION_FRAME_KINDS
 
-__all__ = ["ActionTable", "ObservationEncoder", "action_table", "ARG_MEANING",
-           "action_table_markdown", "observation_markdown", "DECISION_FRAMES", "ALL_FRAMES"]
+__all__ = ["ActionTable", "ObservationEncoder", "encoder_for", "observation_key",
+           "action_table", "ARG_MEANING", "action_table_markdown", "observation_markdown",
+           "DECISION_FRAMES", "ALL_FRAMES"]
 
 # Frame kinds, in a stable (sorted) order.
 DECISION_FRAMES: tuple[str, ...] = tuple(sorted(DECISION_FRAME_KINDS))
@@ -501,6 +502,31 @@ class ObservationEncoder:
             else:
                 out[name] = arr.tolist()
         return out
+
+
+def observation_key(content: Content, config: RulesConfig) -> tuple:
+    """Everything that shapes an observation of a game with this content and rules: the
+    content (its digest), the ruleset (which slices are written), the engine limits
+    (``max_tableau``, ``max_hand``), the Market and spoils sizes, the rounds (Event card
+    counts) and the Actions per turn. Two games with the same key are encoded alike
+    (a test changes every other rules setting and checks that)."""
+    return (content.digest, config.ruleset, config.max_tableau, config.max_hand,
+            config.market_slots, len(config.spoils_shares), config.event_i_cards,
+            config.event_ii_cards, config.actions_per_turn)
+
+
+_SHARED: dict[tuple, ObservationEncoder] = {}
+
+
+def encoder_for(content: Content, config: RulesConfig) -> ObservationEncoder:
+    """The observation encoder of games with this content and rules, built once per
+    :func:`observation_key` and shared by everyone in the process (an encoder holds no
+    per-game state)."""
+    key = observation_key(content, config)
+    encoder = _SHARED.get(key)
+    if encoder is None:
+        encoder = _SHARED[key] = ObservationEncoder(content, config)
+    return encoder
 
 
 # ---------------------------------------------------------------- documentation tables

@@ -79,7 +79,7 @@ from .engine.config import RulesConfig
 from .engine.content import SEAT_NAMES, Content, resolve_content
 from .engine.decisions import is_int
 from .engine import Game, IllegalDecision, SaveFormatError
-from .encoding import ObservationEncoder
+from .encoding import encoder_for
 from .engine.describe import describe
 from .render import render_text
 from .rewards import REWARD_MODES, rewards as compute_rewards
@@ -157,7 +157,7 @@ class raw_env(AECEnv, EzPickle):
                              f"got {max_steps!r}")
         self.cfg = make_config(config, slavery, ruleset)
         self.content = resolve_content(content, self.cfg.slavery)
-        self.encoder = ObservationEncoder(self.content, self.cfg)
+        self.encoder = encoder_for(self.content, self.cfg)
         self.table = self.encoder.table
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
