@@ -74,6 +74,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
+from .action_errors import IllegalActionError
 from .candidates import CandidateEncoder, candidate_spaces
 from .engine.config import RulesConfig
 from .engine.content import SEAT_NAMES, Content, resolve_content
@@ -91,10 +92,6 @@ SEAT_OF = {name: seat for seat, name in enumerate(AGENTS)}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 __all__ = ["env", "raw_env", "IllegalActionError", "ENV_NAME", "AGENTS"]
-
-
-class IllegalActionError(ValueError):
-    """An action outside the current action mask (the message names the legal ones)."""
 
 
 def env(**kwargs) -> AECEnv:

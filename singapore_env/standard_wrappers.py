@@ -8,8 +8,10 @@ an env step reads ~17 attributes, so the chain cost as much as the game. The two
 subclasses here keep the stock classes, checks, errors and warnings, and add fast paths:
 
 * :class:`CheckedActions`: a plain ``int`` inside the action range goes straight to the
-  env; anything else (numpy ints, ``None``, out of range) takes the stock check, so an
-  out-of-range action still fails with the stock ``AssertionError``;
+  env; an integer outside it (Python or numpy, however large: the stock check overflows
+  on ``10**30``) raises :class:`~singapore_env.action_errors.ActionOutOfBounds`, the env's
+  illegal-action error and an ``AssertionError`` with the stock message; anything else
+  (numpy ints in range, ``None``, floats) takes the stock check;
 * :class:`EnforcedOrder`: once the env has been reset, the attributes and calls an agent
   loop uses (``agent_selection``, ``agents``, ``terminations``, ``truncations``,
   ``rewards``, ``infos``, ``observe``, ``last``, ``step`` and the ``agent_iter`` iterator,
@@ -27,6 +29,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import (AECOrderEnforcingIterable,
                                                        AECOrderEnforcingIterator)
 
+from .action_errors import ActionOutOfBounds
+from .engine.decisions import is_int
+
 
 class CheckedActions(wrappers.AssertOutOfBoundsWrapper):
     """``AssertOutOfBoundsWrapper`` with a fast path for plain in-range ints."""
@@ -38,6 +43,12 @@ class CheckedActions(wrappers.AssertOutOfBoundsWrapper):
     def step(self, action) -> None:
         if type(action) is int and 0 <= action < self._n_actions:
             self.env.step(action)
+        elif is_int(action) and not 0 <= action < self._n_actions:
+            raw = self.env.unwrapped
+            legal = raw.encoder.legal_indices(raw.game) if raw.agents else []
+            raise ActionOutOfBounds(f"action is not in action space: {action!r} (action "
+                                    f"indices are 0..{self._n_actions - 1}); legal "
+                                    f"actions now: {legal}")
         else:
             super().step(action)
 

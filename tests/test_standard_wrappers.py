@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from pettingzoo.utils import wrappers
 
-from singapore_env.env import env, raw_env
+from singapore_env.env import IllegalActionError, env, raw_env
 
 
 def stock_env(**kwargs):
@@ -34,6 +34,27 @@ def test_actions_outside_the_space_fail_as_in_the_stock_chain(action):
         with pytest.raises(AssertionError, match="action is not in action space"):
             e.step(action)
         assert e.unwrapped.save() == before
+
+
+@pytest.mark.parametrize("action", [10**30, -10**30, 2**63, np.int64(2**62),
+                                    np.uint64(2**64 - 1), -1, 1040])
+@pytest.mark.parametrize("make", [env, raw_env])
+@pytest.mark.parametrize("mode", ["raise", "penalize"])
+def test_any_integer_outside_the_space_is_the_envs_illegal_action_error(action, make, mode):
+    """However large (the stock check overflows on 10**30), never an OverflowError: the
+    env's illegal-action error (raw env: its mask rule, penalized in penalize mode), and in
+    the standard chain also the stock AssertionError, always raised, nothing changed."""
+    e = make(illegal_action=mode)
+    e.reset(seed=4)
+    before = e.unwrapped.save()
+    if make is raw_env and mode == "penalize":
+        e.step(action)
+        assert e.rewards[e.agent_selection] == -1.0 and all(e.terminations.values())
+        return
+    with pytest.raises(IllegalActionError, match=r"legal actions.*\[2, 3, 4, 5\]") as caught:
+        e.step(action)
+    assert isinstance(caught.value, AssertionError) == (make is env)
+    assert e.unwrapped.save() == before
 
 
 def test_a_game_plays_the_same_through_both_chains():
