@@ -1,8 +1,9 @@
 """The observation writer: the function that fills an observation vector from a game.
 
-:class:`singapore_env.encoding.ObservationEncoder` lays out the vector (its named slices,
-offsets, vocabularies and bounds); :func:`make_encode` turns that layout into the
-function it calls for every observation. The two are kept apart because the writer is
+:class:`singapore_env.observation_layout.ObservationLayout` lays out the vector (its named
+slices, offsets, vocabularies and bounds); :func:`make_encode` turns that layout into the
+function the encoder calls for every observation, finding every slice by its offset
+there. The two are kept apart because the writer is
 built for speed (see :func:`make_encode`) while the layout is built for reading.
 """
 
