@@ -7,6 +7,7 @@ import each other in a circle."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,47 @@ def test_the_rules_rule_can_fail():
     assert reaches_into_the_rules("agents.heuristic", found) == ["singapore_env.engine.rules.market"]
     assert reaches_into_the_rules("singapore_env.engine.query", found) == []
     assert reaches_into_the_rules("agents.heuristic", {"singapore_env.engine.rulesets"}) == []
+
+
+#: The third-party libraries each layer may import (besides those of the layers below
+#: it): the table of docs/architecture.md.
+LIBRARIES = {
+    0: {"numpy"},
+    1: {"pettingzoo", "gymnasium"},
+    2: {"threadpoolctl", "torch", "sb3_contrib"},  # torch, SB3: reading an SB3 checkpoint
+    3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "pyspiel", "open_spiel"},
+    4: {"torch", "stable_baselines3", "sb3_contrib", "matplotlib"},
+    5: {"click", "starlette", "uvicorn", "selenium"},
+}
+
+
+def third_party(source: str) -> set[str]:
+    """The top-level names of the libraries ``source`` imports (not the standard
+    library's, not the project's)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        found |= {name.split(".")[0] for name in names}
+    return found - set(sys.stdlib_module_names) - set(PACKAGES) - {"__future__"}
+
+
+def libraries_allowed(level: int) -> set[str]:
+    """What a module of layer ``level`` may import: its layer's libraries and those below."""
+    return set().union(*(LIBRARIES[k] for k in range(level + 1)))
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_each_layer_uses_only_its_libraries(module):
+    extra = third_party(MODULES[module].read_text()) - libraries_allowed(layer(module))
+    assert not extra, f"{module} (layer {layer(module)}) imports {sorted(extra)}"
+
+
+def test_the_library_rule_can_fail():
+    source = "import numpy as np\nimport torch\nfrom os import path\nfrom . import base\n"
+    assert third_party(source) == {"numpy", "torch"}
+    assert "torch" not in libraries_allowed(1) and "torch" in libraries_allowed(4)
