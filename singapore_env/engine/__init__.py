@@ -8,7 +8,9 @@ nothing of the environment, the agents or the applications above it.
 
 Modules: :mod:`~singapore_env.engine.game` (the :class:`Game`: legal decisions, step,
 save/load), :mod:`~singapore_env.engine.rules` (one module per phase or action family),
-:mod:`~singapore_env.engine.content` (cards and board from ``data/*.toml``),
+:mod:`~singapore_env.engine.query` (the read-only questions code above the engine asks
+the rules: the only way it reads them), :mod:`~singapore_env.engine.content` (cards and
+board from ``data/*.toml``; the definitions in ``content_defs``),
 :mod:`~singapore_env.engine.state` (plain data), :mod:`~singapore_env.engine.decisions`,
 :mod:`~singapore_env.engine.config` (every tunable rule), :mod:`~singapore_env.engine.describe`
 (decisions in words), the saved-game checks (``save_validation``, ``save_shapes``,
