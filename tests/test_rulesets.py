@@ -52,6 +52,16 @@ def test_a_preset_holds_settings_and_named_applies_it_under_the_overrides():
     assert config.PRESETS["first-edition"] == {"war_cost": 0, "war_cost_under_anglo_dutch": 0}
 
 
+@pytest.mark.parametrize("setting", ["reward_mode=faction", "max_decisions=5", "extra=1"])
+def test_the_rules_config_holds_rules_only(setting):
+    """How an environment rewards or truncates are its own arguments: not rules settings
+    (a study's ``set`` or the CLI's ``--set`` name the settings)."""
+    with pytest.raises(config.ConfigError, match="unknown rules setting.*settings: slavery"):
+        config.parse_setting(setting)
+    with pytest.raises(TypeError):
+        RulesConfig(**dict([setting.split("=")]))
+
+
 def test_a_rulesets_action_table_is_the_core_one_with_its_own_procedures_in_place():
     for r in BY_NAME.values():
         assert dict(r.actions) == {**CORE, **r.own_actions}
