@@ -19,13 +19,13 @@ from singapore_env.engine.content import SEAT_FACTION
 MARGIN_SCALE = 20.0
 
 
-def outcome(scores: list[int], seat: int, goal: str = "faction") -> tuple[float, float]:
-    """``(win share, margin)`` of final (or projected) VP for ``seat``'s faction (or,
-    with ``goal="seat"``, the seat alone): the share of the winners (highest VP) that
-    are its own, and its best VP minus the other side's best, over
-    :data:`MARGIN_SCALE`, clipped to ±1."""
-    mine = ((lambda p: SEAT_FACTION[p] == SEAT_FACTION[seat]) if goal == "faction"
-            else (lambda p: p == seat))
+def outcome(scores: list[int], seat: int) -> tuple[float, float]:
+    """``(win share, margin)`` of final (or projected) VP for ``seat``'s faction: the
+    share of the winners (highest VP) that are its own, and its best VP minus the other
+    side's best, over :data:`MARGIN_SCALE`, clipped to ±1."""
+    def mine(p: int) -> bool:
+        return SEAT_FACTION[p] == SEAT_FACTION[seat]
+
     top = max(scores)
     winners = [p for p in range(4) if scores[p] == top]
     win = sum(1 for p in winners if mine(p)) / len(winners)

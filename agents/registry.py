@@ -13,6 +13,10 @@ file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal actio
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
 ``learned:default`` and ``learned:pure`` are shipped pairs (:mod:`agents.reference`).
 
+Inside the code a spec is an :class:`AgentSpec` (name, parameters, target), built with
+``AgentSpec("mcts", {"iters": 400})`` or ``AgentSpec.parse(text)`` and written back with
+``str(spec)``; ``make_agent`` takes either form.
+
 :func:`as_agent` turns whatever a caller may give (a spec, an Agent, a plain function
 ``(observation, mask) -> action index``) into an Agent; ``play_game`` and ``FactionEnv``
 both use it.
@@ -31,6 +35,7 @@ given as text is converted to the type of its default.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .base import Agent
@@ -64,44 +69,87 @@ def known_agents() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def is_learned(spec: str) -> bool:
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent by name and parameters, the typed form of ``"mcts:iters=400:topk=3"``:
+    ``AgentSpec("mcts", {"iters": 400, "topk": 3})``. ``target`` is the class of a file or
+    module agent (``bot.py:MyBot``) or the policy file of ``learned:PATH``. Code builds
+    and passes specs; text is parsed (:meth:`parse`) and written (``str``) at the edges
+    only (command line, configs, records)."""
+
+    name: str
+    params: dict = field(default_factory=dict)
+    target: str | None = None
+
+    @classmethod
+    def parse(cls, text: "str | AgentSpec") -> "AgentSpec":
+        """``"bot.py:MyBot:depth=3"`` -> ``AgentSpec("bot.py", {"depth": "3"}, "MyBot")``
+        (parameter values stay text until the agent is built); ValueError for a
+        malformed spec."""
+        if isinstance(text, AgentSpec):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"an agent spec must be a string, got {text!r}")
+        kind, sep, path = text.strip().partition(":")
+        if kind in LEARNED_KINDS:
+            if not sep or not path.strip():
+                raise ValueError(f"agent {text!r}: name the policy file, {kind}:PATH")
+            return cls(kind, {}, path.strip())
+        name, *parts = text.strip().split(":")
+        name = name.strip()
+        target = None
+        if parts and "=" not in parts[0] and (is_file_target(name) or name not in _REGISTRY):
+            target = parts.pop(0).strip()
+            if not name or not target:
+                raise ValueError(f"agent {text!r}: write a class in a file or module as "
+                                 f"path/to/bot.py:MyBot or package.module:MyBot")
+        elif is_file_target(name):
+            raise ValueError(f"agent {text!r}: name the agent class in the file after a "
+                             f"colon, e.g. {name}:MyBot")
+        params: dict[str, str] = {}
+        for part in parts:
+            key, sep, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key or not value:
+                raise ValueError(f"agent {text!r}: parameters are written key=value after "
+                                 f"the name (e.g. mcts:iters=400:topk=3), got {part!r}")
+            if key in params:
+                raise ValueError(f"agent {text!r}: parameter {key!r} is given twice")
+            params[key] = value
+        return cls(name, params, target)
+
+    def __str__(self) -> str:
+        head = self.name if self.target is None else f"{self.name}:{self.target}"
+        return ":".join([head, *(f"{k}={_text(v)}" for k, v in self.params.items())])
+
+    @property
+    def is_learned(self) -> bool:
+        """Does the spec name a policy file (``learned:PATH`` / ``learned-sample:PATH``)?"""
+        return self.name in LEARNED_KINDS
+
+    def with_params(self, **params) -> "AgentSpec":
+        """The same agent with ``params`` added (or replacing those of the same key)."""
+        return AgentSpec(self.name, {**self.params, **params}, self.target)
+
+
+def _text(value) -> str:
+    """A parameter value as written in a spec (booleans as 1 and 0)."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def is_learned(spec: "str | AgentSpec") -> bool:
     """Does ``spec`` name a policy file (``learned:PATH`` / ``learned-sample:PATH``)?"""
-    return isinstance(spec, str) and ":" in spec and spec.split(":", 1)[0] in LEARNED_KINDS
+    try:
+        return AgentSpec.parse(spec).is_learned
+    except ValueError:
+        return False
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"mcts:iters=400:topk=3"`` -> ``("mcts", {"iters": "400", "topk": "3"})``."""
-    name, target, params = split_spec(spec)
-    return (name if target is None else f"{name}:{target}"), params
-
-
-def split_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
-    """``"bot.py:MyBot:depth=3"`` -> ``("bot.py", "MyBot", {"depth": "3"})``; the middle
-    part (a class in a file or module) is None for a registered agent or a plugin."""
-    if not isinstance(spec, str):
-        raise ValueError(f"an agent spec must be a string, got {spec!r}")
-    name, *parts = spec.strip().split(":")
-    name = name.strip()
-    target = None
-    if parts and "=" not in parts[0] and (is_file_target(name) or name not in _REGISTRY):
-        target = parts.pop(0).strip()
-        if not name or not target:
-            raise ValueError(f"agent {spec!r}: write a class in a file or module as "
-                             f"path/to/bot.py:MyBot or package.module:MyBot")
-    elif is_file_target(name):
-        raise ValueError(f"agent {spec!r}: name the agent class in the file after a colon, "
-                         f"e.g. {name}:MyBot")
-    params: dict[str, str] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key or not value:
-            raise ValueError(f"agent {spec!r}: parameters are written key=value after "
-                             f"the name (e.g. mcts:iters=400:topk=3), got {part!r}")
-        if key in params:
-            raise ValueError(f"agent {spec!r}: parameter {key!r} is given twice")
-        params[key] = value
-    return name, target, params
+def split_spec(spec: "str | AgentSpec") -> tuple[str, str | None, dict]:
+    """``"bot.py:MyBot:depth=3"`` -> ``("bot.py", "MyBot", {"depth": "3"})``: the fields
+    of :meth:`AgentSpec.parse`."""
+    parsed = AgentSpec.parse(spec)
+    return parsed.name, parsed.target, dict(parsed.params)
 
 
 _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
@@ -138,12 +186,15 @@ def _literal(text: str):
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from its spec (name and ``:key=value`` parameters); an unknown
-    name or parameter raises ValueError listing the known ones."""
-    if is_learned(spec):
-        return _make_learned(spec, seed)
-    name, target, given = split_spec(spec)
+def make_agent(spec: "str | AgentSpec", seed: int | None = None) -> Agent:
+    """Build an agent from its spec (an :class:`AgentSpec`, or its text: name and
+    ``:key=value`` parameters); an unknown name or parameter raises ValueError listing
+    the known ones."""
+    parsed = AgentSpec.parse(spec)
+    spec = str(parsed)
+    if parsed.is_learned:
+        return _make_learned(parsed, seed)
+    name, target, given = parsed.name, parsed.target, parsed.params
     if target is not None:
         return _make_external(spec, target_factory(name, target), given, seed)
     if name not in _REGISTRY:
@@ -164,15 +215,16 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
 
 def _resolve_params(spec: str, given: dict, allowed: dict, seed, closed: bool):
-    """``(seed, converted params)``; with ``closed`` an unknown parameter is an error."""
+    """``(seed, converted params)``; with ``closed`` an unknown parameter is an error.
+    A value given as text is converted to the type of its default."""
     unknown = sorted(set(given) - set(allowed) - {"seed"})
     if unknown and closed:
         raise ValueError(f"agent {spec!r}: unknown parameter(s) {', '.join(unknown)}; "
                          f"allowed: {', '.join(sorted({'seed', *allowed}))}")
     given = dict(given)
     if "seed" in given:
-        seed = _convert(spec, "seed", given.pop("seed"), 0)
-    return seed, {k: _convert(spec, k, v, allowed.get(k)) for k, v in given.items()}
+        seed = _convert(spec, "seed", _text(given.pop("seed")), 0)
+    return seed, {k: _convert(spec, k, _text(v), allowed.get(k)) for k, v in given.items()}
 
 
 def _make_external(spec: str, factory, given: dict, seed) -> Agent:
@@ -189,11 +241,11 @@ def _make_external(spec: str, factory, given: dict, seed) -> Agent:
     return agent
 
 
-def _make_learned(spec: str, seed: int | None) -> Agent:
+def _make_learned(spec: AgentSpec, seed: int | None) -> Agent:
     from .learned import LearnedAgent
     from .reference import SHIPPED, reference_agent
 
-    kind, path = spec.split(":", 1)
+    kind, path = spec.name, spec.target
     try:
         if path in SHIPPED:
             agent = reference_agent(deterministic=kind == "learned", seed=seed, pair=path)
@@ -246,7 +298,7 @@ def as_agent(agent, seed: int | None = None) -> Agent:
     """An Agent from a spec (``"heuristic"``, ``"mcts:iters=8"``, ``"learned:PATH"``), an
     Agent, an object with ``act``/``choose``, or a function ``(observation, mask) ->
     action index``; anything else raises ValueError saying what is accepted."""
-    if isinstance(agent, str):
+    if isinstance(agent, (str, AgentSpec)):
         return make_agent(agent, seed)
     if isinstance(agent, Agent):
         return agent

@@ -6,8 +6,8 @@ import pytest
 
 from agents.base import _encoder_for
 from agents.heuristic import HeuristicAgent
-from agents.mcts import SEARCHED, MctsAgent
-from agents.registry import make_agent, parse_spec
+from agents.mcts import SEARCHED, MctsAgent, heuristic_candidates
+from agents.registry import AgentSpec, make_agent
 from singapore_env.candidates import projected_vp
 from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import SEAT_FACTION
@@ -99,13 +99,12 @@ def test_a_real_difference_in_public_state_changes_the_evidence():
 def test_prior_first_and_topk_candidates():
     g = _searched_position()
     seat = g.acting_seat
-    agent = MctsAgent(seed=1, iters=3, topk=3, gap=float("inf"))
     prior = HeuristicAgent(seed=1).choose(g, seat)
-    cands = agent.candidates(g, seat, prior)
+    cands = heuristic_candidates(HeuristicAgent(seed=1), g, seat, prior, 3, float("inf"))
     assert cands[0] == prior and len(cands) == 3 and len(set(cands)) == 3
     assert all(d in g.legal_decisions() for d in cands)
     scores = dict((d, v) for v, d in HeuristicAgent().option_scores(g, seat))
-    close = MctsAgent(seed=1, iters=3, topk=3, gap=0.0).candidates(g, seat, prior)
+    close = heuristic_candidates(HeuristicAgent(seed=1), g, seat, prior, 3, 0.0)
     assert close[0] == prior and all(scores[d] >= scores[prior] for d in close[1:])
 
 
@@ -120,44 +119,37 @@ def test_trivial_questions_are_answered_by_the_heuristic_without_search():
     assert agent.stats.searched == 0
 
 
-def test_kinds_limits_the_search_to_those_questions():
-    """``kinds=contribute`` searches Conflict contributions only; every other question
-    gets the heuristic's answer."""
-    g = Game(4)
-    agent = make_agent("mcts:iters=2:kinds=contribute", seed=0)
-    h = HeuristicAgent(seed=0)
-    kinds = set()
-    while not g.is_over:
-        seat = g.acting_seat
-        before = agent.stats.searched
-        if SEAT_FACTION[seat] == 1:
-            d = agent.choose(g, seat)
-            if agent.stats.searched > before:
-                kinds.add(g.pending.kind)
-        else:
-            d = h.choose(g, seat)
-        g.step(d)
-    assert kinds == {"contribute"}
-
-
 def test_value_counts_the_faction_win_and_margin():
     agent = MctsAgent(iters=1, vp_weight=0.5)
     # seat 1 (British) wins 60 to 50: a faction win for seat 0, margin +10 VP
     assert agent.value([40, 60, 50, 30], 0) == pytest.approx(1 + 0.5 * 0.5)
     assert agent.value([40, 60, 50, 30], 2) == pytest.approx(0 - 0.5 * 0.5)
-    seat_goal = MctsAgent(iters=1, vp_weight=0.0, goal="seat")
-    assert seat_goal.value([40, 60, 50, 30], 0) == 0.0
-    assert seat_goal.value([60, 60, 50, 30], 0) == 0.5
+    # a tie at the top between the factions shares the win
+    assert agent.value([60, 50, 60, 30], 0) == pytest.approx(0.5 + 0.5 * 0.0)
 
 
 # ---------------------------------------------------------------- specs
 def test_spec_parameters_reach_the_agent():
-    agent = make_agent("mcts:iters=400:topk=4:goal=seat:seconds=0.25", seed=3)
+    agent = make_agent("mcts:iters=400:topk=4:gap=2:seconds=0.25", seed=3)
     assert isinstance(agent, MctsAgent)
-    assert (agent.iters, agent.topk, agent.goal, agent.seconds) == (400, 4, "seat", 0.25)
-    assert agent.name == "mcts:iters=400:topk=4:goal=seat:seconds=0.25"
+    assert (agent.iters, agent.topk, agent.gap, agent.seconds) == (400, 4, 2.0, 0.25)
+    assert agent.name == "mcts:iters=400:topk=4:gap=2:seconds=0.25"
     assert make_agent("mcts").name == "mcts"
-    assert parse_spec("mcts:iters=400") == ("mcts", {"iters": "400"})
+    typed = make_agent(AgentSpec("mcts", {"iters": 400, "topk": 4}))
+    assert (typed.iters, typed.topk, typed.name) == (400, 4, "mcts:iters=400:topk=4")
+
+
+def test_a_spec_reads_and_writes_its_text():
+    spec = AgentSpec.parse(" mcts : iters=400:topk=3 ")
+    assert spec == AgentSpec("mcts", {"iters": "400", "topk": "3"})
+    assert str(spec) == "mcts:iters=400:topk=3"
+    assert str(spec.with_params(net="a/b.npz", topk=2)) == "mcts:iters=400:topk=2:net=a/b.npz"
+    assert AgentSpec.parse("learned:runs/x:y.npz") == AgentSpec("learned", {}, "runs/x:y.npz")
+    assert AgentSpec.parse("bot.py:MyBot:depth=3") == AgentSpec("bot.py", {"depth": "3"},
+                                                                 "MyBot")
+    assert str(AgentSpec("rerank", {"net": "n.npz", "margin": 1.0, "x": True})) == \
+        "rerank:net=n.npz:margin=1.0:x=1"
+    assert AgentSpec.parse(spec) is spec
 
 
 def test_seed_parameter_works_for_every_agent():
@@ -168,18 +160,15 @@ def test_seed_parameter_works_for_every_agent():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:depth=3", "unknown parameter(s) depth; allowed: cpuct, gap, goal, horizon, iters, "
-                     "kinds, margin, net, ptopk, rollout, seconds, seed, select, topk, "
-                     "value, vp_weight, z"),
-    ("mcts:iters=1:kinds=actions+trade", "kinds takes question kinds joined by '+', among "
-                                         "actions, contribute, leader_action"),
-    ("mcts:select=ucb", "select must be one of paired, puct, got 'ucb'"),
-    ("mcts:select=puct:cpuct=-1:net=default:horizon=1", "cpuct must be a finite number >= 0"),
+    ("mcts:depth=3", "unknown parameter(s) depth; allowed: gap, horizon, iters, margin, "
+                     "net, seconds, seed, topk, vp_weight, z"),
+    ("mcts:select=puct", "unknown parameter(s) select"),
     ("mcts:iters=many", "parameter iters expects an integer, got 'many'"),
     ("mcts:iters", "parameters are written key=value"),
     ("mcts:iters=1:iters=2", "parameter 'iters' is given twice"),
     ("mcts:iters=-1", "iters must be in 0..1000000"),
-    ("mcts:goal=draw", "goal must be one of faction, seat"),
+    ("mcts:horizon=-2", "horizon must be >= 0 rounds"),
+    ("learned:", "name the policy file, learned:PATH"),
     ("heuristic:speed=2", "allowed: action_cost"),
     ("random:seed=x", "parameter seed expects an integer"),
     ("nobody:iters=3", "unknown agent 'nobody'"),
@@ -205,11 +194,8 @@ def value_net(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("ruleset, extra", [("standard", ""), ("simulation", ""),
-                                            ("standard", ":ptopk=2"),
-                                            ("standard", ":select=puct"),
-                                            ("standard", ":rollout=0")])
-def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
+@pytest.mark.parametrize("ruleset", ["standard", "simulation"])
+def test_net_guided_search_never_reads_hidden_state(ruleset, value_net):
     """The value head scores cut rollouts from the seat's view of a sampled world: two
     games differing only in hidden cards give the same evidence and choice."""
     g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
@@ -222,7 +208,7 @@ def test_net_guided_search_never_reads_hidden_state(ruleset, extra, value_net):
     h.s.population_deck.reverse()
     choices, searches = [], []
     for game in (g, h):
-        agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}{extra}",
+        agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}",
                            seed=11)
         choices.append(agent.choose(game, seat))
         searches.append(agent.last_search)
@@ -246,77 +232,10 @@ def test_net_value_replaces_the_projected_vp_at_the_cut(value_net):
     assert guided.net_value(g, seat) == pytest.approx(win + 0.5 * margin)
 
 
-def test_rollout_0_scores_the_position_right_after_the_candidate(value_net, monkeypatch):
-    """The cut "at once": no heuristic plays after the candidate; each simulation is the
-    value head's score of the sampled world with the candidate played (horizon unused)."""
-    g = _searched_position()
-    seat = g.acting_seat
-    agent = MctsAgent(seed=5, iters=6, topk=3, gap=float("inf"), net=str(value_net),
-                      rollout=False)
-    for player in agent.players:
-        monkeypatch.setattr(player, "choose", lambda *a: pytest.fail("a rollout was played"))
-    world = g.clone()
-    first = g.legal_decisions()[0]
-    after = world.clone()
-    after.step(first)
-    assert agent._rollout(world, first, seat, 0) == agent.net_value(after, seat)
-    agent.choose(g, seat)
-    assert agent.stats.simulations >= 6 and len(agent.last_search["candidates"]) == 3
-
-
-def test_policy_proposes_extra_candidates(value_net):
-    g = _searched_position()
-    seat = g.acting_seat
-    prior = HeuristicAgent(seed=1).choose(g, seat)
-    agent = MctsAgent(seed=1, iters=6, topk=2, net=str(value_net), value=False, ptopk=2)
-    plain = MctsAgent(seed=1, iters=6, topk=2).candidates(g, seat, prior)
-    order = agent.policy_order(g, seat)
-    assert sorted(order) == sorted(g.legal_decisions())
-    cands = agent.candidates(g, seat, prior)
-    assert cands[:len(plain)] == plain and len(cands) == len(plain) + 2
-    assert cands[len(plain):] == [d for d in order if d not in plain][:2]
-    assert agent.nets is not None and not agent.use_value   # value=0: projected VP
-    agent.choose(g, seat)
-    assert agent.last_search["candidates"] == cands
-
-
-def test_puct_spreads_the_simulations_by_the_policy_and_the_scores(value_net, monkeypatch):
-    """PUCT: with a huge cpuct the simulations follow the policy's priors over the
-    candidates and the most simulated one is played; with cpuct=0 the best mean score
-    is simulated next; the priors are the network's, renormalised over the candidates."""
-    g = _searched_position()
-    seat = g.acting_seat
-    spec = f"mcts:iters=30:topk=3:gap=1000:horizon=1:net={value_net}:select=puct"
-    agent = make_agent(spec, seed=3)
-    agent.choose(g, seat)
-    cands = agent.last_search["candidates"]
-    priors = agent.candidate_priors(g, seat, cands)
-    logits = agent.policy_logits(g, seat, cands)
-    assert priors == pytest.approx(np.exp(logits) / np.exp(logits).sum())
-    assert agent.stats.simulations == 30 and agent.last_search["worlds"] == 30
-
-    follow = make_agent(spec + ":cpuct=1e9", seed=3)
-    monkeypatch.setattr(follow, "candidate_priors", lambda *a: np.array([0.1, 0.7, 0.2]))
-    assert follow.choose(g, seat) == cands[1]
-    visits, totals = np.zeros(3), np.zeros(3)
-    for _ in range(30):
-        i = follow._puct_pick(np.array([0.1, 0.7, 0.2]), visits, totals)
-        visits[i] += 1
-        totals[i] += 0.5
-    assert list(visits) == [3, 21, 6]
-    greedy = make_agent(spec + ":cpuct=0", seed=3)
-    assert greedy._puct_pick(priors, np.ones(3), np.array([0.2, 0.9, 0.5])) == 1
-    assert greedy._puct_pick(priors, np.zeros(3), np.zeros(3)) == 0  # a tie: the prior
-
-
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:ptopk=1", "value=0, ptopk and select=puct need a network"),
-    ("mcts:select=puct:horizon=1", "value=0, ptopk and select=puct need a network"),
-    ("mcts:rollout=0", "rollout=0 needs a value head"),
-    ("mcts:rollout=0:net=default:value=0", "rollout=0 needs a value head"),
     ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
     ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
-    ("mcts:net=agents/policies/british.npz", "net needs horizon >= 1"),
+    ("mcts:net=default:horizon=0", "net needs horizon >= 1"),
 ])
 def test_bad_net_is_a_clear_error(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -334,3 +253,13 @@ def test_net_default_is_the_shipped_value_networks():
     agent = make_agent("mcts:iters=2:topk=2:horizon=1:net=default", seed=1)
     result = play_game(2, [agent, make_agent("heuristic"), make_agent("heuristic"), agent])
     assert result.winners and agent.stats.searched > 0
+
+
+def test_net_default_alone_plays_with_one_round_before_the_cut():
+    """``mcts:net=default`` needs no other parameter: a network cuts the rollouts after
+    one round (without one they run to the end)."""
+    agent = make_agent("mcts:net=default:iters=2")
+    assert agent.horizon == 1 and agent.nets is not None
+    assert make_agent("mcts:iters=2").horizon == 0
+    g = _searched_position()
+    assert make_agent("mcts:net=default", seed=1).choose(g, g.acting_seat) in g.legal_decisions()

@@ -4,7 +4,7 @@ the same games for one or two worker processes."""
 import numpy as np
 import pytest
 
-from training.expert_data import SearchSamples, generate, search_target
+from training.expert_data import SearchSamples, generate
 from training.sparse_rows import SparseRows
 
 FAST = "mcts:iters=4:topk=2:horizon=1"
@@ -76,44 +76,25 @@ def test_sparse_rows_index_like_the_dense_array():
     np.testing.assert_array_equal(np.asarray(both), np.concatenate([dense[1:3], dense[4:]]))
 
 
-def test_search_target_is_the_choice_or_a_softmax_of_advantages():
-    nan = np.nan
-    advantages = np.array([0.0, 0.1, -0.1, nan], np.float32)   # a searched decision
-    assert search_target(advantages, 1, 0.0).tolist() == [0, 1, 0, 0]
-    soft = search_target(advantages, 1, 0.1)
-    assert soft.sum() == pytest.approx(1) and soft[1] > soft[0] > soft[2] and soft[3] == 0
-    assert soft[1] / soft[0] == pytest.approx(np.e, rel=1e-5)
-    unsearched = np.full(4, nan, np.float32)
-    assert search_target(unsearched, 2, 0.1).tolist() == [0, 0, 1, 0]
-
-
-def test_rows_keep_the_search_advantages_and_retarget_with_a_temperature():
+def test_rows_keep_the_search_advantages_of_the_chosen_candidates():
     data = generate({0: FAST, 1: FAST}, 1, seed=2)
     searched = data.advantages[data.searched]
     assert len(searched) and not np.isfinite(data.advantages[~data.searched]).any()
     assert (np.isfinite(searched).sum(1) >= 2).all()          # the prior and another
     chosen = data.targets.argmax(1)
     assert np.isfinite(searched[np.arange(len(searched)), chosen[data.searched]]).all()
-    assert data.policy_targets(0.0) is data.targets
-    soft = data.policy_targets(0.05)
-    np.testing.assert_allclose(soft.sum(1), 1.0, rtol=1e-5)
-    np.testing.assert_array_equal(soft[~data.searched], data.targets[~data.searched])
-    assert (soft[data.searched] != data.targets[data.searched]).any()
+    np.testing.assert_array_equal(data.targets.sum(1), 1.0)
 
 
-def test_layouts_alternate_the_searching_faction_or_search_everywhere():
+def test_layouts_alternate_the_searching_faction():
     from training.expert_data import layouts
 
     both = {0: "mcts:iters=2", 1: "mcts:iters=3"}
-    alt = layouts(both, "heuristic", 2)
+    alt = layouts(both, 2)
     assert alt[0] == (("mcts:iters=2", "mcts:iters=2", "heuristic", "heuristic"), (0, 1))
     assert alt[1] == (("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))
-    assert layouts(both, "search", 1) == [(("mcts:iters=2", "mcts:iters=2", "mcts:iters=3",
-                                            "mcts:iters=3"), (0, 1, 2, 3))]
-    malay = layouts({1: "mcts:iters=3"}, "heuristic", 2)
+    malay = layouts({1: "mcts:iters=3"}, 2)
     assert malay == [(("heuristic", "heuristic", "mcts:iters=3", "mcts:iters=3"), (2, 3))] * 2
-    with pytest.raises(ValueError, match="both factions"):
-        layouts({1: "mcts:iters=3"}, "search", 1)
 
 
 def test_dagger_games_are_played_by_the_behaviour_and_labelled_by_the_search():

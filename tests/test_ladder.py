@@ -60,7 +60,7 @@ def test_agent_parameters_on_the_command_line():
         bad = _run(command, option, specs, "--games", 1)
         assert bad.exit_code == 2, bad.output
         assert f"Invalid value for '{option}'" in bad.output
-        assert "unknown parameter(s) budget; allowed: cpuct, gap" in bad.output
+        assert "unknown parameter(s) budget; allowed: gap, horizon" in bad.output
     bad = _run("evaluate", "--british", "mcts:iters=x", "--games", 1)
     assert bad.exit_code == 2 and "parameter iters expects an integer" in bad.output
 

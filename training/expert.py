@@ -7,14 +7,14 @@ Each iteration ``k``:
 1. **Generate** ``games_per_iteration`` games (:mod:`training.expert_data`) in which the
    searching seats are :class:`~agents.mcts.MctsAgent` (``search`` spec); once a
    faction's best network has a trained value head (and ``value_in_search``), its
-   searching agent scores cut rollouts with it (``mcts:...:net=FILE``), and with
-   ``policy_candidates`` the network's policy proposes extra root candidates. Every decision
+   searching agent scores cut rollouts with it (``mcts:...:net=FILE``). Every decision
    of the recorded seats becomes a row: observation, mask, policy target, outcome.
 2. **Train** each faction's network, starting from its current best (or, with
    ``train_from = "start"``, from its starting network), on the rows of the
    last ``buffer_iterations`` iterations (the replay buffer): policy cross-entropy to
-   the targets over the legal actions plus ``value_coef`` times the value MSE to the
-   outcomes (win share and VP margin), Adam, ``epochs`` passes.
+   the targets over the legal actions (with ``distilled = "rerank"``: the searched
+   decisions over their candidates, or with ``advantage_scale`` a regression of their
+   advantages) plus the value MSE to the outcomes (win share and VP margin), Adam, ``epochs`` passes.
    Before training, the faction's best network's value head is scored on the new
    games it has not seen (value MSE), next to the projected-VP evaluation on the same
    rows; with ``value_gate`` the next iteration's search uses the value head only if
@@ -94,17 +94,14 @@ def gate_seed(seed: int) -> int:
 
 # ---------------------------------------------------------------- training
 def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: int,
-                  value_coef: float, seed: int, temperature: float = 0.0,
-                  unsearched_weight: float = 1.0,
-                  candidates_only: bool = False,
+                  seed: int, candidates_only: bool = False,
                   advantage_scale: float = 0.0) -> tuple[float, float]:
     """Fit ``net`` (:class:`~training.policy_value.PolicyValueNet`) to ``data``: the
-    policy's cross-entropy to the targets (:meth:`SearchSamples.policy_targets` at
-    ``temperature``) over the legal actions, each row weighted (1 if searched, else
-    ``unsearched_weight``), plus ``value_coef`` times the value MSE, fresh Adam; the
-    last epoch's mean (policy, value) losses. ``candidates_only``: the policy learns the
-    searched decisions only, each over its search's candidates (the rerank form); there
-    ``advantage_scale > 0`` replaces the cross-entropy by :func:`advantage_loss`."""
+    policy's cross-entropy to the chosen actions (:attr:`SearchSamples.targets`) over
+    the legal actions plus the value MSE, fresh Adam; the last epoch's mean (policy,
+    value) losses. ``candidates_only``: the policy learns the searched decisions only,
+    each over its search's candidates (the rerank form); there ``advantage_scale > 0``
+    replaces the cross-entropy by :func:`advantage_loss`."""
     import torch
 
     from .policy_value import as_tensors
@@ -112,8 +109,8 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
-    targets = data.policy_targets(temperature)
-    weights = np.where(data.searched, 1.0, 0.0 if candidates_only else unsearched_weight)
+    targets = data.targets
+    weights = np.where(data.searched, 1.0, 0.0 if candidates_only else 1.0)
     weights = weights.astype(np.float32)
     masks = np.isfinite(data.advantages) if candidates_only else data.masks
     regress = candidates_only and advantage_scale > 0
@@ -135,7 +132,7 @@ def train_network(net, data: SearchSamples, epochs: int, lr: float, batch_size: 
             policy_loss = (w * row_loss).sum() / w.sum().clamp_min(1e-8)
             value_loss = torch.nn.functional.mse_loss(value, torch.as_tensor(data.outcomes[idx]))
             optimizer.zero_grad()
-            (policy_loss + value_coef * value_loss).backward()
+            (policy_loss + value_loss).backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             optimizer.step()
             sums += [float(policy_loss.detach()) * len(idx), float(value_loss.detach()) * len(idx)]
@@ -174,8 +171,7 @@ def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
     if actors is not None:
         return PolicyValueNet.from_actor(actors[faction], cfg.value_hidden)
     return PolicyValueNet(**network_dims(cfg.rules()), net_arch=tuple(cfg.net_arch),
-                          embed_dim=cfg.embed_dim, value_hidden=cfg.value_hidden,
-                          activation=cfg.activation, candidate_prior=cfg.candidate_prior)
+                          embed_dim=cfg.embed_dim, value_hidden=cfg.value_hidden)
 
 
 def value_mse(net, data: SearchSamples, batch_size: int = 512) -> float:
@@ -327,7 +323,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         baseline = {int(k): v for k, v in json.loads(baseline_path.read_text()).items()}
     else:
         log(f"gate baseline: the starting networks and the mirror on {cfg.eval_games} seeds")
-        start = gate_rates({f: cfg.player_spec(init_paths[f]) for f in cfg.faction_ids}, cfg)
+        start = gate_rates({f: str(cfg.player_spec(init_paths[f])) for f in cfg.faction_ids},
+                           cfg)
         mirror = mirror_rates(cfg)
         baseline = {f: {"start": _rate(start[f]), "mirror": _rate(mirror[f])} for f in start}
         _write_json(baseline_path, baseline)
@@ -367,12 +364,13 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
 
     started = time.time() - (float(rows[-1]["seconds"]) if rows else 0.0)
     for k in range(len(rows), cfg.iterations):
-        specs = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in cfg.faction_ids}
+        searches = {f: cfg.search_spec(best_path(f), value_ok[f]) for f in cfg.faction_ids}
+        specs = {f: str(spec) for f, spec in searches.items()}
         files = {f: data_dir / f"iter{k:03d}_{FACTIONS[f]}.npz" for f in cfg.faction_ids}
         if all(p.exists() for p in files.values()):
             log(f"iteration {k}: games already generated ({data_dir})")
         else:
-            behaviour = ({f: cfg.player_spec(best_path(f)) for f in cfg.faction_ids}
+            behaviour = ({f: str(cfg.player_spec(best_path(f))) for f in cfg.faction_ids}
                          if cfg.play == "distilled" else None)
             log(f"iteration {k}: {cfg.games_per_iteration} games, search {specs}"
                 + (f" labelling the play of {behaviour}" if behaviour else ""))
@@ -382,8 +380,8 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
         for f in files:
             start = best_path(f) if cfg.train_from == "best" else init_paths[f]
             row.update(_train_candidate(cfg, k, f, best_path(f), start, data_dir, candidates[f],
-                                        int(":value=1" in specs[f]), log))
-        rates = gate_rates({f: cfg.player_spec(p) for f, p in candidates.items()}, cfg)
+                                        int("net" in searches[f].params), log))
+        rates = gate_rates({f: str(cfg.player_spec(p)) for f, p in candidates.items()}, cfg)
         for f, rate in rates.items():
             name, rate = FACTIONS[f], _rate(rate)
             accepted = rate["rate"] >= bar[f]["low"]
@@ -415,8 +413,7 @@ def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict
     A function of its own so that the rows leave memory before the next games fork
     their worker processes."""
     data = generate(specs, cfg.games_per_iteration, generation_seed(cfg.seed, k),
-                    opponent=cfg.opponent, config=cfg.rules(),
-                    candidate_prior=cfg.candidate_prior or None,
+                    config=cfg.rules(),
                     workers=cfg.workers, ray_address=cfg.ray or None, progress=progress,
                     behaviour=behaviour)
     for f, path in files.items():
@@ -446,9 +443,8 @@ def _train_candidate(cfg: ExpertConfig, k: int, f: int, best: Path, start: Path,
                                    for j in range(max(0, k - cfg.buffer_iterations + 1), k)]
                                   + [new])
     del new  # the buffer holds a copy: one iteration less in memory while training
-    losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size, cfg.value_coef,
-                           stream_seed(cfg.seed, 4, k, f), cfg.target_temperature,
-                           cfg.unsearched_weight, cfg.distilled == "rerank",
+    losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
+                           stream_seed(cfg.seed, 4, k, f), cfg.distilled == "rerank",
                            cfg.advantage_scale)
     _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True}), out)
     log(f"  {name}: {n_new} new rows ({n_searched} searched), value MSE "

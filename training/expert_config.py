@@ -14,7 +14,6 @@ from singapore_env.engine.content import FACTIONS
 
 from .config_base import TrainConfigError
 
-OPPONENTS = ("heuristic", "search")
 DISTILLED = ("learned", "rerank")
 INITS = ("reference", "scratch")
 PLAYS = ("search", "distilled")
@@ -33,17 +32,15 @@ class ExpertConfig:
     slavery: bool = True
 
     # The factions that search, learn and are gated; the others keep their starting
-    # network. One faction needs opponent = "heuristic".
+    # network.
     factions: list = field(default_factory=lambda: list(FACTIONS))
-    # Game generation: games per iteration on `workers` processes. opponent "heuristic":
-    # game i lets the i-th of `factions` (in turn) search against two heuristic players
-    # (and records it); "search": all four seats search and are recorded.
+    # Game generation: games per iteration on `workers` processes; game i lets the i-th
+    # of `factions` (in turn) search against two heuristic players (and records it).
     games_per_iteration: int = 16
     workers: int = 1
     # A Ray cluster playing the games instead of `workers` processes: "local" starts
     # one, "auto" or host:port joins one (the ray extra); "" = none. Same games.
     ray: str = ""
-    opponent: str = "heuristic"
     # Who answers the recorded seats' questions in the games: "search" (the searching
     # agent, whose answers are also the labels) or "distilled" (DAgger: the faction's
     # best distilled player, player_spec, plays and the search only labels the
@@ -57,31 +54,23 @@ class ExpertConfig:
     # ...and only while the faction's best network predicted the last iteration's new
     # games' outcomes at least as well as the projected VP does (value MSE).
     value_gate: bool = True
-    # The network's policy proposes this many extra root candidates to the search (its
-    # most likely answers not among the heuristic's; mcts ptopk); 0 = none.
-    policy_candidates: int = 0
-    # Policy target of a searched decision: 0 = the candidate the search chose; T > 0 =
-    # softmax of the candidates' mean advantages / T (applied when training: the rows
-    # keep the advantages).
-    target_temperature: float = 0.0
-    # With distilled = "rerank": 0 = the cross-entropy above; k > 0 = the logits of a
+    # With distilled = "rerank": 0 = the cross-entropy to the search's choice; k > 0 =
+    # the logits of a
     # searched decision's candidates regress their mean advantages times k (centred
     # over the candidates: training.expert.advantage_loss).
     advantage_scale: float = 0.0
 
     # Networks: "reference" (the shipped policy of each faction, a new value head),
     # "scratch", or a folder holding british.npz and malay.npz (pointer policies, with
-    # or without value head: e.g. a previous run). The next four keys shape a network
-    # from scratch only.
+    # or without value head: e.g. a previous run). The next two keys shape a network
+    # from scratch only (tanh, reading the heuristic's scores as candidate features).
     init: str = "reference"
     net_arch: list = field(default_factory=lambda: [256, 256])
     embed_dim: int = 32
-    activation: str = "tanh"
-    candidate_prior: str = "heuristic"
     value_hidden: int = 64               # a new value head's hidden units
 
     # Training on the rows of the last buffer_iterations iterations (replay buffer):
-    # policy cross-entropy to the targets + value_coef * value MSE, Adam.
+    # policy loss + value MSE, Adam.
     buffer_iterations: int = 3
     # Each iteration's network starts from the faction's best network ("best") or from
     # its starting network ("start": one training on the whole buffer, so that a row is
@@ -90,7 +79,6 @@ class ExpertConfig:
     epochs: int = 2
     lr: float = 1e-4
     batch_size: int = 256
-    value_coef: float = 1.0
     # The form the distilled policy plays in (the gate's player): "learned" = the
     # network's most likely legal action everywhere (learned:FILE); "rerank" = the
     # heuristic, except that the network picks among the search's root candidates at
@@ -100,10 +88,6 @@ class ExpertConfig:
     # With distilled = "rerank": the rerank player's margin (how much another candidate's
     # logit must beat the heuristic's choice by), in the gate and in play = "distilled".
     rerank_margin: float = 0.0
-    # Weight of a decision the search did not search (the heuristic's or the search's
-    # default answer) in the policy loss, a searched one weighing 1; 0 = the policy
-    # learns from searched decisions only (the value head from every row).
-    unsearched_weight: float = 1.0
 
     # Gate: the distilled policy alone against heuristic players on eval_games held-out
     # seeds, seat-swapped (2 * eval_games games per faction).
@@ -116,16 +100,11 @@ class ExpertConfig:
             raise TrainConfigError(f"algorithm must be 'expert' here, got {self.algorithm!r}")
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        if self.opponent not in OPPONENTS:
-            raise TrainConfigError(f"opponent must be one of {', '.join(OPPONENTS)}, "
-                                   f"got {self.opponent!r}")
         for name in ("iterations", "games_per_iteration", "workers", "embed_dim",
                      "value_hidden", "buffer_iterations", "epochs", "batch_size", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise TrainConfigError(f"{name} must be an integer >= 1, got {value!r}")
-        if self.policy_candidates < 0:
-            raise TrainConfigError(f"policy_candidates must be >= 0, got {self.policy_candidates}")
         if self.seed < 0:
             raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
         if self.play not in PLAYS:
@@ -136,11 +115,8 @@ class ExpertConfig:
         if self.distilled not in DISTILLED:
             raise TrainConfigError(f"distilled must be one of {', '.join(DISTILLED)}, "
                                    f"got {self.distilled!r}")
-        if not (self.lr > 0 and self.value_coef >= 0 and self.target_temperature >= 0
-                and self.unsearched_weight >= 0 and self.advantage_scale >= 0
-                and self.rerank_margin >= 0):
-            raise TrainConfigError("lr must be > 0; value_coef, target_temperature, "
-                                   "unsearched_weight, advantage_scale and rerank_margin >= 0")
+        if not (self.lr > 0 and self.advantage_scale >= 0 and self.rerank_margin >= 0):
+            raise TrainConfigError("lr must be > 0; advantage_scale and rerank_margin >= 0")
         self._check_factions()
         if self.advantage_scale > 0 and self.distilled != "rerank":
             raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
@@ -148,15 +124,8 @@ class ExpertConfig:
         if self.rerank_margin > 0 and self.distilled != "rerank":
             raise TrainConfigError("rerank_margin > 0 needs distilled = \"rerank\" (the "
                                    "margin of the rerank player)")
-        if self.activation not in ("tanh", "relu"):
-            raise TrainConfigError(f"unknown activation {self.activation!r}")
         if not self.net_arch or any(not isinstance(n, int) or n < 1 for n in self.net_arch):
             raise TrainConfigError(f"net_arch must be a list of layer sizes, got {self.net_arch!r}")
-        from agents.priors import PRIORS
-
-        if self.candidate_prior and self.candidate_prior not in PRIORS:
-            raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)}, "
-                                   f"got {self.candidate_prior!r}")
         self._check_search()
         self._check_init()
 
@@ -166,9 +135,6 @@ class ExpertConfig:
                 or not set(self.factions) <= set(FACTIONS)):
             raise TrainConfigError(f"factions must be a list of distinct names among "
                                    f"{', '.join(FACTIONS)}, got {self.factions!r}")
-        if len(self.factions) < len(FACTIONS) and self.opponent != "heuristic":
-            raise TrainConfigError(f"factions = {self.factions!r} needs opponent = "
-                                   f"\"heuristic\" (with \"search\" every seat searches)")
 
     @property
     def faction_ids(self) -> list[int]:
@@ -176,23 +142,20 @@ class ExpertConfig:
         return [f for f, name in enumerate(FACTIONS) if name in self.factions]
 
     def _check_search(self) -> None:
-        from agents.registry import split_spec
+        from agents.registry import AgentSpec
 
         try:
-            name, target, params = split_spec(self.search)
-            if name != "mcts" or target is not None:
+            spec = AgentSpec.parse(self.search)
+            if spec.name != "mcts" or spec.target is not None:
                 raise ValueError("the searching agent must be an mcts spec")
-            if {"net", "seed", "value", "ptopk"} & set(params):
-                raise ValueError("the loop sets net, value, ptopk and the seeds itself "
-                                 "(value_in_search, policy_candidates)")
+            if {"net", "seed"} & set(spec.params):
+                raise ValueError("the loop sets net (value_in_search) and the seeds itself")
             agent = self.search_agent()
         except ValueError as exc:
             raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
         if self.value_in_search and not agent.horizon:
             raise TrainConfigError("value_in_search needs a search with horizon >= 1 "
                                    "(the value head scores the rollouts cut there)")
-        if self.value_in_search and agent.goal != "faction":
-            raise TrainConfigError("value_in_search needs goal=faction")
 
     def _check_init(self) -> None:
         if self.init in INITS:
@@ -207,23 +170,29 @@ class ExpertConfig:
             raise TrainConfigError(f"init = {self.init!r}: {exc}") from None
 
     # ---------------------------------------------------------------- derived
-    def search_spec(self, network: str | Path, value_trained: bool) -> str:
-        """The searching agent's spec for one faction whose best network is the file
-        ``network`` (its value head trained or not)."""
-        use_value = self.value_in_search and value_trained
-        if not (use_value or self.policy_candidates):
-            return self.search
-        return (f"{self.search}:net={network}:value={int(use_value)}"
-                + (f":ptopk={self.policy_candidates}" if self.policy_candidates else ""))
+    def search_spec(self, network: str | Path, value_trained: bool):
+        """The searching agent's :class:`~agents.registry.AgentSpec` for one faction
+        whose best network is the file ``network`` (its value head trained or not):
+        with ``net=FILE`` when the value head scores the search's cut rollouts."""
+        from agents.registry import AgentSpec
 
-    def player_spec(self, network: str | Path) -> str:
-        """The agent spec of the distilled policy in the file ``network`` (the gate's
-        player): ``learned:FILE``, or ``rerank:net=FILE`` with the search's candidates."""
+        spec = AgentSpec.parse(self.search)
+        if self.value_in_search and value_trained:
+            return spec.with_params(net=str(network))
+        return spec
+
+    def player_spec(self, network: str | Path):
+        """The :class:`~agents.registry.AgentSpec` of the distilled policy in the file
+        ``network`` (the gate's player): ``learned:FILE``, or ``rerank:net=FILE`` with
+        the search's candidates."""
+        from agents.registry import AgentSpec
+
         if self.distilled == "learned":
-            return f"learned:{network}"
+            return AgentSpec("learned", target=str(network))
         search = self.search_agent()
-        return (f"rerank:net={network}:topk={search.topk}:gap={search.gap}"
-                + (f":margin={self.rerank_margin}" if self.rerank_margin else ""))
+        margin = {"margin": self.rerank_margin} if self.rerank_margin else {}
+        return AgentSpec("rerank", {"net": str(network), "topk": search.topk,
+                                    "gap": search.gap, **margin})
 
     def search_agent(self):
         """The searching agent of the ``search`` spec (before the loop's additions)."""

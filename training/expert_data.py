@@ -8,10 +8,7 @@ the legal-action mask, the action chosen (the *target*: all the mass on the cand
 the search chose -- the prior unless a candidate beat it significantly -- or on the
 agent's own answer where it did not search, the heuristic's for the questions the search
 leaves to it), and, for a **searched** decision (:class:`~agents.mcts.MctsAgent` ran a
-search), each candidate's mean paired advantage over the prior. From those,
-:meth:`SearchSamples.policy_targets` makes the training target: the chosen action with
-``temperature = 0``, or a softmax of the searched candidates' advantages divided by
-``T > 0`` (the prior's advantage is 0).
+search), each candidate's mean paired advantage over the prior (the prior's is 0).
 
 When the game ends each row gets the outcome for its seat's faction
 (:func:`agents.outcome.outcome`: win share, VP margin over 20 clipped to ±1): the value
@@ -81,17 +78,6 @@ class SearchSamples:
         return SearchSamples({k: v[rows] for k, v in self.obs.items()},
                              **{k: v[rows] for k, v in self._arrays().items()})
 
-    def policy_targets(self, temperature: float = 0.0) -> np.ndarray:
-        """The policy targets: :attr:`targets` (the chosen actions) with ``temperature``
-        0, else each searched row's softmax of its candidates' advantages over
-        ``temperature`` (:func:`search_target`; other rows keep the chosen action)."""
-        if temperature <= 0:
-            return self.targets
-        out = self.targets.copy()
-        for i in np.flatnonzero(self.searched):
-            out[i] = search_target(self.advantages[i], int(self.targets[i].argmax()), temperature)
-        return out
-
     def of_faction(self, faction: int) -> "SearchSamples":
         """The rows of the seats of ``faction`` (0 British, 1 Malay)."""
         return self.subset(np.isin(self.seats, [p for p in range(4)
@@ -134,22 +120,6 @@ def _concat_rows(arrays: list) -> np.ndarray | SparseRows:
 
 
 # ---------------------------------------------------------------- one game
-def search_target(advantages: np.ndarray, chosen: int, temperature: float) -> np.ndarray:
-    """The policy target of one decision from its row of :attr:`SearchSamples.advantages`
-    and the chosen action's index: all the mass on ``chosen`` when ``temperature`` is 0
-    or the decision was not searched (no finite advantage), else a softmax of the
-    candidates' advantages divided by ``temperature``."""
-    target = np.zeros(len(advantages), np.float32)
-    candidates = np.flatnonzero(np.isfinite(advantages))
-    if temperature <= 0 or not len(candidates):
-        target[chosen] = 1.0
-        return target
-    adv = advantages[candidates].astype(np.float64) / temperature
-    p = np.exp(adv - adv.max())
-    target[candidates] = p / p.sum()
-    return target
-
-
 def search_advantages(agent, index: dict, n_actions: int, searched: bool) -> np.ndarray:
     """The searched candidates' mean paired advantages over the prior (0 for the prior
     itself) at their action indices, NaN at every other action (and everywhere when the
@@ -198,7 +168,9 @@ def play_recorded(engine_seed: int, agent_seeds: list[int], players: list, recor
         label = labeller.choose(game, seat)
         searched = getattr(labeller, "stats", None) is not None and labeller.stats.searched > before
         advantages = search_advantages(labeller, cand.index, encoder.n_actions, searched)
-        rows["targets"].append(search_target(advantages, cand.index[label], 0.0))
+        target = np.zeros(encoder.n_actions, np.float32)
+        target[cand.index[label]] = 1.0
+        rows["targets"].append(target)
         decision = label if labeller is agent else agent.choose(game, seat)
         rows["advantages"].append(advantages)
         rows["searched"].append(searched)
@@ -268,24 +240,17 @@ def _init_worker() -> None:
     _PLAYERS.clear()
 
 
-def layouts(faction_players: dict[int, str], opponent: str, n_games: int) -> list[tuple]:
-    """``(players, recorded seats)`` of each game: with ``opponent="search"`` every seat
-    plays its faction's searching spec and every seat is recorded; with
-    ``opponent="heuristic"`` game ``i`` lets the factions of ``faction_players`` search
-    in turn (faction ``i % 2`` when both do) against heuristic players, and records it."""
+def layouts(faction_players: dict[int, str], n_games: int) -> list[tuple]:
+    """``(players, recorded seats)`` of each game: game ``i`` lets the factions of
+    ``faction_players`` search in turn (faction ``i % 2`` when both do) against
+    heuristic players, and records it."""
     searching = sorted(faction_players)
-    if opponent == "search" and len(searching) < 2:
-        raise ValueError("opponent='search' needs a searching spec for both factions")
     out = []
     for i in range(n_games):
-        if opponent == "search":
-            out.append((tuple(faction_players[SEAT_FACTION[p]] for p in range(4)),
-                        tuple(range(4))))
-        else:
-            f = searching[i % len(searching)]
-            out.append((tuple(faction_players[f] if SEAT_FACTION[p] == f else "heuristic"
-                              for p in range(4)),
-                        tuple(p for p in range(4) if SEAT_FACTION[p] == f)))
+        f = searching[i % len(searching)]
+        out.append((tuple(faction_players[f] if SEAT_FACTION[p] == f else "heuristic"
+                          for p in range(4)),
+                    tuple(p for p in range(4) if SEAT_FACTION[p] == f)))
     return out
 
 
@@ -329,7 +294,7 @@ def _ray_parts(jobs: list[GameJob], address: str) -> Iterator[SearchSamples]:
 
 
 def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
-             opponent: str = "heuristic", config: RulesConfig | None = None, content=None,
+             config: RulesConfig | None = None, content=None,
              candidate_prior: str | None = "heuristic", workers: int = 1,
              ray_address: str | None = None, progress: bool = False,
              behaviour: dict[int, str] | None = None) -> SearchSamples:
@@ -344,7 +309,7 @@ def generate(faction_players: dict[int, str], n_games: int, seed: int, *,
     cfg = config if config is not None else RulesConfig.standard()
     jobs = []
     for i, (s, (players, recorded)) in enumerate(
-            zip(game_seeds(seed, n_games), layouts(faction_players, opponent, n_games))):
+            zip(game_seeds(seed, n_games), layouts(faction_players, n_games))):
         players, labellers = _behaving(players, recorded, behaviour or {})
         jobs.append(GameJob(i, tuple(s), players, recorded, cfg, content, candidate_prior,
                             labellers))

@@ -114,8 +114,7 @@ def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
     to the report: ``expert``): each faction's distilled policy at the gate, per
     iteration, next to the mirror on the same seeds."""
     baseline = json.loads((run / "baseline.json").read_text())
-    searchers = ("all four seats search" if cfg.opponent == "search" else
-                 "the two seats of one faction search against two heuristics")
+    searchers = "the two seats of one faction search against two heuristics"
     start = {"reference": "the shipped `learned:default`",
              "scratch": "a new network"}.get(cfg.init, f"`{cfg.init}`")
     lines = [
