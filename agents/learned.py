@@ -1,10 +1,10 @@
-"""Learned agents: a trained MaskablePPO policy playing through the action mask.
+"""Learned agents: a trained policy playing through the action mask, in numpy.
 
 Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) and a
-``.npz`` with the actor's weights. :class:`NumpyPolicy` runs an MLP actor in numpy
-(:class:`agents.pointer_actor.PointerActor` an action-aware one), so frozen opponents
-and evaluation need no torch (and are several times faster than ``model.predict`` for
-one observation at a time). Loading a ``.zip`` imports torch.
+``.npz`` with the actor's weights (:mod:`training.export` copies a torch network out).
+:class:`NumpyPolicy` runs an MLP actor in numpy (:class:`agents.pointer_actor.PointerActor`
+an action-aware one), so playing needs no torch (and is several times faster than
+``model.predict`` for one observation at a time).
 A learned agent limits numpy's BLAS and torch to one thread per process
 (:func:`agents.threads.limit_threads`).
 """
@@ -71,34 +71,8 @@ class NumpyPolicy:
                              deterministic)
 
     # -------------------------------------------------------------- files
-    @classmethod
-    def from_sb3(cls, policy, meta: dict | None = None) -> "NumpyPolicy":
-        """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with an MLP extractor."""
-        return cls.from_torch([policy.mlp_extractor.policy_net, policy.action_net], meta)
-
-    @classmethod
-    def from_torch(cls, modules, meta: dict | None = None) -> "NumpyPolicy":
-        """Copy a torch MLP actor given as modules in order (for SB3: the policy net and
-        the action head; for RLlib: the actor encoder and the policy head): its Linear
-        layers, the last one the head, with one activation (Tanh or ReLU) between them."""
-        import torch.nn as nn
-
-        linears, activations = [], set()
-        for module in (m for part in modules for m in part.modules()):
-            if isinstance(module, nn.Linear):
-                linears.append((module.weight.detach().cpu().numpy().T,
-                                module.bias.detach().cpu().numpy()))
-            elif isinstance(module, (nn.ReLU, nn.Tanh)):
-                activations.add("relu" if isinstance(module, nn.ReLU) else "tanh")
-            elif not list(module.children()) and not isinstance(module, nn.Identity):
-                raise ValueError(f"unsupported layer in the policy net: {module!r}")
-        if not linears or len(activations) > 1:
-            raise ValueError(f"expected Linear layers with one activation, got "
-                             f"{len(linears)} Linear and activations {sorted(activations)}")
-        return cls(linears[:-1], linears[-1], activations.pop() if activations else "tanh",
-                   meta)
-
     def save(self, path: str | Path) -> None:
+        """Write the actor as a compressed ``.npz``."""
         arrays = {"activation": np.array(self.activation)}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
@@ -126,13 +100,6 @@ class NumpyPolicy:
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
             meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
             return cls(layers, (data["head_w"], data["head_b"]), str(data["activation"]), meta)
-
-
-def actor_from_sb3(policy, meta: dict | None = None):
-    """The numpy actor of an SB3 policy (MLP or action-aware pointer policy)."""
-    if "candidate_card" in getattr(policy.observation_space, "spaces", {}):
-        return PointerActor.from_sb3(policy, meta)
-    return NumpyPolicy.from_sb3(policy, meta)
 
 
 def load_value_nets(path: str | Path, need_value: bool = True,
@@ -213,15 +180,13 @@ class LearnedAgent(Agent):
 
     @classmethod
     def load(cls, path: str | Path, **kwargs) -> "LearnedAgent":
-        """Load a ``.npz`` actor (numpy only) or an SB3 ``.zip`` checkpoint (torch)."""
+        """Load a ``.npz`` actor."""
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"no policy file at {path}")
         if path.suffix == ".zip":
-            from sb3_contrib import MaskablePPO
-
-            model = MaskablePPO.load(path, device="cpu")
-            return cls(actor_from_sb3(model.policy), **kwargs)
+            raise ValueError(f"{path} is an SB3 checkpoint: play the .npz actor saved next "
+                             f"to it ({path.with_suffix('.npz').name})")
         return cls(NumpyPolicy.load(path), **kwargs)
 
     def reset(self, seed: int | None = None) -> None:

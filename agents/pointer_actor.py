@@ -1,7 +1,8 @@
 """The actor of a :class:`training.pointer_policy.PointerPolicy` in numpy (no torch).
 
 Same interface as :class:`agents.learned.NumpyPolicy` (``choose``, ``save``,
-``load``, ``from_sb3``) but its input is the observation *dict* with the candidate keys
+``load``; :mod:`training.export` copies one out of torch) but its input is the
+observation *dict* with the candidate keys
 of :mod:`singapore_env.candidates`; ``needs_candidates`` tells the agent to supply them.
 
 A policy-value network (:class:`training.policy_value.PolicyValueNet`, expert
@@ -100,18 +101,6 @@ class PointerActor:
         """Best (or sampled) legal action for one observation dict."""
         return masked_choice(self.logits(obs), mask, rng, deterministic)
 
-    @classmethod
-    def from_sb3(cls, policy, meta: dict | None = None) -> "PointerActor":
-        """Copy the actor of a :class:`~training.pointer_policy.PointerPolicy`."""
-        import torch.nn as nn
-
-        net = policy.mlp_extractor.policy_net
-        activation = "relu" if any(isinstance(m, nn.ReLU) for m in net) else "tanh"
-        meta = dict(meta or {})
-        if getattr(policy, "candidate_prior", None):
-            meta["candidate_prior"] = policy.candidate_prior
-        return cls(network_arrays(net, policy.action_net), activation, meta)
-
     def save(self, path: str | Path) -> None:
         extra = {f"meta_{k}": np.array(v) for k, v in self.meta.items()}
         np.savez_compressed(path, kind=np.array(KIND), activation=np.array(self.activation),
@@ -124,24 +113,3 @@ class PointerActor:
         arrays = {k: data[k] for k in data.files if k not in skip and not k.startswith("meta_")}
         meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
         return cls(arrays, str(data["activation"]), meta)
-
-
-def network_arrays(trunk, head) -> dict[str, np.ndarray]:
-    """The numpy arrays of a torch pointer network: the linear layers of the state MLP
-    ``trunk`` (``w0``, ``b0``, ...) and the pointer ``head``'s query, embeddings and
-    feature weights (a :class:`training.pointer_policy.PointerHead`)."""
-    import torch.nn as nn
-
-    def np_(t):
-        return t.detach().cpu().numpy()
-
-    arrays = {}
-    for i, m in enumerate(m for m in trunk if isinstance(m, nn.Linear)):
-        arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
-    arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
-                  action_embedding=np_(head.action_embedding),
-                  card_embedding=np_(head.card_embedding.weight),
-                  feature_key=np_(head.feature_key.weight).T,
-                  feature_logit=np_(head.feature_logit.weight)[0],
-                  action_bias=np_(head.action_bias))
-    return arrays

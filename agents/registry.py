@@ -9,7 +9,7 @@ An agent *spec* is a registered name optionally followed by ``:key=value`` param
 ``seed`` is accepted by every agent (it overrides the ``seed`` argument); the others are
 the ones the agent was registered with. An unknown parameter or a value of the wrong
 type raises ValueError naming the allowed parameters. A trained policy is named by its
-file: ``learned:PATH`` (``.npz`` actor or SB3 ``.zip``), most likely legal action; or
+file: ``learned:PATH`` (a ``.npz`` actor), most likely legal action; or
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
 ``learned:default`` and ``learned:pure`` are shipped pairs (:mod:`agents.reference`).
 

@@ -491,7 +491,9 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
              progress, ruleset, no_slavery, settings, data_dir, workers, ray_address) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
-    from training.evaluate import openskill_ratings, plot_faction_win_rates, write_json
+    from arena.evaluate import write_json
+    from arena.summary import openskill_ratings
+    from singapore_app.plots import plot_faction_win_rates
 
     from arena.runner import Table, config_changes, play_tables
     from arena.summary import summarize
@@ -541,7 +543,7 @@ def demo(out, config_path, games, ruleset, expert_config, expert, progress) -> N
     """Short self-play training and a short expert-iteration run, then an evaluation
     report (markdown + PNGs) in OUT."""
     from training.config import TrainConfigError
-    from training.report import run_demo
+    from singapore_app.demo import run_demo
 
     try:
         report = run_demo(out, config_path, games, progress=progress, log=click.echo,
@@ -601,8 +603,9 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
            workers) -> None:
     """Every agent against the heuristic faction and each other: win rates with 95%
     intervals next to the mirror baseline, and OpenSkill ratings."""
-    from training.evaluate import write_json
-    from training.ladder import plot_ladder, run_ladder
+    from arena.evaluate import write_json
+    from arena.ladder import run_ladder
+    from singapore_app.plots import plot_ladder
 
     summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress,
                          workers=workers)
@@ -616,7 +619,7 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
 
 
 def format_ladder(summary: dict) -> str:
-    """A readable table of a :func:`training.ladder.run_ladder` summary."""
+    """A readable table of a :func:`arena.ladder.run_ladder` summary."""
     lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
              f"seed {summary['seed']}, ruleset {summary['ruleset']}", ""]
     base = summary["mirror_baseline"]

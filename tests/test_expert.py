@@ -319,7 +319,7 @@ def test_rows_of_an_older_version_are_a_clear_error(tiny_run, tmp_path):
 
 
 def test_the_demo_report_shows_the_expert_run_next_to_the_mirror(tiny_run):
-    from training.report import expert_section
+    from singapore_app.demo import expert_section
 
     cfg = load_config(TINY)
     lines = expert_section(tiny_run, cfg, 30.0)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from agents import make_agent
 from singapore_app.cli import main
-from training.ladder import ladder_matchups
+from arena.ladder import ladder_matchups
 
 FAST = "mcts:iters=2:topk=2:horizon=1"
 

@@ -13,7 +13,9 @@ from agents.random_agent import RandomAgent
 from singapore_app.cli import main
 from arena.simulate import play_game
 from training.config import TrainConfig, TrainConfigError, load_config
-from training.evaluate import openskill_ratings, plot_learning_curves, run_matchup
+from arena.evaluate import run_matchup
+from arena.summary import openskill_ratings
+from singapore_app.plots import plot_learning_curves
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
 from training.rllib_config import RllibConfig
 from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
@@ -45,7 +47,9 @@ def test_checkpoint_reproduces_the_same_actions(run_dir):
 
     model = MaskablePPO.load(run_dir / "checkpoints" / "british_phase0.zip", device="cpu")
     numpy_agent = LearnedAgent.load(run_dir / "checkpoints" / "british_phase0.npz")
-    zip_agent = LearnedAgent.load(run_dir / "checkpoints" / "british_phase0.zip")
+    from training.export import load_sb3_actor
+
+    zip_agent = LearnedAgent(load_sb3_actor(run_dir / "checkpoints" / "british_phase0.zip"))
     env = FactionEnv("british", seed=3)
     obs, info = env.reset(seed=3)
     for _ in range(40):

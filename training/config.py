@@ -17,6 +17,8 @@ from pathlib import Path
 from .config_base import TrainConfigError, build, read_toml
 
 
+#: The shipped configs: one per shipped network, and the demo's.
+CONFIG_DIR = Path(__file__).parent / "configs"
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
 ALGORITHMS = ("ppo", "expert")
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
-from agents.learned import LearnedAgent, actor_from_sb3
+from agents.learned import LearnedAgent
 from agents.priors import resolve_prior
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION, resolve_content
@@ -34,6 +34,8 @@ from singapore_env.candidates import CANDIDATE_KEYS, CandidateEncoder
 from singapore_env.engine import Game
 from singapore_env.rewards import rewards
 from arena.simulate import game_seeds
+
+from .export import actor_from_sb3
 
 
 #: Storage types of the candidate keys (the rest is float32).

@@ -30,9 +30,10 @@ import torch
 from torch import nn
 
 from agents.outcome import MARGIN_SCALE
-from agents.pointer_actor import VALUE_KEYS, PointerActor, network_arrays
+from agents.pointer_actor import VALUE_KEYS, PointerActor
 from singapore_env.candidates import FEATURES, VP_SCALE
 
+from .export import network_arrays
 from .pointer_policy import PointerHead, _mlp
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}

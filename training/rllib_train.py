@@ -28,6 +28,7 @@ from agents.learned import NumpyPolicy
 from agents.threads import limit_threads
 from arena.runner import connect_ray
 
+from .export import mlp_actor_from_torch
 from .rllib_config import RllibConfig
 from .rllib_env import POLICIES, RllibSingaporeEnv, policy_of
 
@@ -65,7 +66,7 @@ def build_config(cfg: RllibConfig):
 def actor_of(module, meta: dict | None = None) -> NumpyPolicy:
     """The numpy actor of a PPO RLModule with separate actor and critic MLPs: the
     actor encoder's layers, then the policy head."""
-    return NumpyPolicy.from_torch([module.encoder.actor_encoder, module.pi], meta)
+    return mlp_actor_from_torch([module.encoder.actor_encoder, module.pi], meta)
 
 
 def export_policies(algo, out_dir: Path, meta: dict | None = None) -> dict[str, Path]:
@@ -163,7 +164,7 @@ def evaluate_vs_random(paths: dict[str, Path], cfg: RllibConfig) -> dict:
     from agents.random_agent import RandomAgent
     from singapore_env.engine.config import RulesConfig
 
-    from .evaluate import faction_win_rate
+    from arena.evaluate import faction_win_rate
 
     rules = RulesConfig.named(cfg.ruleset, slavery=cfg.slavery)
     return {faction: faction_win_rate(faction, LearnedAgent.load(paths[policy]),

@@ -36,13 +36,14 @@ import numpy as np
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
-from agents.learned import LearnedAgent, NumpyPolicy, actor_from_sb3
+from agents.learned import LearnedAgent, NumpyPolicy
 from agents.random_agent import RandomAgent
 from agents.threads import limit_threads
+from arena.evaluate import faction_win_rate
 from singapore_env.engine.content import FACTIONS
 
 from .config import TrainConfig
-from .evaluate import faction_win_rate
+from .export import actor_from_sb3
 from .progress import append_progress, read_progress
 
 PROGRESS_FIELDS = ["phase", "faction", "faction_timesteps", "total_timesteps", "seconds",

@@ -14,7 +14,8 @@ by :func:`arena.runner.play_tables`, on ``workers`` processes):
 The summary (JSON-serializable) holds the faction win rates of every matchup with 95 %
 Wilson intervals, the mirror baseline, each agent's rates against the heuristic with
 their difference to the mirror, and OpenSkill ratings over all games
-(:func:`training.evaluate.openskill_ratings`). :func:`plot_ladder` draws it.
+(:func:`arena.summary.openskill_ratings`); :func:`singapore_app.plots.plot_ladder`
+draws it.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from agents.registry import make_agent
 from agents.threads import limit_threads
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS
-from arena.runner import Table, play_tables
 
-from .evaluate import MatchupResult, openskill_ratings
+from .evaluate import MatchupResult
+from .runner import Table, play_tables
+from .summary import openskill_ratings
 
 BASE = "heuristic"
 
@@ -93,44 +95,3 @@ def _summary(specs, n_games, seed, config, results) -> dict:
                      for b, m, r in results],
         "ratings": openskill_ratings([x for _, _, r in results for x in r.records]),
     }
-
-
-def plot_ladder(summary: dict, out_png: str | Path) -> Path:
-    """Win rate of each agent against the heuristic faction, as British and as Malay,
-    with 95 % intervals and the mirror baseline; and the OpenSkill ratings."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    agents = summary["agents"]
-    fig, axes = plt.subplots(1, 3, figsize=(5 + 2.2 * len(agents), 4.5))
-    for ax, faction in zip(axes, FACTIONS):
-        rows = [summary["vs_heuristic"][a][faction] for a in agents]
-        rates = [r["rate"] for r in rows]
-        err = [[r["rate"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["rate"] for r in rows]]
-        ax.bar(range(len(agents)), rates, yerr=err, capsize=4, color="tab:blue")
-        base = summary["mirror_baseline"][faction]
-        ax.axhline(base["rate"], color="black", ls="--", lw=1, label="mirror (heuristic)")
-        ax.axhspan(*base["ci95"], color="grey", alpha=0.2)
-        ax.set_title(f"as {faction} vs heuristic")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("faction win rate (95% CI)")
-        _agent_ticks(ax, agents)
-        ax.legend(loc="upper left", fontsize=8)
-    ratings = summary["ratings"]
-    named = [a for a in agents if a in ratings]
-    axes[2].bar(range(len(named)), [ratings[a]["mu"] for a in named],
-                yerr=[ratings[a]["sigma"] for a in named], capsize=4, color="tab:green")
-    axes[2].set_title("OpenSkill rating (mu ± sigma)")
-    _agent_ticks(axes[2], named)
-    fig.suptitle(f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
-                 f"seed {summary['seed']}")
-    fig.tight_layout()
-    fig.savefig(out_png, dpi=110)
-    plt.close(fig)
-    return Path(out_png)
-
-
-def _agent_ticks(ax, agents) -> None:
-    ax.set_xticks(range(len(agents)))
-    ax.set_xticklabels(agents, rotation=20, ha="right", fontsize=8)

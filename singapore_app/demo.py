@@ -4,7 +4,7 @@
 - ``train/`` — checkpoints, ``progress.csv`` (the learning curve), ``config.json``;
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, and ratings;
 - ``learning_curves.png``, ``faction_win_rates.png``;
-- ``expert/`` — a short expert-iteration run (``configs/expert_demo.toml``): its
+- ``expert/`` — a short expert-iteration run (``training/configs/expert_demo.toml``): its
   checkpoints, ``progress.csv`` and ``learning_curve.png``;
 - ``report.md`` — the above as a readable page.
 """
@@ -22,16 +22,18 @@ from agents.learned import LearnedAgent
 from agents.random_agent import RandomAgent
 from singapore_env.engine.content import FACTIONS
 
-from .config import TrainConfig, TrainConfigError, load_config
-from .expert import train as train_expert
-from .expert_config import ExpertConfig
-from .evaluate import (openskill_ratings, plot_faction_win_rates, plot_learning_curves,
-                       run_matchup, write_json)
-from .progress import read_progress
-from .selfplay import train
+from arena.evaluate import run_matchup, write_json
+from arena.summary import openskill_ratings
+from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config
+from training.expert import train as train_expert
+from training.expert_config import ExpertConfig
+from training.progress import read_progress
+from training.selfplay import train
 
-DEMO_CONFIG = Path(__file__).parent / "configs" / "demo.toml"
-EXPERT_DEMO_CONFIG = Path(__file__).parent / "configs" / "expert_demo.toml"
+from .plots import plot_faction_win_rates, plot_learning_curves
+
+DEMO_CONFIG = CONFIG_DIR / "demo.toml"
+EXPERT_DEMO_CONFIG = CONFIG_DIR / "expert_demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 
 
@@ -149,7 +151,7 @@ def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
 
 def expert_demo_config(path: str | Path | None = None,
                        ruleset: str | None = None) -> ExpertConfig:
-    """The short expert run's config (default ``configs/expert_demo.toml``); a
+    """The short expert run's config (default ``training/configs/expert_demo.toml``); a
     TrainConfigError if ``path`` is not an expert-iteration config."""
     path = path or EXPERT_DEMO_CONFIG
     cfg = load_config(path, ruleset=ruleset)
@@ -165,7 +167,7 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
              expert: bool = True) -> Path:
     """Train (or resume) a short self-play run and write the evaluation report
     (``ruleset`` overrides the training config's); with ``expert``, a short
-    expert-iteration run (``expert_config``, default ``configs/expert_demo.toml``)
+    expert-iteration run (``expert_config``, default ``training/configs/expert_demo.toml``)
     joins the report."""
     out = Path(out)
     cfg = TrainConfig.load(config_path or DEMO_CONFIG, ruleset=ruleset)

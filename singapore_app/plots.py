@@ -1,0 +1,109 @@
+"""The applications' figures: learning curves of a PPO run, faction win rates of
+matchups, the ladder (matplotlib, drawn to PNG files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from singapore_env.engine.content import FACTIONS
+
+
+def plot_learning_curves(progress_csv: str | Path, out_png: str | Path) -> Path:
+    """Win rate vs own training timesteps, per faction, against random and heuristic."""
+    import csv
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(progress_csv, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, faction in zip(axes, FACTIONS):
+        mine = [r for r in rows if r["faction"] == faction]
+        x = [int(r["faction_timesteps"]) for r in mine]
+        for key, colour in (("win_vs_random", "tab:green"), ("win_vs_heuristic", "tab:red")):
+            y = np.array([float(r[key]) for r in mine])
+            lo = np.array([float(r[f"{key}_low"]) for r in mine])
+            hi = np.array([float(r[f"{key}_high"]) for r in mine])
+            ax.plot(x, y, marker="o", color=colour, label=key.replace("win_", "").replace("_", " "))
+            ax.fill_between(x, lo, hi, color=colour, alpha=0.2)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_title(f"learned {faction}")
+        ax.set_xlabel("own training timesteps")
+        ax.set_ylim(0, 1)
+        ax.legend(loc="lower right")
+    axes[0].set_ylabel("faction win rate (95% CI)")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+    return Path(out_png)
+
+
+def plot_faction_win_rates(summaries: dict, out_png: str | Path) -> Path:
+    """Bar chart: British win rate of each matchup (Malay = 1 − British), with CIs."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(summaries)
+    rates = [summaries[n]["win_rate_by_faction"]["british"]["rate"] for n in names]
+    cis = [summaries[n]["win_rate_by_faction"]["british"]["ci95"] for n in names]
+    err = np.array([[r - c[0] for r, c in zip(rates, cis)], [c[1] - r for r, c in zip(rates, cis)]])
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(names)), 4.5))
+    ax.bar(range(len(names)), rates, yerr=err, capsize=4, color="tab:blue", label="British")
+    ax.bar(range(len(names)), [1 - r for r in rates], bottom=rates, color="tab:green",
+           alpha=0.5, label="Malay")
+    ax.axhline(0.5, color="black", lw=0.8, ls="--")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of games won by the faction")
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+    return Path(out_png)
+
+
+def plot_ladder(summary: dict, out_png: str | Path) -> Path:
+    """Win rate of each agent against the heuristic faction, as British and as Malay,
+    with 95 % intervals and the mirror baseline; and the OpenSkill ratings."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    fig, axes = plt.subplots(1, 3, figsize=(5 + 2.2 * len(agents), 4.5))
+    for ax, faction in zip(axes, FACTIONS):
+        rows = [summary["vs_heuristic"][a][faction] for a in agents]
+        rates = [r["rate"] for r in rows]
+        err = [[r["rate"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["rate"] for r in rows]]
+        ax.bar(range(len(agents)), rates, yerr=err, capsize=4, color="tab:blue")
+        base = summary["mirror_baseline"][faction]
+        ax.axhline(base["rate"], color="black", ls="--", lw=1, label="mirror (heuristic)")
+        ax.axhspan(*base["ci95"], color="grey", alpha=0.2)
+        ax.set_title(f"as {faction} vs heuristic")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("faction win rate (95% CI)")
+        _agent_ticks(ax, agents)
+        ax.legend(loc="upper left", fontsize=8)
+    ratings = summary["ratings"]
+    named = [a for a in agents if a in ratings]
+    axes[2].bar(range(len(named)), [ratings[a]["mu"] for a in named],
+                yerr=[ratings[a]["sigma"] for a in named], capsize=4, color="tab:green")
+    axes[2].set_title("OpenSkill rating (mu ± sigma)")
+    _agent_ticks(axes[2], named)
+    fig.suptitle(f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
+                 f"seed {summary['seed']}")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+    return Path(out_png)
+
+
+def _agent_ticks(ax, agents) -> None:
+    ax.set_xticks(range(len(agents)))
+    ax.set_xticklabels(agents, rotation=20, ha="right", fontsize=8)
