@@ -135,7 +135,7 @@ def test_small_choices_rerolls_boom_and_counter_boost():
     """The answers to the audit's new questions: re-roll the dice below the top face,
     take a Boom card only if worth more than the dollars, spend HMS Andromache's +2
     when it changes the Conflict table row."""
-    from agents.heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
+    from agents.heuristic.choices import boom_choice, reroll_choice, spend_counter_boost
     from singapore_env.engine.decisions import Decision
     from singapore_env.engine.scenario import give_revealed
     from singapore_env.engine.state import Frame

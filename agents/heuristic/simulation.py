@@ -22,7 +22,7 @@ from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.query import ALLY, LEADER, storehouse_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .heuristic_context import Ctx
+    from .context import Ctx
 
 YES = Decision(Kind.YES, 0)
 

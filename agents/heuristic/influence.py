@@ -9,10 +9,10 @@ from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.decisions import N_LOOP, Decision, Kind
 from singapore_env.engine.query import district_open, may_access
 
-from .heuristic_context import PASS, YES, Ctx
+from .context import PASS, YES, Ctx
 
 
-def _district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
+def district_value(ctx: Ctx, space: int, tokens: list[int]) -> float:
     """Value for ``ctx.seat`` of one district holding ``tokens`` (per seat) once the
     placement ends: scored now if it reaches the threshold, else potential."""
     b = ctx.c.board
@@ -63,7 +63,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
 
     ``pos = -1``: choose the start (decision INFLUENCE_START). ``asking``: the walk is
     at Storehouse ``pos`` and asks whether to drop (decision YES / PASS). The value is
-    the board value after the placement and the scoring (see :func:`_district_value`)
+    the board value after the placement and the scoring (see :func:`district_value`)
     plus the Storehouse drops.
 
     The walk is modelled exactly: from the start, every open district passed takes a
@@ -82,7 +82,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
     me = ctx.seat
     open_ = [b.loop_kind[sp] == "district" and district_open(g, sp) for sp in range(N_LOOP)]
     cur = {sp: list(s.districts[sp * 4: sp * 4 + 4]) for sp in range(N_LOOP) if open_[sp]}
-    base_vals = {sp: _district_value(ctx, sp, t) for sp, t in cur.items()}
+    base_vals = {sp: district_value(ctx, sp, t) for sp, t in cur.items()}
     base_total = sum(base_vals.values())
     own_drop = ctx.tv
     opp_drop = -0.25
@@ -117,7 +117,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
         total = base_total
         if pre_token >= 0:
             counts[pre_token][me] += 1
-            nv = _district_value(ctx, pre_token, counts[pre_token])
+            nv = district_value(ctx, pre_token, counts[pre_token])
             total += nv - vals[pre_token]
             vals[pre_token] = nv
         best, plan = -1e9, (0, 0, 0)
@@ -125,7 +125,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
             if d > 0:
                 sp = dists[d - 1]
                 counts[sp][me] += 1
-                nv = _district_value(ctx, sp, counts[sp])
+                nv = district_value(ctx, sp, counts[sp])
                 total += nv - vals[sp]
                 vals[sp] = nv
             drops = n_left - d
@@ -192,7 +192,7 @@ def _plan(ctx: Ctx, n: int, pos: int = -1, asking: bool = False,
     return best, best_d
 
 
-def _store_scores(ctx: Ctx, n: int, legal) -> list[tuple[float, Decision]]:
+def store_scores(ctx: Ctx, n: int, legal) -> list[tuple[float, Decision]]:
     """Storing ``k`` of ``n`` Influence tokens: the placement of the rest plus the
     stored tokens' value (a little less than placed ones)."""
     return [(influence_plan(ctx, n - d.arg)[0] + d.arg * token_value(ctx) * 0.9 - 0.01 * d.arg, d)
@@ -204,7 +204,7 @@ def influence_scores(ctx: Ctx, f, legal) -> list[tuple[float, Decision]]:
     n = f.d.n
     kinds = {d.kind for d in legal}
     if Kind.STORE in kinds:
-        return _store_scores(ctx, n, legal)
+        return store_scores(ctx, n, legal)
     if Kind.INFLUENCE_START in kinds:
         return influence_plan(ctx, n, options=True)
     return influence_plan(ctx, n, pos=f.d.pos, asking=True, options=True)

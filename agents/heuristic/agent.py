@@ -1,48 +1,5 @@
-"""A rule-based player for every seat of 1819 Singapore.
-
-``HeuristicAgent`` plays at engine level (``choose(game, seat)``). Every question is
-answered by a small rule; the main turn decisions (Leader space, Leader Action, the two
-Actions) are chosen by scoring each legal decision in *VP equivalents* and taking the
-best one. The exchange rates (a dollar, a Storehouse token, an Influence token, an
-Action) depend on the round and on the seat's Legacies.
-
-What it knows of the game:
-
-* **buying**: a Market card is worth its instant effects, its Action over the rounds
-  left (for free when it joins a Community, otherwise at the price of an Action), its
-  Tax tokens over the Upkeeps left (discounted for the risk of an outlawing Decree),
-  its boosts and End Game VP, and the Legacy steps it brings -- minus the price and
-  the Public Works upkeep burden it adds;
-* **Influence**: a one-ply lookahead of the placement: an exact model of the walk
-  (start space, one token per open space, optional Storehouse drops; checked against
-  the engine in ``tests/test_agents_heuristic.py``) evaluates every start and every
-  number of drops by the VP scored at once plus the value of the tokens left on the
-  loop. The placement involves no hidden information and no dice, so the model reads
-  the public board only (no clone, hence no :func:`agents.determinize.determinize`
-  needed; an agent that simulates on a clone must determinize it first);
-* **Population** opens the faction's x2/x3 districts; Communities are built with the
-  connections and activated every round;
-* **Decrees** outlaw the vices the others own (+2 VP, Reformer Legacy); **War** only
-  when the expected spoils beat its cost, against the defender's visible strength
-  (revealed cards, War boosts, hand size and the unseen pool of its faction);
-* **Conflicts**: a Battle card (and then dollars, 1 VP each) is contributed when that
-  pays, Battle cards are bought while Conflict Events may still come;
-* **Upkeep**: fund when affordable, else close the least useful Public Works.
-
-It only reads what its seat may see: the public board, its own hand, the sizes of the
-other hands and the *contents* (never the order) of the decks and of the unseen Battle
-cards, which follow from what is public (``tests/test_agents_heuristic.py`` checks that
-every decision is the same in determinized worlds). Ties are broken with the agent's
-own RNG, so a fixed seed gives a fixed game. The exchange rates are in
-:data:`DEFAULT_PARAMS` (tuned by self-play A/B matches).
-
-This module holds the agent and its answer to each question; its parts live beside
-it: the seat's view and exchange rates (:mod:`agents.heuristic_context`), the
-Influence model (:mod:`agents.heuristic_influence`), the values of cards, Wars and
-Decrees (:mod:`agents.heuristic_values`), small shared choices
-(:mod:`agents.heuristic_choices`) and the other rulesets' questions
-(:mod:`agents.heuristic_simulation`, :mod:`agents.heuristic_first_edition`).
-"""
+"""The heuristic player (:mod:`agents.heuristic`): the agent, its scoring of the turn
+decisions in VP equivalents and its answer to every other question."""
 
 from __future__ import annotations
 
@@ -56,17 +13,17 @@ from singapore_env.engine.query import (activation_groups, boost_total, market_p
                                         modifier_total, run_bounds)
 from singapore_env.engine.rulesets import FIRST_EDITION
 
-from . import heuristic_first_edition as first_edition
-from . import heuristic_simulation as sim
-from .base import Agent
-from .heuristic_choices import boom_choice, reroll_choice, spend_counter_boost
-from .heuristic_context import DEFAULT_PARAMS, PASS, YES, Ctx
-from .heuristic_influence import (_district_value, _store_scores, influence_plan,
-                                  influence_scores, influence_value)
-from .heuristic_values import (_DIE, _boosts, _effects_value, _group_has_work, _groups_with_work,
-                               action_value, attach_slot_value, battle_card_value, decree_value,
-                               decree_value_for_me, expected_battle_value, expected_best_of_two,
-                               market_card_value, populate_value, war_option_value)
+from . import first_edition
+from . import simulation as sim
+from ..base import Agent
+from .choices import boom_choice, reroll_choice, spend_counter_boost
+from .context import DEFAULT_PARAMS, PASS, YES, Ctx
+from .influence import (district_value, influence_plan, influence_scores, influence_value,
+                        store_scores)
+from .values import (DIE, action_value, attach_slot_value, battle_card_value, decree_value,
+                     decree_value_for_me, effects_value, expected_battle_value,
+                     expected_best_of_two, group_has_work, groups_with_work, market_card_value,
+                     own_boosts, populate_value, war_option_value)
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -156,8 +113,8 @@ class HeuristicAgent(Agent):
             return self._activate_value(ctx, d.arg) - ctx.p["action_cost"]
         if k == Kind.RAID:
             bonus = boost_total(g, ctx.seat, "raid_bonus") + modifier_total(g, "raid_bonus")
-            dollars = sum(max(0, f + bonus) for f in _DIE) / 6
-            p_ship = sum(1 for f in _DIE if f + bonus >= g.cfg.raid_ship_threshold) / 6
+            dollars = sum(max(0, f + bonus) for f in DIE) / 6
+            p_ship = sum(1 for f in DIE if f + bonus >= g.cfg.raid_ship_threshold) / 6
             return dollars * ctx.mv - p_ship * ctx.p["ship_value"] * 2 - ctx.p["action_cost"]
         if k == Kind.DECREE:
             return decree_value(ctx, d.arg) - ctx.p["action_cost"]
@@ -168,7 +125,7 @@ class HeuristicAgent(Agent):
         if k == Kind.LEADER_STOREHOUSE:
             return g.cfg.leader_storehouse_tokens * ctx.tv
         if k == Kind.INSPIRE:
-            return sim.inspire_value(ctx, _effects_value)
+            return sim.inspire_value(ctx, effects_value)
         return -5.0
 
     def _activate_value(self, ctx: Ctx, first: int) -> float:
@@ -184,7 +141,7 @@ class HeuristicAgent(Agent):
             for e in cdef.action:
                 if e.type == "influence":
                     infl += e["n"] + e["per_pop"] * pops
-            v += _effects_value(ctx, [e for e in cdef.action if e.type != "influence"],
+            v += effects_value(ctx, [e for e in cdef.action if e.type != "influence"],
                                 pops=pops)
             if slot.stored and cdef.boost("store_influence"):
                 infl += slot.stored
@@ -242,7 +199,7 @@ class HeuristicAgent(Agent):
             return False
         price = market_price(g, ctx.seat, cid)[0]
         if any(b["when"] == "leader_on_market_space"
-               for _, b in _boosts(ctx, "price_discount")) and not s.discount_used:
+               for _, b in own_boosts(ctx, "price_discount")) and not s.discount_used:
             price = max(0, price - 1)
         return price <= s.wealth[ctx.seat]
 
@@ -304,7 +261,7 @@ class HeuristicAgent(Agent):
                 continue
             p, side = divmod(d.arg, 2)
             a, b = run_bounds(row, p)
-            v = 1.0 + 0.3 * (b - a + 1) + (0.5 if _group_has_work(ctx, row, a, b) else 0.0)
+            v = 1.0 + 0.3 * (b - a + 1) + (0.5 if group_has_work(ctx, row, a, b) else 0.0)
             if v > best_v:
                 best, best_v = d, v
         return best
@@ -313,7 +270,7 @@ class HeuristicAgent(Agent):
         n = f.d.n
         kinds = {d.kind for d in legal}
         if Kind.STORE in kinds:
-            return max(_store_scores(ctx, n, legal), key=lambda x: x[0])[1]
+            return max(store_scores(ctx, n, legal), key=lambda x: x[0])[1]
         if Kind.INFLUENCE_START in kinds:
             _, d = influence_plan(ctx, n)
             return d
@@ -341,7 +298,7 @@ class HeuristicAgent(Agent):
         if target != seat:
             return PASS
         row = ctx.s.tableau[seat]
-        base = _groups_with_work(ctx, row)
+        base = groups_with_work(ctx, row)
         t = ctx.g.cfg.max_tableau
         width = 2 * t + 1
         best, best_gain = PASS, 0.0
@@ -352,7 +309,7 @@ class HeuristicAgent(Agent):
                     continue
                 from singapore_env.engine.query import row_after_card_move
                 trial = row_after_card_move(row, src, enc)
-                gain = base - _groups_with_work(ctx, trial)
+                gain = base - groups_with_work(ctx, trial)
                 if gain > best_gain:
                     best, best_gain = d, gain
             elif d.kind == Kind.MOVE_POP:
@@ -526,9 +483,9 @@ class HeuristicAgent(Agent):
             if b.loop_kind[sp] == "storehouse":  # either Storehouse: the rival's helps
                 return ctx.tv if b.loop_faction[sp] == SEAT_FACTION[ctx.seat] else -ctx.tv
             tokens = list(s.districts[sp * 4: sp * 4 + 4])
-            before = _district_value(ctx, sp, tokens)
+            before = district_value(ctx, sp, tokens)
             tokens[ctx.seat] -= 1
-            return before - _district_value(ctx, sp, tokens)
+            return before - district_value(ctx, sp, tokens)
         return min(legal, key=loss)
 
 

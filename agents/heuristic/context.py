@@ -50,7 +50,7 @@ class Ctx:
         self.round = max(1, g.s.round)
         self.rounds_left = LAST_ROUND + 1 - self.round  # upkeeps / activations left
         self.mult = multiplier(g)
-        self.iv_cache: float | None = None  # heuristic_influence.token_value's answer
+        self.iv_cache: float | None = None  # influence.token_value's answer
         self._tax = None
         self._conflicts = None
         self.plans: dict = {}  # influence_plan's plain answers in this decision

@@ -16,7 +16,7 @@
   replaces; never donate.
 
 Re-rolls (Giant Kusu) are the standard ``reroll`` question, answered by
-:func:`agents.heuristic_choices.reroll_choice` (it knows the D4's top face).
+:func:`agents.heuristic.choices.reroll_choice` (it knows the D4's top face).
 
 Like the rest of the agent it reads only what its seat may see.
 """
@@ -28,9 +28,9 @@ from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.query import (boost_total, commit_options, committed_card,
                                         modifier_total, star_allowed_in_war, steal_price, war_cost)
 
-from .heuristic_context import PASS, YES, Ctx
-from .heuristic_influence import token_value
-from .heuristic_values import _seat_visible_strength, battle_card_value, market_card_value
+from .context import PASS, YES, Ctx
+from .influence import token_value
+from .values import seat_visible_strength, battle_card_value, market_card_value
 
 ONE_MORE = Decision(Kind.ADD_MONEY)
 MAX_TOKENS = 4
@@ -86,10 +86,10 @@ def war_value(ctx: Ctx, defender: int) -> float:
     opp_tokens = min(MAX_TOKENS, s.storehouse[1 - ctx.fac])
     rate = g.cfg.fe_storehouse_strength
     edge = (strength + boost_total(g, ctx.seat, "war_bonus") + tokens * rate
-            - _seat_visible_strength(ctx, defender, star_ok) - opp_tokens * rate)
+            - seat_visible_strength(ctx, defender, star_ok) - opp_tokens * rate)
     mate = defender ^ 1
     if s.hands[mate]:
-        edge -= 0.4 * _seat_visible_strength(ctx, mate, star_ok)
+        edge -= 0.4 * seat_visible_strength(ctx, mate, star_ok)
     dist = _d4_sum_dist(g.cfg.fe_war_d4)
     ev = 0.0
     for a, pa in dist.items():

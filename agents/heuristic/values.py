@@ -12,8 +12,8 @@ from singapore_env.engine.query import (activation_groups, boost_total, decree_c
                                         modifier_total, run_bounds, spoils_multiplier,
                                         star_allowed_in_war, war_cost)
 
-from .heuristic_context import Ctx
-from .heuristic_influence import token_value
+from .context import Ctx
+from .influence import token_value
 
 
 def _pw_burden(ctx: Ctx, extra_tokens: int = 1) -> float:
@@ -45,7 +45,7 @@ def tax_token_value(ctx: Ctx, tokens: int, vice: bool) -> float:
     return v * (ctx.p["vice_survival"] if vice else 1.0)
 
 
-def _effects_value(ctx: Ctx, effects, pops: int = 0, instant: bool = False) -> float:
+def effects_value(ctx: Ctx, effects, pops: int = 0, instant: bool = False) -> float:
     v, infl = 0.0, 0
     for e in effects:
         t = e.type
@@ -102,13 +102,13 @@ def _card_joins(ctx: Ctx, row, card: int):
     return out
 
 
-def _group_has_work(ctx: Ctx, row, a: int, b: int) -> bool:
+def group_has_work(ctx: Ctx, row, a: int, b: int) -> bool:
     return any(row[i].up and ctx.defs[row[i].card].action for i in range(a, b + 1))
 
 
 def action_value(ctx: Ctx, cid: int, pops: int) -> float:
     cdef = ctx.defs[cid]
-    return _effects_value(ctx, cdef.action, pops=pops)
+    return effects_value(ctx, cdef.action, pops=pops)
 
 
 def _closes_at_upkeep(ctx: Ctx, cdef, wealth_after: int) -> bool:
@@ -141,15 +141,15 @@ def market_card_value(ctx: Ctx, cid: int, rebuild: bool = False,
             and _closes_at_upkeep(ctx, cdef, wealth_after)):
         if rebuild:
             return -1.0
-        return _effects_value(ctx, [e for e in cdef.instant if e.type != "public_works"])
+        return effects_value(ctx, [e for e in cdef.instant if e.type != "public_works"])
     if not rebuild:
-        v += _effects_value(ctx, cdef.instant, instant=True)
+        v += effects_value(ctx, cdef.instant, instant=True)
     elif "public_works" in cdef.kinds:
         v -= _pw_burden(ctx)
     # Action over the rounds left: free inside a Community, else worth an Action.
     if cdef.action:
         per = action_value(ctx, cid, 0)
-        free = any(_group_has_work(ctx, row, a, b) for a, b in _card_joins(ctx, row, cid))
+        free = any(group_has_work(ctx, row, a, b) for a, b in _card_joins(ctx, row, cid))
         turns = rl - 0.5
         if free:
             v += per * turns * 0.9
@@ -321,7 +321,7 @@ def best_attach_value(ctx: Ctx):
 
 
 # ======================================================================== war
-_DIE = (0, 0, 1, 1, 2, 2)
+DIE = (0, 0, 1, 1, 2, 2)
 
 
 def _dice_dist(n: int) -> dict[int, float]:
@@ -329,7 +329,7 @@ def _dice_dist(n: int) -> dict[int, float]:
     for _ in range(n):
         nxt: dict[int, float] = {}
         for v, p in dist.items():
-            for f in _DIE:
+            for f in DIE:
                 nxt[v + f] = nxt.get(v + f, 0.0) + p / 6
         dist = nxt
     return dist
@@ -361,7 +361,7 @@ def expected_max_strength(strengths: list[int], k: int) -> float:
     return sum(v * comb(i, k - 1) for i, v in enumerate(vals)) / total
 
 
-def _seat_visible_strength(ctx: Ctx, p: int, star_ok: bool) -> float:
+def seat_visible_strength(ctx: Ctx, p: int, star_ok: bool) -> float:
     """Expected War strength of seat ``p`` from what ``ctx.seat`` sees."""
     s, defs = ctx.s, ctx.defs
     revealed = [defs[c].strength for c in s.revealed[p] if star_ok or not defs[c].star]
@@ -385,9 +385,9 @@ def war_option_value(ctx: Ctx, defender: int) -> float:
         return -99.0
     strength, card = max(mine)
     own = strength + boost_total(g, me, "war_bonus")
-    opp = _seat_visible_strength(ctx, defender, star_ok)
+    opp = seat_visible_strength(ctx, defender, star_ok)
     mate = defender ^ 1
-    opp += 0.4 * _seat_visible_strength(ctx, mate, star_ok) \
+    opp += 0.4 * seat_visible_strength(ctx, mate, star_ok) \
         if mate != me and s.hands[mate] else 0.0
     edge = own - opp
     mult = spoils_multiplier(g, me, [defender])  # simulation: the Roles' modifiers
@@ -449,11 +449,11 @@ def decree_value_for_me(ctx: Ctx, vice: int, decreer: int) -> float:
     return v
 
 
-def _groups_with_work(ctx: Ctx, row) -> int:
-    return sum(1 for a, b in activation_groups(row) if _group_has_work(ctx, row, a, b))
+def groups_with_work(ctx: Ctx, row) -> int:
+    return sum(1 for a, b in activation_groups(row) if group_has_work(ctx, row, a, b))
 
 
-def _boosts(ctx: Ctx, kind: str):
+def own_boosts(ctx: Ctx, kind: str):
     from singapore_env.engine.query import active_boosts, revealed_boosts
     yield from active_boosts(ctx.g, ctx.seat, kind)
     yield from revealed_boosts(ctx.g, ctx.seat, kind)
