@@ -21,7 +21,6 @@ draws it.
 from __future__ import annotations
 
 from itertools import combinations
-from pathlib import Path
 from typing import Sequence
 
 from agents.registry import make_agent

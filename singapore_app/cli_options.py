@@ -1,5 +1,6 @@
-"""Options and output helpers shared by the commands of :mod:`singapore_app.cli`
-that play games: agent lists, rules and card variants, output files, the summary table.
+"""Options and output helpers shared by the commands of :mod:`singapore_app.cli`:
+agent lists, rules and card variants, output files, the summary table, and the usage
+error of a missing optional package.
 """
 
 from __future__ import annotations
@@ -13,6 +14,22 @@ from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig, pars
 from singapore_env.engine.content import FACTIONS, SEAT_NAMES, ContentError, resolve_content
 
 N_SEATS = 4
+
+#: The extra that installs an optional package (the rest come with [train]).
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab",
+            "starlette": "web", "uvicorn": "web", "httpx": "web", "selenium": "web",
+            "pyspiel": "openspiel", "open_spiel": "openspiel"}
+
+
+def missing_package(exc: ModuleNotFoundError, extra: str | None = None) -> click.UsageError:
+    """The usage error (exit code 2) of a missing optional package: which one, and the
+    extra that installs it (``extra``, or the one :data:`EXTRA_OF` names)."""
+    package = (exc.name or "?").split(".")[0]
+    extra = extra or EXTRA_OF.get(package, "train")
+    return click.UsageError(
+        f"this command needs the optional package {package!r}, which is not "
+        f"installed: pip install 'singapore-1819[{extra}]' (or [env] for the "
+        f"environment alone)")
 
 
 def parse_players(ctx, param, value: str) -> list[str]:

@@ -197,3 +197,26 @@ def test_bad_input_is_a_usage_error_without_traceback(tmp_path, args):
     assert result.exit_code == 2, (result.output, result.exception)
     assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
     assert "Error" in result.output or "cannot" in result.output
+
+
+def test_cards_export_copies_the_data_for_editing_and_refuses_to_overwrite(tmp_path):
+    """``cards export DIR`` writes the shipped data files; an edited copy plays with
+    ``--data DIR`` (its content digest differs); a second export into DIR changes
+    nothing and exits 2."""
+    from singapore_env.engine.content import DATA_DIR, load_content
+
+    folder = tmp_path / "my_cards"
+    result = CliRunner().invoke(main, ["cards", "export", str(folder)])
+    assert result.exit_code == 0, result.output
+    shipped = sorted(p.name for p in DATA_DIR.glob("*.toml"))
+    assert sorted(p.name for p in folder.iterdir()) == shipped
+    assert all((folder / n).read_bytes() == (DATA_DIR / n).read_bytes() for n in shipped)
+    cards = folder / "cards.toml"
+    cards.write_text(cards.read_text() + "\n# edited\n")
+    assert load_content(folder).digest != load_content(DATA_DIR).digest
+    played = CliRunner().invoke(main, ["simulate", "--games", "1", "--no-progress",
+                                       "--data", str(folder)])
+    assert played.exit_code == 0, played.output
+    again = CliRunner().invoke(main, ["cards", "export", str(folder)])
+    assert again.exit_code == 2 and "already holds" in again.output
+    assert cards.read_text().endswith("# edited\n")

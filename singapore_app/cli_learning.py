@@ -1,0 +1,268 @@
+"""The learning commands: ``train`` (self-play PPO, expert iteration, RLlib),
+``evaluate`` (a matchup's win rates), ``ladder`` (every agent against the heuristic and
+each other) and ``demo`` (a short run and its report). They import ``training`` (and
+torch) only when they run."""
+
+from __future__ import annotations
+
+import click
+
+from singapore_env.engine.config import RULESETS
+from singapore_env.engine.content import FACTIONS
+
+from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
+                          missing_package, parse_players, pct, rules_config, rules_options,
+                          variant_config, variant_options, write_records_file)
+
+
+# ---------------------------------------------------------------- training
+@click.command()
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="Training config (TOML); defaults for every missing key. Its key "
+                   "algorithm picks the run: \"ppo\" (default) or \"expert\" (expert "
+                   "iteration, docs/training.md).")
+@click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
+              help="Output folder (a run resumes when started again on it).")
+@click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
+@click.option("--timesteps", type=click.IntRange(min=1),
+              help="PPO: override timesteps per phase.")
+@click.option("--iterations", type=click.IntRange(min=1),
+              help="Expert iteration: override the number of iterations.")
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Expert iteration: processes generating and evaluating games (the "
+                   "results do not depend on it).")
+@click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
+@click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
+              show_default=True,
+              help="sb3: the config's algorithm (MaskablePPO phases, or expert iteration); "
+                   "rllib: PPO on RLlib, both policies at once "
+                   "(pip install 'singapore-1819[rllib]').")
+@click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
+              help="rllib: the Ray cluster to train on (default: a local one); expert "
+                   "iteration: the Ray cluster playing the games (same games as on "
+                   "processes).")
+def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
+          progress, backend, ray_address) -> None:
+    """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
+    (search targets distilled into policy-value networks) with algorithm = "expert",
+    or PPO on RLlib with --backend rllib."""
+    from training.config import TrainConfig, TrainConfigError, load_config
+
+    if backend == "rllib":
+        if phases or timesteps or iterations or workers:
+            raise click.UsageError("--phases, --timesteps, --iterations and --workers are "
+                                   "for --backend sb3; an RLlib run is sized by its config")
+        _train_rllib(config_path, out, seed, ruleset, ray_address)
+        return
+    try:
+        if config_path and _is_expert(config_path):
+            if phases or timesteps:
+                raise click.UsageError("--phases and --timesteps are PPO options; an "
+                                       "expert run takes --iterations")
+            cfg = load_config(config_path, iterations=iterations, workers=workers,
+                              seed=seed, ruleset=ruleset, ray=ray_address)
+        else:
+            if iterations or workers or ray_address:
+                raise click.UsageError("--iterations, --workers and --ray are options of "
+                                       "expert iteration (algorithm = \"expert\" in the "
+                                       "config) and of --backend rllib (--ray)")
+            cfg = load_config(config_path, phases=phases, timesteps_per_phase=timesteps,
+                              seed=seed, ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    if isinstance(cfg, TrainConfig):
+        from training.selfplay import train as run
+
+        run(cfg, out, progress=progress, log=click.echo)
+        click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
+        return
+    from training.expert import train as run_expert
+
+    try:
+        run_expert(cfg, out, log=click.echo, progress=progress)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--out'") from None
+    click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "
+               f"{out}/progress.csv, {out}/learning_curve.png")
+
+
+def _is_expert(config_path: str) -> bool:
+    """Whether a training config names ``algorithm = "expert"`` (read errors are left
+    to the full load)."""
+    from training.config import TrainConfigError, read_toml
+
+    try:
+        return read_toml(config_path).get("algorithm") == "expert"
+    except TrainConfigError:
+        return False
+
+
+def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
+    """``train --backend rllib``: RLlib's PPO, then the numpy actors."""
+    from training.config import TrainConfigError
+    from training.rllib_config import RllibConfig
+
+    try:
+        cfg = RllibConfig.load(config_path, seed=seed, ruleset=ruleset)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    try:  # RLlib imports its parts as it goes: any missing one is the rllib extra's
+        from training.rllib_train import train_rllib
+
+        train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
+    except ModuleNotFoundError as exc:
+        raise missing_package(exc, "rllib") from None
+    click.echo(f"policies: {out}/british.npz, {out}/malay.npz (play as learned:PATH); "
+               f"checkpoint: {out}/checkpoint; curve: {out}/progress.csv")
+
+
+@click.command()
+@click.option("--british", default="heuristic", show_default=True,
+              help="Agent on both British seats (any agent spec, as in simulate).")
+@click.option("--malay", default="random", show_default=True,
+              help="Agent on both Malay seats (any agent spec, as in simulate).")
+@click.option("--players", help="Four comma-separated agents in seat order (instead).")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Seeds to play (each twice with --swap).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--swap/--no-swap", default=True, show_default=True,
+              help="Play every seed again with each faction's two seats exchanged.")
+@click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
+@click.option("--plot", "plot_path", type=OUTPUT_FILE,
+              help="Write a faction win-rate chart (PNG).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@rules_options
+@variant_options
+def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
+             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address) -> None:
+    """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
+    from arena.evaluate import write_json
+    from arena.summary import openskill_ratings
+    from singapore_app.plots import plot_faction_win_rates
+
+    from arena.runner import Table, config_changes, play_tables
+    from arena.summary import summarize
+
+    names = (parse_players(None, None, players) if players
+             else [british, british, malay, malay])
+    check_specs(names)
+    cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
+                          workers=workers, ray_address=ray_address, progress=progress,
+                          desc="evaluating")
+    summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
+                        slavery=cfg.slavery, changes=config_changes(cfg), data=data)
+    summary["ratings"] = openskill_ratings(records)
+    click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
+               f"seed {seed}, ruleset {ruleset}")
+    for faction, row in summary["win_rate_by_faction"].items():
+        click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
+    for label, row in summary["win_rate_by_agent"].items():
+        click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
+    for label, r in summary["ratings"].items():
+        click.echo(f"  rating {label:33s} mu {r['mu']:6.2f} sigma {r['sigma']:5.2f}")
+    if json_path:
+        write_json(summary, json_path)
+        click.echo(f"written {json_path}")
+    if records_path:
+        write_records_file(records, records_path)
+    if plot_path:
+        plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
+        click.echo(f"written {plot_path}")
+
+
+@click.command()
+@click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="Training config (default: training/configs/demo.toml).")
+@click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Evaluation seeds per matchup (each played twice, seats swapped).")
+@click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
+@click.option("--expert-config", type=click.Path(exists=True, dir_okay=False),
+              help="Expert-iteration config of the short expert run "
+                   "(default: training/configs/expert_demo.toml).")
+@click.option("--expert/--no-expert", default=True, show_default=True,
+              help="Add a short expert-iteration run to the report.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def demo(out, config_path, games, ruleset, expert_config, expert, progress) -> None:
+    """Short self-play training and a short expert-iteration run, then an evaluation
+    report (markdown + PNGs) in OUT."""
+    from training.config import TrainConfigError
+    from singapore_app.demo import run_demo
+
+    try:
+        report = run_demo(out, config_path, games, progress=progress, log=click.echo,
+                          ruleset=ruleset, expert_config=expert_config, expert=expert)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config' / '--expert-config'") from None
+    click.echo(f"report: {report}")
+
+
+
+# ---------------------------------------------------------------- ladder
+def _parse_agents(ctx, param, value: str) -> list[str]:
+    specs = [x.strip() for x in value.split(",")]
+    if any(not x for x in specs):
+        raise click.BadParameter(f"expected comma-separated agent names, got {value!r}")
+    check_specs(specs)
+    return list(dict.fromkeys(specs))
+
+
+@click.command()
+@click.option("--agents", "specs", default="random,heuristic,mcts", show_default=True,
+              callback=_parse_agents,
+              help="Comma-separated agents (parameters after a colon: mcts:iters=24; "
+                   "OpenSpiel's ISMCTS: openspiel-ismcts:seconds=0.5, extra openspiel).")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Seeds per matchup (each played twice, seats swapped).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--json", "json_path", type=OUTPUT_FILE)
+@click.option("--plot", "plot_path", type=OUTPUT_FILE,
+              help="Write the ladder chart (PNG).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes playing games (the results do not depend on it).")
+@rules_options
+def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress,
+           workers) -> None:
+    """Every agent against the heuristic faction and each other: win rates with 95%
+    intervals next to the mirror baseline, and OpenSkill ratings."""
+    from arena.evaluate import write_json
+    from arena.ladder import run_ladder
+    from singapore_app.plots import plot_ladder
+
+    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress,
+                         workers=workers)
+    click.echo(format_ladder(summary))
+    if json_path:
+        write_json(summary, json_path)
+        click.echo(f"written {json_path}")
+    if plot_path:
+        plot_ladder(summary, plot_path)
+        click.echo(f"written {plot_path}")
+
+
+def format_ladder(summary: dict) -> str:
+    """A readable table of a :func:`arena.ladder.run_ladder` summary."""
+    lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
+             f"seed {summary['seed']}, ruleset {summary['ruleset']}", ""]
+    base = summary["mirror_baseline"]
+    lines.append(f"{'agent':<34}{'as british vs heuristic':<34}{'as malay vs heuristic':<34}")
+    lines.append(f"{'(mirror baseline)':<34}" + "".join(
+        f"{pct(base[f]['rate'])} {ci_text(base[f]['ci95']):<26}" for f in FACTIONS))
+    for spec, rates in summary["vs_heuristic"].items():
+        lines.append(f"{spec:<34}" + "".join(
+            f"{pct(rates[f]['rate'])} {ci_text(rates[f]['ci95']):<26}" for f in FACTIONS))
+    lines += ["", "matchups (british vs malay): british win rate"]
+    for m in summary["matchups"]:
+        row = m["win_rate_by_faction"][FACTIONS[0]]
+        lines.append(f"  {m['british'] + ' vs ' + m['malay']:<60}"
+                     f"{pct(row['rate'])} {ci_text(row['ci95'])}")
+    lines += ["", "OpenSkill ratings"]
+    for spec, r in summary["ratings"].items():
+        lines.append(f"  {spec:<34} mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "
+                     f"ordinal {r['ordinal']:6.2f}")
+    return "\n".join(line.rstrip() for line in lines)
