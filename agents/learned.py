@@ -71,12 +71,13 @@ class NumpyPolicy:
                              deterministic)
 
     # -------------------------------------------------------------- files
-    def save(self, path: str | Path) -> None:
-        """Write the actor as a compressed ``.npz``."""
+    def save(self, path: str | Path, dtype=np.float32) -> None:
+        """Write the actor as a compressed ``.npz``, its weights as ``dtype`` (float16
+        halves the file; loading reads them back as float32)."""
         arrays = {"activation": np.array(self.activation)}
         for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        arrays["head_w"], arrays["head_b"] = self.head
+            arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(dtype), b.astype(dtype)
+        arrays["head_w"], arrays["head_b"] = (a.astype(dtype) for a in self.head)
         for key, value in self.meta.items():
             arrays[f"meta_{key}"] = np.array(value)
         np.savez_compressed(path, **arrays)

@@ -101,10 +101,13 @@ class PointerActor:
         """Best (or sampled) legal action for one observation dict."""
         return masked_choice(self.logits(obs), mask, rng, deterministic)
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, dtype=np.float32) -> None:
+        """Write the actor as a compressed ``.npz``, its weights as ``dtype`` (float16
+        halves the file; loading reads them back as float32)."""
         extra = {f"meta_{k}": np.array(v) for k, v in self.meta.items()}
+        arrays = {k: v.astype(dtype) for k, v in self.arrays.items()}
         np.savez_compressed(path, kind=np.array(KIND), activation=np.array(self.activation),
-                            **self.arrays, **extra)
+                            **arrays, **extra)
 
     @classmethod
     def from_arrays(cls, data) -> "PointerActor":

@@ -10,7 +10,7 @@ without training one.
   ``singapore-1819 train --config training/configs/pure.toml --out runs/pure``.
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
-against the heuristic, next to the mirror baseline, is in ``docs/results.md``. They
+against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
 were trained on the ``standard`` ruleset; the observation has the same size in every
 ruleset, so they play the others too, untrained for them.
 """

@@ -15,7 +15,7 @@ of this one process) are the per-core ones.
    searched decision and the seconds of the whole game.
 
 A benchmark, not a timed test: run it on an idle core (one process) for figures to
-compare; ``docs/results.md`` records the measured figures and their load.
+compare; ``docs/benchmarks.md`` records the measured figures.
 """
 
 from __future__ import annotations

@@ -7,15 +7,15 @@ Positions: every decision of the British seats in ``--games`` heuristic games. F
 in CPU time of this one process (``time.process_time``, so other jobs on the machine
 do not count):
 
-* *forward pass*: the numpy network alone on a ready observation (the target of
-  issue 19: at most 1 ms per decision);
+* *forward pass*: the numpy network alone on a ready observation (the bound: at
+  most 1 ms per decision);
 * *whole decision*: :meth:`agents.learned.LearnedAgent.choose` -- observation and
   candidate encoding (with the heuristic's scores of the answers when the policy reads
   that prior), the forward pass, the decision;
 * *heuristic decision*: :meth:`agents.heuristic.HeuristicAgent.choose` on the same
   positions, the reference.
 
-A benchmark, not a timed test; ``docs/results.md`` records its figures.
+A benchmark, not a timed test; ``docs/benchmarks.md`` records its figures.
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
         f"{cfg.eval_games} seeds, seat-swapped, against two heuristics, next to the "
         "mirror on the same seeds, and keeps it if it is not worse than the best so "
         "far. A run this short shows the loop working, not a stronger player: the "
-        "reference run and its measured strength are in `docs/results.md`.", "",
+        "shipped networks and their measured strength are in `docs/agents.md`.", "",
         "| iteration | faction | rows (searched) | distilled vs heuristic [95% CI] "
         "| mirror [95% CI] | kept |", "|---|---|---|---|---|---|",
     ]

@@ -43,15 +43,15 @@ def load_config(path: str | Path | None = None, **overrides):
 class TrainConfig:
     """Self-play: alternating British and Malay phases against a pool of opponents."""
 
-    seed: int = 0
+    seed: int = 0                        # every seed of the run derives from it
     phases: int = 4                      # phase k trains British if k is even, else Malay
-    timesteps_per_phase: int = 20_000
-    n_envs: int = 4
-    vec_env: str = "dummy"               # "dummy" or "subproc" (see docs/results.md)
+    timesteps_per_phase: int = 20_000    # env steps of the learning faction per phase
+    n_envs: int = 4                      # parallel environments
+    vec_env: str = "dummy"               # "dummy" (one process) or "subproc"
     reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
     # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
     shaping: float = 0.0
-    slavery: bool = True
+    slavery: bool = True                 # play with the slavery cards
     ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
     # Changes to the ruleset's numbers (any RulesConfig field), e.g. {war_cost = 6};
     # in TOML a [rules_changes] table.
@@ -59,10 +59,10 @@ class TrainConfig:
     # Folder of an edited copy of singapore_env/engine/data (cards and board); "" = shipped.
     data: str = ""
 
-    # Opponents of the learning faction: one pair per episode, both seats played by the
-    # same kind of player: a frozen past policy of the other faction (p_frozen, spread
-    # over the pool_size latest), two heuristics (p_heuristic), or two random players.
+    # Opponents of the learning faction, one pair per episode: with this probability a
+    # frozen past policy of the other faction (spread over the pool_size latest)...
     p_frozen: float = 0.3
+    # ...with this one two heuristic players (else two random players).
     p_heuristic: float = 0.7
     pool_size: int = 5                   # frozen policies kept per faction
     frozen_greedy: bool = True           # frozen opponents play their most likely action
@@ -71,37 +71,35 @@ class TrainConfig:
     # exists), "heuristic" or "random".
     partner: str = "self"
 
-    # MaskablePPO
-    learning_rate: float = 3e-4
-    n_steps: int = 512
-    batch_size: int = 256
-    n_epochs: int = 4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
+    learning_rate: float = 3e-4          # MaskablePPO: Adam learning rate
+    n_steps: int = 512                   # MaskablePPO: steps per environment per update
+    batch_size: int = 256                # MaskablePPO: minibatch size
+    n_epochs: int = 4                    # MaskablePPO: passes per update
+    gamma: float = 0.995                 # MaskablePPO: discount
+    gae_lambda: float = 0.95             # MaskablePPO: GAE lambda
+    clip_range: float = 0.2              # MaskablePPO: clipping
+    ent_coef: float = 0.01               # MaskablePPO: entropy bonus
+    vf_coef: float = 0.5                 # MaskablePPO: value loss weight
     # "mlp": SB3's MLP over the flat observation; "pointer": the action-aware policy of
     # training/pointer_policy.py (reads the per-action candidate features).
     policy: str = "mlp"
-    embed_dim: int = 32
+    embed_dim: int = 32                  # pointer policy: action and card embedding size
     # pointer policy: "heuristic" adds the heuristic's scores of the turn questions to the
     # candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
     candidate_prior: str = ""
-    net_arch: list = field(default_factory=lambda: [256, 256])
+    net_arch: list = field(default_factory=lambda: [256, 256])  # hidden layer sizes
     activation: str = "tanh"             # "tanh" or "relu"
-    torch_threads: int = 1
+    torch_threads: int = 1               # torch threads of the learner
 
-    # Imitation stage (first phase of each faction; training/imitation.py): heuristic
-    # games to clone (0 = none), epochs, Adam learning rate, batch, held-out share of the
-    # games, then DAgger rounds of dagger_games games each.
+    # Imitation stage (first phase of each faction, training/imitation.py): heuristic
+    # games to clone (0 = none).
     bc_games: int = 0
-    bc_epochs: int = 6
-    bc_lr: float = 1e-3
-    bc_batch_size: int = 256
-    bc_holdout: float = 0.1
-    dagger_rounds: int = 0
-    dagger_games: int = 100
+    bc_epochs: int = 6                   # imitation: passes over the games
+    bc_lr: float = 1e-3                  # imitation: Adam learning rate
+    bc_batch_size: int = 256             # imitation: batch size
+    bc_holdout: float = 0.1              # imitation: held-out share of the games
+    dagger_rounds: int = 0               # imitation: DAgger rounds after cloning
+    dagger_games: int = 100              # imitation: games per DAgger round
 
     # Evaluation after each phase (games per opponent kind, seat-swapped).
     eval_games: int = 40

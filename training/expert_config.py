@@ -25,72 +25,69 @@ class ExpertConfig:
     """Expert iteration: searching seats make targets, one policy-value network per
     faction is trained on them, a gate keeps it only if it does not play worse."""
 
-    algorithm: str = "expert"
-    seed: int = 0
-    iterations: int = 4
+    algorithm: str = "expert"            # selects this kind of run (required)
+    seed: int = 0                        # every seed of the run derives from it
+    iterations: int = 4                  # iterations to run (--iterations)
     ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
-    slavery: bool = True
+    slavery: bool = True                 # play with the slavery cards
 
-    # The factions that search, learn and are gated; the others keep their starting
-    # network.
+    # The factions that search, learn and are gated; a faction left out keeps its
+    # starting network (every game then lets the named faction search).
     factions: list = field(default_factory=lambda: list(FACTIONS))
-    # Game generation: games per iteration on `workers` processes; game i lets the i-th
-    # of `factions` (in turn) search against two heuristic players (and records it).
+    # Games per iteration; game i lets the i-th of `factions` (in turn) search against
+    # two heuristic players, and records its seats.
     games_per_iteration: int = 16
+    # Processes generating and evaluating games (--workers; the rows do not depend on it).
     workers: int = 1
-    # A Ray cluster playing the games instead of `workers` processes: "local" starts
-    # one, "auto" or host:port joins one (the ray extra); "" = none. Same games.
+    # A Ray cluster playing the games instead (--ray): "local" starts one, "auto" or
+    # host:port joins one (the ray extra); "" = none. The same games.
     ray: str = ""
-    # Who answers the recorded seats' questions in the games: "search" (the searching
-    # agent, whose answers are also the labels) or "distilled" (DAgger: the faction's
-    # best distilled player, player_spec, plays and the search only labels the
-    # positions it reaches, so the network learns on the states it plays into).
+    # Who answers the recorded seats' questions: "search" (the searching agent, whose
+    # answers are also the labels) or "distilled" (DAgger: the faction's best distilled
+    # player plays and the search only labels the positions it reaches).
     play: str = "search"
-    # The searching agent (an mcts spec without seed or net); with value_in_search the
-    # current networks' value head scores its cut rollouts (net=, from iteration 1 on,
-    # once a trained value head exists; needs horizon >= 1).
+    # The searching agent: an mcts spec without seed or net (the loop sets them).
     search: str = "mcts:iters=16:topk=3:horizon=1"
+    # Score the search's cut rollouts with the best trained value head (net=FILE, once
+    # one is trained); needs a search horizon >= 1.
     value_in_search: bool = True
-    # ...and only while the faction's best network predicted the last iteration's new
-    # games' outcomes at least as well as the projected VP does (value MSE).
+    # ...and only while that value head predicted the last iteration's new games at
+    # least as well as the projected VP (value MSE).
     value_gate: bool = True
-    # With distilled = "rerank": 0 = the cross-entropy to the search's choice; k > 0 =
-    # the logits of a
-    # searched decision's candidates regress their mean advantages times k (centred
-    # over the candidates: training.expert.advantage_loss).
-    advantage_scale: float = 0.0
 
-    # Networks: "reference" (the shipped policy of each faction, a new value head),
-    # "scratch", or a folder holding british.npz and malay.npz (pointer policies, with
-    # or without value head: e.g. a previous run). The next two keys shape a network
-    # from scratch only (tanh, reading the heuristic's scores as candidate features).
+    # Networks to start from: "reference" (the shipped learned:default policies, a new
+    # value head), "scratch", or a folder holding british.npz and malay.npz (pointer
+    # policies, with or without value head: e.g. a previous run's output).
     init: str = "reference"
+    # Hidden layers of a network from scratch (tanh; it reads the heuristic's scores).
     net_arch: list = field(default_factory=lambda: [256, 256])
-    embed_dim: int = 32
+    embed_dim: int = 32                  # action and card embedding size, from scratch
     value_hidden: int = 64               # a new value head's hidden units
 
-    # Training on the rows of the last buffer_iterations iterations (replay buffer):
-    # policy loss + value MSE, Adam.
+    # Iterations whose rows are trained on (the replay buffer).
     buffer_iterations: int = 3
     # Each iteration's network starts from the faction's best network ("best") or from
-    # its starting network ("start": one training on the whole buffer, so that a row is
-    # fitted for `epochs` passes in all, not once more at every iteration).
+    # its starting network ("start": one training on the whole buffer, each row fitted
+    # `epochs` times in all; the recipe of the shipped rerank networks).
     train_from: str = "best"
-    epochs: int = 2
-    lr: float = 1e-4
-    batch_size: int = 256
-    # The form the distilled policy plays in (the gate's player): "learned" = the
-    # network's most likely legal action everywhere (learned:FILE); "rerank" = the
-    # heuristic, except that the network picks among the search's root candidates at
-    # the searched questions (rerank:net=FILE, with the search's topk and gap). With
-    # "rerank" the policy learns the searched decisions only, over their candidates.
+    epochs: int = 2                      # Adam passes over the buffer
+    lr: float = 1e-4                     # Adam learning rate
+    batch_size: int = 256                # rows per Adam step
+    # The form the distilled policy plays in (the gate's player): "learned" (the
+    # network's most likely legal action everywhere, learned:FILE) or "rerank" (the
+    # heuristic, the network choosing among the search's root candidates at the
+    # searched questions, rerank:net=FILE; the policy then learns those decisions only).
     distilled: str = "learned"
-    # With distilled = "rerank": the rerank player's margin (how much another candidate's
-    # logit must beat the heuristic's choice by), in the gate and in play = "distilled".
+    # With distilled = "rerank": 0 = a cross-entropy to the search's choice; k > 0 = the
+    # candidates' logits regress their measured advantages times k
+    # (training.expert.advantage_loss; the recipe of the shipped rerank networks: 100).
+    advantage_scale: float = 0.0
+    # With distilled = "rerank": the rerank player's margin (how much another
+    # candidate's logit must beat the heuristic's choice by), in the gate and in play.
     rerank_margin: float = 0.0
 
-    # Gate: the distilled policy alone against heuristic players on eval_games held-out
-    # seeds, seat-swapped (2 * eval_games games per faction).
+    # Gate seeds per faction, each played twice with the seats swapped: the distilled
+    # player against heuristic players.
     eval_games: int = 50
 
     def __post_init__(self) -> None:

@@ -81,3 +81,4 @@ def network_arrays(trunk, head) -> dict[str, np.ndarray]:
                   feature_logit=np_(head.feature_logit.weight)[0],
                   action_bias=np_(head.action_bias))
     return arrays
+

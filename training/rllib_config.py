@@ -15,24 +15,24 @@ from .config_base import TrainConfigError, build, read_toml
 class RllibConfig:
     """PPO on RLlib's new API stack: two policies (British, Malay) playing each other."""
 
-    seed: int = 0
+    seed: int = 0                        # every seed of the run derives from it
     iterations: int = 20                 # training iterations (one train batch each)
     num_env_runners: int = 2             # sampling processes (0: the driver samples)
-    num_envs_per_env_runner: int = 1
+    num_envs_per_env_runner: int = 1     # environments per sampling process
     reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
-    ruleset: str = "standard"
-    slavery: bool = True
-    # PPO
-    train_batch_size: int = 4000         # env steps per iteration (all four seats)
-    minibatch_size: int = 256
-    num_epochs: int = 4
-    lr: float = 3e-4
-    gamma: float = 0.995
-    lambda_: float = 0.95
-    clip_param: float = 0.2
-    entropy_coeff: float = 0.01
-    vf_loss_coeff: float = 0.5
-    # The actor and the critic: separate MLPs (the actor is exported to numpy).
+    ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
+    slavery: bool = True                 # play with the slavery cards
+    train_batch_size: int = 4000         # PPO: env steps per iteration (all four seats)
+    minibatch_size: int = 256            # PPO: minibatch size
+    num_epochs: int = 4                  # PPO: passes per iteration
+    lr: float = 3e-4                     # PPO: Adam learning rate
+    gamma: float = 0.995                 # PPO: discount
+    lambda_: float = 0.95                # PPO: GAE lambda
+    clip_param: float = 0.2              # PPO: clipping
+    entropy_coeff: float = 0.01          # PPO: entropy bonus
+    vf_loss_coeff: float = 0.5           # PPO: value loss weight
+    # The actor's and the critic's hidden layers (separate MLPs; the actor is exported
+    # to numpy).
     fcnet_hiddens: list = field(default_factory=lambda: [256, 256])
     fcnet_activation: str = "tanh"       # "tanh" or "relu" (what the numpy actor runs)
     checkpoint_every: int = 5            # iterations between checkpoints (and the last)

@@ -1,0 +1,32 @@
+"""docs/training.md's config reference is generated from the config classes: it
+matches them, and every key has a meaning."""
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from training.config_doc import BEGIN, END, SECTIONS, config_reference, key_notes, with_reference
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "training.md"
+
+
+def test_the_page_holds_the_generated_reference():
+    text = DOC.read_text()
+    assert with_reference(text) == text, \
+        "docs/training.md is stale: python -m training.config_doc docs/training.md"
+
+
+@pytest.mark.parametrize("cls", [cls for _, cls in SECTIONS])
+def test_every_key_is_documented_with_its_default(cls):
+    notes = key_notes(cls)
+    assert set(notes) == {f.name for f in dataclasses.fields(cls)}
+    assert all(notes.values()), [k for k, v in notes.items() if not v]
+    reference = config_reference()
+    assert all(f"| `{name}` |" in reference for name in notes)
+
+
+def test_a_page_without_the_markers_is_refused():
+    with pytest.raises(ValueError, match="markers"):
+        with_reference(f"# Training\n{BEGIN}\n")
+    assert END in with_reference(f"{BEGIN}\nold\n{END}\ntail")
