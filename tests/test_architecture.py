@@ -175,7 +175,7 @@ def test_the_rules_rule_can_fail():
 LIBRARIES = {
     0: {"numpy"},
     1: {"pettingzoo", "gymnasium"},
-    2: {"threadpoolctl", "torch", "sb3_contrib"},  # torch, SB3: reading an SB3 checkpoint
+    2: {"threadpoolctl"},  # never torch: trained networks play as numpy actors
     3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "pyspiel", "open_spiel"},
     4: {"torch", "stable_baselines3", "sb3_contrib", "matplotlib"},
     5: {"click", "starlette", "uvicorn", "selenium"},
