@@ -14,10 +14,10 @@ search into (``distilled = "rerank"`` in an expert-iteration config trains the n
 on exactly these choices and gates it in this form).
 
 ``net`` is a pointer-policy ``.npz`` (both factions), a folder holding ``british.npz``
-and ``malay.npz``, or ``default`` (the shipped rerank networks, ``agents/policies/rerank/``:
-distilled from the scale run's search by regressing the candidates' measured
-advantages, ``training.expert.advantage_loss``; as Malay they play best with
-``margin=1``).
+and ``malay.npz``, or ``default`` (also when not given: the shipped rerank networks,
+``agents/policies/rerank/``, made by ``training/configs/rerank.toml`` and
+``rerank_malay.toml``: the search's measured advantages regressed,
+``training.expert.advantage_loss``; as Malay they play best with ``margin=1``).
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ class RerankAgent(Agent):
 
     name = "rerank"
     #: Parameters (``rerank:key=value``) and their defaults.
-    PARAMS = {"net": "", "topk": 3, "gap": 1.0, "margin": 0.0}
+    PARAMS = {"net": "default", "topk": 3, "gap": 1.0, "margin": 0.0}
 
-    def __init__(self, seed: int | None = None, net: str = "", topk: int = 3,
+    def __init__(self, seed: int | None = None, net: str = "default", topk: int = 3,
                  gap: float = 1.0, margin: float = 0.0):
         if not net:
             raise ValueError("rerank: give the network, rerank:net=PATH (or net=default)")

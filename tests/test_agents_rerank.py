@@ -98,7 +98,7 @@ def test_never_reads_hidden_state():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("rerank", "give the network, rerank:net=PATH"),
+    ("rerank:net=", "parameters are written key=value"),
     ("rerank:net=/nonexistent", "rerank: net=/nonexistent: no policy file"),
     ("rerank:net=default:topk=0", "topk must be >= 1"),
     ("rerank:net=default:margin=-1", "gap and margin >= 0"),
@@ -118,6 +118,7 @@ def test_default_reads_the_shipped_rerank_networks_not_the_search_s():
     from agents.learned import NET_DIR, RERANK_DIR, NumpyPolicy
 
     agent = make_agent("rerank:net=default")
+    assert make_agent("rerank").net == "default"
     for faction, name in enumerate(("british", "malay")):
         shipped = NumpyPolicy.load(RERANK_DIR / f"{name}.npz")
         played = agent._views[faction].policy
