@@ -91,6 +91,7 @@ class AgentSpec:
         if not isinstance(text, str):
             raise ValueError(f"an agent spec must be a string, got {text!r}")
         kind, sep, path = text.strip().partition(":")
+        kind = kind.strip()
         if kind in LEARNED_KINDS:
             if not sep or not path.strip():
                 raise ValueError(f"agent {text!r}: name the policy file, {kind}:PATH")

@@ -54,3 +54,44 @@ def test_learned_pure_reads_no_heuristic_score():
     for ruleset in ("standard", "first-edition", "simulation"):
         result = play_game(4, [agent] * 4, RulesConfig.named(ruleset))
         assert result.round == 8
+
+
+def test_the_shipped_networks_are_stored_as_compactly_as_their_play_allows():
+    """The rerank and expert networks are half precision on disk (float16 left the play
+    of a set of games unchanged); the learned:default and learned:pure policies, which
+    decide every question by an argmax over all actions, stay float32 (float16 changed
+    some of their games). All are read back as float32."""
+    import numpy as np
+
+    from agents.learned import POLICY_DIR, NumpyPolicy
+
+    files = sorted(POLICY_DIR.rglob("*.npz"))
+    assert len(files) == 8
+    for path in files:
+        half = path.parent.name in ("rerank", "expert")
+        with np.load(path) as data:
+            assert data["w0"].dtype == (np.float16 if half else np.float32), path
+        actor = NumpyPolicy.load(path)
+        assert all(a.dtype == np.float32 for a in actor.arrays.values())
+
+
+def test_a_network_saved_in_full_or_half_precision_loads_alike(tmp_path):
+    """The loader reads full-precision files (what training writes) and float16 ones;
+    float16 rounds the weights to about three significant digits."""
+    import numpy as np
+
+    from agents.learned import POLICY_DIR, NumpyPolicy
+
+    actor = NumpyPolicy.load(POLICY_DIR / "british.npz")
+    actor.save(tmp_path / "full.npz")
+    actor.save(tmp_path / "half.npz", dtype=np.float16)
+    full, half = NumpyPolicy.load(tmp_path / "full.npz"), NumpyPolicy.load(tmp_path / "half.npz")
+    assert (tmp_path / "half.npz").stat().st_size < 0.6 * (tmp_path / "full.npz").stat().st_size
+    for key, array in full.arrays.items():
+        np.testing.assert_array_equal(array, actor.arrays[key])
+        np.testing.assert_allclose(half.arrays[key], array, rtol=1e-3, atol=1e-4)
+    assert full.meta == half.meta == actor.meta
+    mlp = NumpyPolicy([(np.full((3, 4), 0.1), np.zeros(4))], (np.ones((4, 2)), np.zeros(2)))
+    mlp.save(tmp_path / "mlp.npz", dtype=np.float16)
+    loaded = NumpyPolicy.load(tmp_path / "mlp.npz")
+    assert loaded.layers[0][0].dtype == np.float32 and loaded.n_actions == 2

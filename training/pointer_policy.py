@@ -17,7 +17,7 @@ The value head is a separate MLP on the observation. Use it with
     MaskablePPO(PointerPolicy, FactionEnv("malay", candidates=True),
                 policy_kwargs={"net_arch": [256, 256], "embed_dim": 32})
 
-:meth:`agents.pointer_actor.PointerActor.from_sb3` copies the actor to numpy.
+:func:`training.export.pointer_actor_from_sb3` copies the actor to numpy.
 """
 
 from __future__ import annotations
