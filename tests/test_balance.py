@@ -126,6 +126,7 @@ def test_a_bad_study_file_is_a_usage_error(tmp_path):
         assert message in result.output
 
 
+@pytest.mark.slow
 def test_a_study_runs_on_a_local_ray_cluster():
     ray = pytest.importorskip("ray")
     study = Study({"random": ("random",) * 4},

@@ -26,6 +26,7 @@ def test_generated_games_are_the_same_for_one_or_two_workers():
     assert len(british) and set(british.seats.tolist()) <= {0, 1}
 
 
+@pytest.mark.slow
 def test_games_on_a_local_ray_cluster_are_the_same_games():
     ray = pytest.importorskip("ray")
     players = {0: FAST, 1: FAST}

@@ -10,6 +10,8 @@ from singapore_env.engine.config import RulesConfig
 from singapore_env.engine import Game
 from singapore_env.engine.invariants import check_invariants
 
+pytestmark = pytest.mark.slow
+
 CHUNKS = 10
 GAMES_PER_CHUNK = 100
 

@@ -14,6 +14,8 @@ from agents.learned import NumpyPolicy  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
 from training.rllib_env import POLICIES, RllibSingaporeEnv, policy_of  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 TINY = """
 iterations = 2
 num_env_runners = 1

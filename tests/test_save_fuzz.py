@@ -154,6 +154,7 @@ HEADER_PATHS = [[p for p in paths if p and p[0] in ("seed", "config", "history",
                 for paths in PATHS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("load, paths", [(Game.from_json, PATHS),
                                          (Game.load_replay, HEADER_PATHS)],
                          ids=["snapshot", "replay"])

@@ -17,6 +17,8 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed")
 from singapore_app.web.server import BackgroundServer  # noqa: E402
 from singapore_env.engine import Game  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 SHORT = "event_i_cards=1, event_ii_cards=1"
 
 
