@@ -18,7 +18,7 @@ from agents import Agent, make_agent
 
 
 class MyBot(Agent):
-    """The heuristic's decision, except that with probability ``explore`` a random legal one."""
+    """The heuristic's decision, except that with probability ``explore`` a random one."""
 
     name = "my-bot"
 

@@ -2,10 +2,10 @@
 the example bots in ``examples/``.
 
 Game counts and search budgets shrink (``--games 1``, ``iters=1``, ``seconds=0.001``, a
-search cut after one round) so that every command runs in seconds; everything else (paths, agents, options) is the
-README's text. Long runs and interactive commands (``train``, ``demo``, ``serve``,
-``play``) have their own tests; a command that reads what one of them writes is left out
-with it.
+search cut after one round) so that every command runs in seconds; everything else
+(paths, agents, options) is the README's text. Long runs and interactive commands
+(``train``, ``demo``, ``serve``, ``play``) have their own tests; a command that reads what
+one of them writes is left out with it.
 """
 
 from __future__ import annotations
@@ -58,11 +58,6 @@ def shrink(args: list[str]) -> list[str]:
     return out + (["--no-progress"] if out[0] in PLAYING else [])
 
 
-def has_command(name: str) -> bool:
-    """Is ``name`` a subcommand of ``singapore-1819``?"""
-    return name in main.commands
-
-
 @pytest.fixture
 def clone(tmp_path, monkeypatch):
     """An empty folder in which the README's relative paths name the clone's files."""
@@ -86,36 +81,23 @@ def test_every_readme_command_runs(clone):
     for args in readme_commands():
         writes = args[args.index("--out") + 1] if "--out" in args else None
         reads_skipped = any(out in a for out in not_run for a in args)
-        needs_cards = "my_cards" in " ".join(args) and not has_command("cards")
-        if args[0] in NOT_RUN or reads_skipped or needs_cards:
+        if args[0] in NOT_RUN or reads_skipped:
             if writes:
                 not_run.append(writes)
             continue
         result = CliRunner().invoke(main, shrink(args))
         assert result.exit_code == 0, f"singapore-1819 {shlex.join(args)}\n{result.output}"
         ran.append(args[0])
-    assert {"simulate", "evaluate", "ladder", "balance", "replay"} <= set(ran)
+    assert {"simulate", "evaluate", "ladder", "balance", "replay", "cards"} <= set(ran)
     assert (clone / "game.json").is_file() and (clone / "eval.png").is_file()
+    assert (clone / "games.parquet").is_file()    # the example bot on the exported cards
 
 
 @pytest.mark.slow
 def test_the_readme_python_block_runs(clone):
     (code,) = blocks("python")
     if "my_cards" in code:
-        if not has_command("cards"):
-            pytest.skip("the card data export (singapore-1819 cards export) is not built yet")
         assert CliRunner().invoke(main, ["cards", "export", "my_cards/"]).exit_code == 0
     code = re.sub(r"\.learn\([\d_]+\)", ".learn(64)", re.sub(r"games=\d+", "games=1", code))
     exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
 
-
-def test_cards_export_copies_the_card_data(clone):
-    if not has_command("cards"):
-        pytest.skip("the card data export (singapore-1819 cards export) is not built yet")
-    result = CliRunner().invoke(main, ["cards", "export", "my_cards"])
-    assert result.exit_code == 0, result.output
-    from singapore_env.engine.content import DATA_DIR
-    shipped = sorted(p.name for p in DATA_DIR.glob("*.toml"))
-    assert sorted(p.name for p in (clone / "my_cards").glob("*.toml")) == shipped
-    for name in shipped:
-        assert (clone / "my_cards" / name).read_bytes() == (DATA_DIR / name).read_bytes()

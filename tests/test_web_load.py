@@ -1,6 +1,6 @@
 """A bounded load on loopback: concurrent games on one uvicorn server, every seat
 answered at random over HTTP; no error response and no cross-talk between games
-(the full 50 games x 60 s run is ``benchmarks/bench_web.py``, docs/results.md)."""
+(the full 50 games x 60 s run is ``benchmarks/bench_web.py``, docs/benchmarks.md)."""
 
 from __future__ import annotations
 
