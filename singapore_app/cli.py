@@ -75,12 +75,18 @@ def main() -> None:
 @click.option("--allow-code", is_flag=True,
               help="Let agent specs from the page or the API load code or policy files "
                    "from this machine (file.py:Class, module:Class, learned:PATH).")
-def serve(host, port, games_dir, workers, allow_code) -> None:
+@click.option("--think-limit", type=click.FloatRange(0.1, 600), default=5.0,
+              show_default=True, help="Seconds an agent may think per decision: search "
+              "budgets over it are refused.")
+@click.option("--max-games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games in progress at once; starting one more is refused (429).")
+def serve(host, port, games_dir, workers, allow_code, think_limit, max_games) -> None:
     """The web app: play a seat in a browser, watch agents, replay saved games, and a
     JSON API under /api/ (docs/web.md). Needs the web extra."""
     from .web.server import serve as run_server
 
-    run_server(host, port, games_dir, workers, allow_code, log=click.echo)
+    run_server(host, port, games_dir, workers, allow_code, log=click.echo,
+               think_limit=think_limit, max_games=max_games)
 
 
 for _command in (simulate, replay, play, balance, cards, train, evaluate, ladder, demo, serve):

@@ -16,6 +16,7 @@ import click
 
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine import Game
+from singapore_env.words import card_words, question_words
 
 HELP = """Commands at the prompt:
   <number>     take that decision
@@ -51,20 +52,6 @@ def public_events(game: Game, start: int) -> list[str]:
             for line in game.s.log_text[start:]]
 
 
-def card_text(cdef) -> str:
-    """A card's effects in short words (the printed card, not its art)."""
-    parts = []
-    for label, effects in (("instant", cdef.instant), ("action", cdef.action),
-                           ("boost", cdef.boosts), ("end", cdef.end_game)):
-        for e in effects:
-            args = ",".join(f"{k}={v}" for k, v in e.args.items()
-                            if not isinstance(v, (tuple, list, dict)) and v not in ("", 0))
-            parts.append(f"{label}: {e.type}" + (f"({args})" if args else ""))
-    if cdef.strength:
-        parts.append(f"strength {cdef.strength}" + (" star" if cdef.star else ""))
-    return "; ".join(parts)
-
-
 def board_text(game: Game, me: int) -> str:
     """The board as ``me`` sees it, with numbered Market slots (price for ``me``) and
     numbered cards of ``me``'s tableau and hand, each with its text."""
@@ -78,14 +65,14 @@ def board_text(game: Game, me: int) -> str:
             lines.append(f"  {i}: (empty)")
         else:
             price = market_price(game, me, cid)[0] if not game.is_over else c.defs[cid].price
-            lines.append(f"  {i}: {c.defs[cid].name}  ${price}  {card_text(c.defs[cid])}")
+            lines.append(f"  {i}: {c.defs[cid].name}  ${price}  {card_words(c.defs[cid])}")
     lines.append(f"Your tableau ({SEAT_NAMES[me]}), card #: name, text:")
     for i, slot in enumerate(s.tableau[me]):
         state = "" if slot.up else f" (face down{': ' + slot.down if slot.down else ''})"
-        lines.append(f"  #{i}: {c.defs[slot.card].name}{state}  {card_text(c.defs[slot.card])}")
+        lines.append(f"  #{i}: {c.defs[slot.card].name}{state}  {card_words(c.defs[slot.card])}")
     lines.append("Your hand, card #: name, text:")
     for i, cid in enumerate(s.hands[me]):
-        lines.append(f"  #{i}: {c.defs[cid].name}  {card_text(c.defs[cid])}")
+        lines.append(f"  #{i}: {c.defs[cid].name}  {card_words(c.defs[cid])}")
     return "\n".join(lines)
 
 
@@ -162,7 +149,7 @@ class Session:
 
         game = self.game
         legal = game.legal_decisions()
-        click.echo(f"\nYou ({SEAT_NAMES[self.me]}) decide [{game.pending.kind}]:")
+        click.echo(f"\nYou ({SEAT_NAMES[self.me]}): {question_words(game)}")
         for i, d in enumerate(legal, 1):
             click.echo(f"  {i:3d}. {describe(game, d)}")
         return legal[ask("> ", len(legal), self.read, self._command)]

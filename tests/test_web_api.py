@@ -137,13 +137,6 @@ def test_answers_carry_the_text_of_the_card_they_name():
     assert buys and all(a["card"]["name"] in a["text"] and a["card"]["text"] for a in buys)
 
 
-def test_every_question_of_the_rules_has_its_words():
-    from singapore_app.web.questions import QUESTIONS
-    from singapore_env.engine.rules.base import LEGAL
-
-    assert set(LEGAL) <= set(QUESTIONS)
-
-
 def test_agents_go_on_after_a_restart(tmp_path):
     with client(tmp_path) as c:
         game = start(c, ["random"] * 4, seed=5, delay=0.05)

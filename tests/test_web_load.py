@@ -22,4 +22,4 @@ def test_concurrent_games_answer_without_errors_or_crosstalk(tmp_path):
     print(result)
     assert result["errors"] == 0 and result["crosstalk"] == 0, result["first_errors"]
     assert result["answers"] > 100
-    assert len(list(tmp_path.glob("*.meta.json"))) >= 12  # every game written to the folder
+    assert len(list(tmp_path.glob("*.json"))) >= 12  # every game written to the folder

@@ -1,13 +1,17 @@
 """The JSON API under ``/api/`` (docs/web.md): start, list, resume and download games,
-a seat's view, its legal answers and its answer, a spectator's view, and replays.
+a seat's view, its legal answers and its answer, a spectator's view, replays, and the
+creator's pace, stop and delete.
 
-Each handler checks its input (:mod:`singapore_app.web.inputs`) before touching a game;
-the engine decides legality (an illegal answer is its ``IllegalDecision``, a 409 with the
-engine's words). A seat's view needs that seat's secret (header ``X-Seat-Key`` or query
-``key``); without it, only what a spectator sees is shown.
+Each handler checks its input (:mod:`singapore_app.web.inputs`, agent specs
+:mod:`singapore_app.web.specs`) before touching a game; the engine decides legality (an
+illegal answer is its ``IllegalDecision``, a 409 with the engine's words). A seat's view
+needs that seat's secret (header ``X-Seat-Key`` or query ``key``); the creator's actions
+the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 200.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -15,10 +19,11 @@ from starlette.routing import Route
 
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.game import IllegalDecision
+from singapore_env.engine.save_validation import SaveFormatError
 
-from . import inputs, views
+from . import inputs, specs, views
 from .inputs import ApiError
-from .table import PERSON, Table
+from .table import PERSON, Table, key_fits, rebuilt
 
 
 def _state(request: Request):
@@ -50,19 +55,26 @@ def _links(table: Table) -> dict:
             entry |= {"key": table.keys[p], "url": f"/play/{table.id}?seat={p}#key={table.keys[p]}"}
         seats.append(entry)
     return {"id": table.id, "seats": seats, "watch": f"/play/{table.id}",
-            "replay": f"/replay/{table.id}"}
+            "replay": f"/replay/{table.id}", "owner_key": table.owner,
+            "manage": f"/play/{table.id}#owner={table.owner}"}
 
 
 def view(table: Table, seat: int | None) -> dict:
     """Everything ``seat`` (None: a spectator) may see of ``table``."""
     g = table.game
-    return {"id": table.id, "seat": None if seat is None else SEAT_NAMES[seat],
-            "ruleset": g.cfg.ruleset, "seed": g.seed, "decisions": len(g.history),
-            "over": g.is_over, "status": views.headline(g), "error": table.error,
-            "acting": SEAT_NAMES[g.acting_seat] if not g.is_over else None,
-            "players": table.seats, "open_book": table.open_book,
-            "board": views.board(g, seat), "log": table.log_for(seat),
-            "question": views.question(g, seat) if seat is not None else None}
+    out = {"id": table.id, "seat": None if seat is None else SEAT_NAMES[seat],
+           "ruleset": g.cfg.ruleset, "decisions": len(g.history),
+           "over": g.is_over, "stopped": table.stopped, "status": views.headline(table),
+           "error": table.error, "acting": SEAT_NAMES[g.acting_seat] if not g.is_over else None,
+           "players": table.seats, "delay": table.delay,
+           "thinking": None if table.thinking is None else SEAT_NAMES[table.thinking],
+           "open_book": table.open_book, "board": views.board(g, seat),
+           "log": table.log_for(seat),
+           "question": views.question(g, seat) if seat is not None and not table.finished
+           else None}
+    if table.open_book:  # (the seed rebuilds every hidden card)
+        out["seed"] = g.seed
+    return out
 
 
 # ---------------------------------------------------------------- games
@@ -70,12 +82,32 @@ async def list_games(request: Request):
     return JSONResponse({"games": _state(request).tables.recent()})
 
 
-async def create_game(request: Request):
+async def _open(request: Request, game, seats: list[str], delay: float = 0.0,
+                replay_only: bool = False, log_lines: list | None = None):
+    """A new table written to disk, its agents started: its links (201)."""
     web = _state(request)
-    game, seats, delay = inputs.new_game_of(await inputs.read_json(request), web.allow_code)
-    table = web.tables.new(game, seats, delay)
+    table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines)
+    await web.tables.persist(table)
     web.driver.kick(table)
     return JSONResponse(_links(table), status_code=201)
+
+
+async def create_game(request: Request):
+    web = _state(request)
+    game, seats, delay = inputs.new_game_of(await inputs.read_json(request))
+    await specs.check_seats(seats, web.allow_code, web.think_limit)
+    return await _open(request, game, seats, delay)
+
+
+async def _saved(body: dict):
+    """The game of a body's save and its log, replayed from its seed on a thread (400
+    if the save is not what its seed and decisions give: edited by hand)."""
+    game = inputs.save_of(body)
+    try:
+        log_lines = await asyncio.get_running_loop().run_in_executor(None, rebuilt, game)
+    except SaveFormatError as exc:
+        raise ApiError(400, f"not a usable save of this game: {exc}"[:400]) from None
+    return game, log_lines
 
 
 async def resume_game(request: Request):
@@ -83,20 +115,18 @@ async def resume_game(request: Request):
     web = _state(request)
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("save", "seats", "delay"))
-    game = inputs.save_of(body)
-    seats, delay = inputs.seats_of(body, web.allow_code), inputs.delay_of(body)
-    table = web.tables.new(game, seats, delay, replay_only=game.is_over)
-    web.driver.kick(table)
-    return JSONResponse(_links(table), status_code=201)
+    seats, delay = inputs.seats_of(body), inputs.delay_of(body)
+    game, log_lines = await _saved(body)
+    await specs.check_seats(seats, web.allow_code, web.think_limit)
+    return await _open(request, game, seats, delay, game.is_over, log_lines)
 
 
 async def open_replay(request: Request):
     """A saved game opened to be replayed (everything in it is shown)."""
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("save",))
-    game = inputs.save_of(body)
-    table = _state(request).tables.new(game, ["saved"] * 4, replay_only=True)
-    return JSONResponse(_links(table), status_code=201)
+    game, log_lines = await _saved(body)
+    return await _open(request, game, ["saved"] * 4, replay_only=True, log_lines=log_lines)
 
 
 async def spectator_view(request: Request):
@@ -122,8 +152,9 @@ async def seat_answer(request: Request):
     seat = _seat(request, table)
     body = await inputs.read_json(request)
     g = table.game
-    if table.replay_only or g.is_over:
-        raise ApiError(409, "the game is over; no answer is taken")
+    if table.finished:
+        raise ApiError(409, f"the game is {'stopped' if table.stopped else 'over'}; "
+                            f"no answer is taken")
     if g.acting_seat != seat:
         raise ApiError(409, f"it is {SEAT_NAMES[g.acting_seat]}'s decision, not "
                             f"{SEAT_NAMES[seat]}'s")
@@ -132,9 +163,49 @@ async def seat_answer(request: Request):
         table.step(decision)
     except IllegalDecision as exc:
         raise ApiError(409, f"illegal answer: {exc}"[:600]) from None
-    web.tables.changed(table)
+    await web.tables.persist(table)
     web.driver.kick(table)
     return JSONResponse(view(table, seat))
+
+
+# ---------------------------------------------------------------- the creator's
+def _owned(request: Request) -> Table:
+    """The table of the path, if the request holds its creator's secret (else 403)."""
+    table = _table(request)
+    key = request.headers.get("x-owner-key") or request.query_params.get("owner")
+    if not key_fits(table.owner, key):
+        raise ApiError(403, "wrong or missing creator's secret: give the key the game "
+                            "was created with (header X-Owner-Key)")
+    return table
+
+
+async def set_pace(request: Request):
+    """The seconds between agent moves, changed while the game goes on."""
+    table = _owned(request)
+    body = await inputs.read_json(request)
+    inputs.known_keys(body, ("delay",))
+    table.delay = inputs.delay_of(body)
+    await _state(request).tables.persist(table)
+    return JSONResponse({"id": table.id, "delay": table.delay})
+
+
+async def stop_game(request: Request):
+    """No more moves: the agents stop and no answer is taken (the book stays shut
+    while people have cards to hide)."""
+    table = _owned(request)
+    if not table.finished:
+        table.stopped = True
+        await _state(request).tables.persist(table)
+    return JSONResponse({"id": table.id, "stopped": table.stopped,
+                         "status": views.headline(table)})
+
+
+async def delete_game(request: Request):
+    """The game forgotten: out of memory, its file removed."""
+    table = _owned(request)
+    table.stopped = True
+    _state(request).tables.delete(table)
+    return JSONResponse({"id": table.id, "deleted": True})
 
 
 def _open_book(table: Table, what: str) -> None:
@@ -173,6 +244,9 @@ ROUTES = [
     Route("/api/games/resume", resume_game, methods=["POST"]),
     Route("/api/replays", open_replay, methods=["POST"]),
     Route("/api/games/{game}", spectator_view, methods=["GET"]),
+    Route("/api/games/{game}", delete_game, methods=["DELETE"]),
+    Route("/api/games/{game}/pace", set_pace, methods=["POST"]),
+    Route("/api/games/{game}/stop", stop_game, methods=["POST"]),
     Route("/api/games/{game}/save", download, methods=["GET"]),
     Route("/api/games/{game}/replay", replay_summary, methods=["GET"]),
     Route("/api/games/{game}/replay/{step}", replay_step, methods=["GET"]),

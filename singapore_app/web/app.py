@@ -2,7 +2,9 @@
 
     app = create_app(games_dir="games")     # what ``singapore-1819 serve`` runs
 
-Errors are JSON ``{"error": message}`` with a 4xx status for every refused request.
+Errors are JSON ``{"error": message}``: a 4xx status for every refused request, a 500
+for anything else that goes wrong in a request (logged once, with its traceback; the
+connection is answered, never dropped).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -23,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from .api import ROUTES
 from .driver import Driver
 from .inputs import ApiError
-from .store import Tables
+from .specs import THINK_LIMIT
+from .store import MAX_GAMES, Tables
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger(__name__)
@@ -31,12 +35,14 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class WebState:
-    """What the handlers share: the tables, the agents' driver, and whether agent specs
-    may load code or files from the server's disk."""
+    """What the handlers share: the tables, the agents' driver, whether agent specs
+    may load code or files from the server's disk, and the seconds an agent may think
+    per decision."""
 
     tables: Tables
     driver: Driver
     allow_code: bool = False
+    think_limit: float = THINK_LIMIT
 
 
 def _page(name: str):
@@ -54,12 +60,42 @@ async def _http_error(request: Request, exc: HTTPException):
                         headers=getattr(exc, "headers", None))
 
 
+class JsonErrors:
+    """ASGI middleware: an exception a request raises becomes a JSON 500 (or the
+    connection is closed if the answer had begun), logged here once."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def sending(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:  # noqa: BLE001 -- every failure of a request is answered
+            log.exception("error in %s %s", scope.get("method"), scope.get("path"))
+            if not started:
+                await JSONResponse({"error": "internal error: the server failed on this "
+                                             "request (it is in the server's log)"},
+                                   status_code=500)(scope, receive, send)
+
+
 def create_app(games_dir: str | Path | None = None, workers: int = 2,
-               allow_code: bool = False) -> Starlette:
+               allow_code: bool = False, think_limit: float = THINK_LIMIT,
+               max_games: int = MAX_GAMES) -> Starlette:
     """The app; ``games_dir`` holds the games (None: kept in memory only), ``workers``
-    threads run the agents, ``allow_code`` lets agent specs load files and code."""
-    tables = Tables(games_dir)
-    state = WebState(tables, Driver(tables, workers), allow_code)
+    threads run the agents, ``allow_code`` lets agent specs load files and code,
+    ``think_limit`` caps an agent's seconds per decision, ``max_games`` the games in
+    progress."""
+    tables = Tables(games_dir, max_games)
+    state = WebState(tables, Driver(tables, workers), allow_code, think_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -79,7 +115,7 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
               Route("/play/{game}", _page("play.html")),
               Route("/replay/{game}", _page("replay.html")),
               Mount("/static", StaticFiles(directory=STATIC), name="static"), *ROUTES]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(JsonErrors)],
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error})
     app.state.web = state
     return app

@@ -37,12 +37,19 @@ class Driver:
             while table.agent_to_move():
                 if table.delay:
                     await asyncio.sleep(table.delay)
+                if not table.agent_to_move():
+                    break  # (stopped while waiting)
                 g = table.game
                 seat, taken = g.acting_seat, len(g.history)
-                agent = await loop.run_in_executor(self.pool, table.agent, seat)
-                decision = await loop.run_in_executor(self.pool, agent.choose, g.clone(), seat)
-                if table.game is not g or len(g.history) != taken:
-                    continue  # (the game was replaced meanwhile)
+                table.thinking = seat
+                try:
+                    agent = await loop.run_in_executor(self.pool, table.agent, seat)
+                    decision = await loop.run_in_executor(self.pool, agent.choose,
+                                                          g.clone(), seat)
+                finally:
+                    table.thinking = None
+                if not table.agent_to_move() or len(g.history) != taken:
+                    continue  # (stopped or deleted meanwhile)
                 table.step(decision)
                 self.tables.changed(table)
         except asyncio.CancelledError:

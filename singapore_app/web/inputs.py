@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 
 from singapore_env.engine import Game
 from singapore_env.engine.config import RULESETS, ConfigError, RulesConfig, check_keys
@@ -94,40 +95,20 @@ def delay_of(body: dict) -> float:
     return float(value)
 
 
-def seats_of(body: dict, allow_code: bool) -> list[str]:
-    """Four seats, each ``"person"`` or an agent spec the registry builds."""
+def seats_of(body: dict) -> list[str]:
+    """Four seats, each ``"person"`` or an agent spec (checked by
+    :func:`singapore_app.web.specs.check_seats`)."""
     seats = body.get("seats", [PERSON, "heuristic", "heuristic", "heuristic"])
     if not (isinstance(seats, list) and len(seats) == 4
-            and all(isinstance(x, str) and 0 < len(x) <= 200 for x in seats)):
+            and all(isinstance(x, str) and 0 < len(x.strip()) <= 200 for x in seats)):
         raise ApiError(400, "seats must be a list of 4 strings: \"person\" or an agent spec "
                             "(random, heuristic, mcts:iters=24, learned:default...)")
-    out = [x.strip() for x in seats]
-    for seat, spec in enumerate(out):
-        if spec != PERSON:
-            check_agent_spec(spec, allow_code, SEAT_NAMES[seat])
-    return out
-
-
-def check_agent_spec(spec: str, allow_code: bool, where: str) -> None:
-    """An agent spec the registry can build; a class from a file or module, or a policy
-    file, only when the server allows code from its users (``--allow-code``)."""
-    from agents.registry import is_learned, make_agent, split_spec
-
-    try:
-        _, target, _ = split_spec(spec)
-        loads_code = target is not None or (
-            is_learned(spec) and spec.split(":", 1)[1] != "default")
-        if loads_code and not allow_code:
-            raise ApiError(400, f"{where}: agent {spec!r} loads code or a file from the "
-                                f"server's disk; start the server with --allow-code to "
-                                f"allow that")
-        make_agent(spec, 0)
-    except (ValueError, ImportError, OSError) as exc:
-        raise ApiError(400, f"{where}: {exc}"[:300]) from None
+    return [x.strip() for x in seats]
 
 
 def rules_of(body: dict) -> tuple[RulesConfig, int]:
-    """The ruleset (with optional ``settings`` changes) and the seed of a new game."""
+    """The ruleset (with optional ``settings`` changes) and the seed of a new game: the
+    creator's, or else a fresh one from the operating system's randomness."""
     ruleset = body.get("ruleset", "standard")
     if ruleset not in RULESETS:
         raise ApiError(400, f"unknown ruleset {str(ruleset)[:40]!r}; rulesets are "
@@ -141,19 +122,23 @@ def rules_of(body: dict) -> tuple[RulesConfig, int]:
         Game(0, cfg)  # a configuration the engine can set up
     except (ConfigError, TypeError, ValueError) as exc:
         raise ApiError(400, f"settings: {exc}"[:300]) from None
-    return cfg, _int(body, "seed", 1, 0, MAX_SEED)
+    if "seed" not in body:
+        return cfg, secrets.randbits(64)
+    return cfg, _int(body, "seed", 0, 0, MAX_SEED)
 
 
-def new_game_of(body: dict, allow_code: bool) -> tuple[Game, list[str], float]:
+def new_game_of(body: dict) -> tuple[Game, list[str], float]:
     """A new game, its seats and its pace from a ``POST /api/games`` body."""
     known_keys(body, ("ruleset", "seed", "seats", "delay", "settings"))
     cfg, seed = rules_of(body)
-    seats, delay = seats_of(body, allow_code), delay_of(body)
+    seats, delay = seats_of(body), delay_of(body)
     return Game(seed, cfg), seats, delay
 
 
 def save_of(body: dict) -> Game:
-    """The game in a body's ``save`` (a save's JSON text, or its object)."""
+    """The game in a body's ``save`` (a save's JSON text, or its object), as the engine's
+    validation reads it (its replay is checked by
+    :func:`singapore_app.web.table.rebuilt`)."""
     save = body.get("save")
     try:
         if isinstance(save, str):

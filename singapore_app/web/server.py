@@ -11,8 +11,9 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8819, games_dir: str = "games",
-          workers: int = 4, allow_code: bool = False, log=print) -> None:
-    """Run the app until interrupted; games are kept in ``games_dir``."""
+          workers: int = 4, allow_code: bool = False, log=print, **options) -> None:
+    """Run the app until interrupted; games are kept in ``games_dir``; ``options`` go to
+    :func:`~singapore_app.web.app.create_app` (``think_limit``, ``max_games``)."""
     import uvicorn
 
     from .app import create_app
@@ -22,8 +23,8 @@ def serve(host: str = "127.0.0.1", port: int = 8819, games_dir: str = "games",
             f"games and watch them (seats stay behind their secrets)")
     log(f"singapore-1819 web app on http://{'[' + host + ']' if ':' in host else host}:"
         f"{port}/  (games in {games_dir})")
-    uvicorn.run(create_app(games_dir, workers=workers, allow_code=allow_code), host=host,
-                port=port, log_level="warning")
+    uvicorn.run(create_app(games_dir, workers=workers, allow_code=allow_code, **options),
+                host=host, port=port, log_level="warning")
 
 
 class BackgroundServer:
@@ -33,13 +34,14 @@ class BackgroundServer:
             ...  # url is http://127.0.0.1:PORT
     """
 
-    def __init__(self, games_dir=None, workers: int = 2, port: int = 0):
+    def __init__(self, games_dir=None, workers: int = 2, port: int = 0, **options):
         import uvicorn
 
         from .app import create_app
 
         self.port = port or free_port()
-        config = uvicorn.Config(create_app(games_dir, workers=workers), host="127.0.0.1",
+        config = uvicorn.Config(create_app(games_dir, workers=workers, **options),
+                                host="127.0.0.1",
                                 port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -1,14 +1,21 @@
-"""The tables of one server, kept in memory and written to the games folder so that
-games in progress survive a restart (:mod:`singapore_app.web.table` for the files)."""
+"""The tables of one server and their files: one file per table, written whole and
+durably (a temporary file, fsync, then an atomic rename), so a crash leaves either the
+old table or the new one, never a mix (:meth:`singapore_app.web.table.Table.record`).
+
+Memory stays bounded: games in progress live in memory (at most ``max_games`` of them;
+a new game past that is a 429), a finished or stopped game is written and leaves memory,
+and is read back from its file when someone opens it (a few are kept at hand).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
 import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from singapore_env.engine import Game
@@ -21,50 +28,104 @@ from .table import PERSON, Table
 
 log = logging.getLogger(__name__)
 
+#: Games in progress a server holds at most unless told otherwise (``--max-games``).
+MAX_GAMES = 200
+#: Finished games kept in memory after they were opened (the rest are read on demand).
+KEPT_FINISHED = 16
+#: Finished games the list of recent games remembers.
+LISTED = 200
+
 
 class Tables:
-    """Every table of the server by id; ``folder`` (None: nothing written) holds
-    ``ID.json`` (the save) and ``ID.meta.json`` (the table) of each."""
+    """Every table of the server by id; ``folder`` (None: kept in memory only, nothing
+    leaves it) holds ``ID.json`` for each."""
 
-    def __init__(self, folder: str | Path | None):
+    def __init__(self, folder: str | Path | None, max_games: int = MAX_GAMES):
         self.folder = Path(folder) if folder is not None else None
+        self.max_games = max_games
+        #: tables in memory: games in progress, and finished ones not yet written
         self.tables: dict[str, Table] = {}
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        self._listed: OrderedDict[str, dict] = OrderedDict()
         self._timelines: dict[str, tuple[int, Timeline]] = {}
         #: tables changed since they were last written (see :meth:`flush`)
         self.dirty: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._writer = ThreadPoolExecutor(4, thread_name_prefix="writer")
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
 
+    # ------------------------------------------------------------ tables
     def new(self, game: Game, seats: list[str], delay: float = 0.0,
-            replay_only: bool = False) -> Table:
-        """A new table for ``game`` under a fresh id, saved at once."""
+            replay_only: bool = False, log_lines: list | None = None) -> Table:
+        """A new table for ``game`` under a fresh id (ApiError 429 past the server's
+        limit of games in progress); the caller writes it (:meth:`persist`)."""
+        if not replay_only and self.in_progress() >= self.max_games:
+            raise ApiError(429, f"this server holds {self.max_games} games in progress, "
+                                f"its limit: try again once some are over")
         table_id = secrets.token_hex(6)
-        while table_id in self.tables:  # pragma: no cover (48 random bits)
+        while table_id in self.tables or self._path(table_id).exists():  # pragma: no cover
             table_id = secrets.token_hex(6)
-        table = Table(table_id, game, seats, delay, replay_only=replay_only)
-        if replay_only:
-            from .table import replayed_log
-            table.log = replayed_log(game)
+        table = Table(table_id, game, seats, delay, log=log_lines, replay_only=replay_only)
         self.tables[table_id] = table
-        self.save(table)
+        self._note(table)
         return table
+
+    def in_progress(self) -> int:
+        """Games in progress held in memory."""
+        return sum(not t.finished for t in self.tables.values())
 
     def get(self, table_id: str) -> Table:
-        """The table ``table_id`` (ApiError 404 if there is none)."""
-        table = self.tables.get(table_id)
+        """The table ``table_id``, read from its file if it is not in memory (ApiError
+        404 if there is none, or its file cannot be opened)."""
+        table = self.tables.get(table_id) or self._finished.get(table_id)
         if table is None:
-            raise ApiError(404, f"no game {table_id!r} on this server")
+            table = self._read(table_id, self._path(table_id))
+            if table is None:
+                raise ApiError(404, f"no game {table_id!r} on this server")
+            self._keep(table)
         return table
 
+    def delete(self, table: Table) -> None:
+        """Forget ``table`` and remove its file."""
+        for place in (self.tables, self._finished, self._listed, self._timelines):
+            place.pop(table.id, None)
+        self.dirty.discard(table.id)
+        if self.folder is not None:
+            self._path(table.id).unlink(missing_ok=True)
+
     def recent(self, most: int = 50) -> list[dict]:
-        """The newest tables first, as list entries (no secrets)."""
-        newest = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)[:most]
-        return [{"id": t.id, "created": t.created, "status": views.headline(t.game),
-                 "over": t.game.is_over, "replay_only": t.replay_only,
-                 "ruleset": t.game.cfg.ruleset, "seed": t.game.seed,
-                 "decisions": len(t.game.history),
-                 "seats": ["person" if s == PERSON else s for s in t.seats],
-                 "open_book": t.open_book} for t in newest]
+        """The newest tables first, as list entries (no secrets; the seed only where the
+        book is open)."""
+        for table in self.tables.values():
+            self._note(table)
+        newest = sorted(self._listed.values(), key=lambda x: x["created"], reverse=True)
+        return newest[:most]
+
+    def _note(self, table: Table) -> None:
+        g = table.game
+        entry = {"id": table.id, "created": table.created, "status": views.headline(table),
+                 "over": g.is_over, "replay_only": table.replay_only,
+                 "ruleset": g.cfg.ruleset, "decisions": len(g.history),
+                 "seats": ["person" if s == PERSON else s for s in table.seats],
+                 "open_book": table.open_book}
+        if table.open_book:
+            entry["seed"] = g.seed
+        self._listed[table.id] = entry
+        self._listed.move_to_end(table.id)
+        while len(self._listed) > LISTED + len(self.tables):
+            oldest = next(iter(self._listed))
+            if oldest in self.tables:  # (games in progress stay listed)
+                self._listed.move_to_end(oldest)
+                continue
+            self._listed.pop(oldest)
+
+    def _keep(self, table: Table) -> None:
+        """Keep a finished table at hand (the least recently opened leaves memory)."""
+        self._finished[table.id] = table
+        self._finished.move_to_end(table.id)
+        while len(self._finished) > KEPT_FINISHED:
+            self._finished.popitem(last=False)
 
     def timeline(self, table: Table) -> Timeline:
         """The replay timeline of ``table``'s game as it is now (cached per length)."""
@@ -77,46 +138,67 @@ class Tables:
         return cached[1]
 
     # ------------------------------------------------------------ files
-    def save(self, table: Table) -> None:
-        """Write the table's two files now (each replaced at once, never half written)."""
-        self.dirty.discard(table.id)
-        for path, text in self._files(table):
-            _write(path, text)
-
     def changed(self, table: Table) -> None:
         """Note that ``table`` changed: it is written by the next :meth:`flush`."""
         self.dirty.add(table.id)
 
-    def _files(self, table: Table) -> list[tuple[Path, str]]:
+    async def persist(self, table: Table) -> None:
+        """Write ``table``'s file now and wait until it is on disk; then a finished
+        table leaves memory. Writes of one table are made one after the other, each with
+        the table as it is when its turn comes."""
+        self.dirty.discard(table.id)
         if self.folder is None:
-            return []
-        return [(self.folder / f"{table.id}.json", table.game.to_json()),
-                (self.folder / f"{table.id}.meta.json", json.dumps(table.meta()))]
+            return
+        lock = self._locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            text = table.record()
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, write_durably, self._path(table.id), text)
+        if table.finished and self.tables.get(table.id) is table and not self._moving(table):
+            del self.tables[table.id]
+            self._locks.pop(table.id, None)
+            self._note(table)
+            self._keep(table)
+
+    @staticmethod
+    def _moving(table: Table) -> bool:
+        return table.thinking is not None
 
     async def flush(self) -> None:
-        """Write every changed table: the texts are made on the event loop (where the
-        games change), the files written on a thread."""
-        files = []
-        for table_id in list(self.dirty):
-            self.dirty.discard(table_id)
-            files += self._files(self.tables[table_id])
-        if files:
-            await asyncio.get_running_loop().run_in_executor(
-                None, lambda: [_write(path, text) for path, text in files])
+        """Write every changed table."""
+        await asyncio.gather(*(self.persist(self.tables[i]) for i in list(self.dirty)
+                               if i in self.tables))
 
     async def keep_flushing(self, every: float = 0.5) -> None:
-        """Flush changed tables every ``every`` seconds until cancelled (then once more)."""
+        """Flush changed tables every ``every`` seconds until cancelled (then once
+        more)."""
         try:
             while True:
                 await asyncio.sleep(every)
                 await self.flush()
         finally:
             for table_id in list(self.dirty):
-                self.save(self.tables[table_id])
+                if table_id in self.tables and self.folder is not None:
+                    write_durably(self._path(table_id), self.tables[table_id].record())
+            self._writer.shutdown(wait=True)
+
+    def _path(self, table_id: str) -> Path:
+        return (self.folder or Path(os.devnull)) / f"{table_id}.json"
+
+    def _read(self, table_id: str, path: Path) -> Table | None:
+        """The table of ``path``; None (named in the log) if it cannot be opened."""
+        if self.folder is None or not path.is_file():
+            return None
+        try:
+            return Table.from_record(table_id, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, SaveFormatError) as exc:
+            log.warning("skipping %s: %s", path, str(exc)[:300])
+            return None
 
     def load_all(self) -> list[str]:
-        """Open every game in the folder; a file that is not a usable save is skipped
-        (and named in the server's log). Returns the ids opened."""
+        """Open every table of the folder: games in progress stay in memory, finished
+        ones are listed and read again when opened; a file that cannot be opened or
+        replayed is skipped (and named in the server's log). Returns the ids opened."""
         if self.folder is None:
             return []
         opened = []
@@ -124,24 +206,32 @@ class Tables:
             table_id = path.name[:-len(".json")]
             if not ID_PATTERN.fullmatch(table_id) or table_id in self.tables:
                 continue
-            try:
-                game = Game.from_json(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, SaveFormatError) as exc:
-                log.warning("skipping %s: %s", path, exc)
+            table = self._read(table_id, path)
+            if table is None:
                 continue
-            self.tables[table_id] = Table.from_files(table_id, game, _meta(path))
             opened.append(table_id)
+            if table.finished:
+                self._note(table)
+            else:
+                self.tables[table_id] = table
         return opened
 
 
-def _meta(path: Path):
+def write_durably(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` at once and durably: a temporary file beside it,
+    flushed to disk, renamed over it, and the folder flushed (a crash leaves the old
+    file or the new one, whole)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        return json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

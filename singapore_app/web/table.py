@@ -1,19 +1,23 @@
 """One game at the web app's table: the engine's Game, who plays each seat (a person or
-an agent spec), each person's seat secret, and the log as each seat sees it.
+an agent spec), each person's seat secret, the creator's secret, and the log as each
+seat sees it.
 
-A table is saved as two files in the games folder: ``ID.json``, the game in the
-project's validated save format (what a download gives), and ``ID.meta.json``, the
-table around it (seats, secrets, pace, log). A table whose meta file is lost or foreign
-is rebuilt from the save alone (its log replayed from the seed).
+A table is saved as one file, its :meth:`Table.record`: the seats, the secrets, the pace
+and the game in the project's validated save format (what a download gives), written
+whole (:mod:`singapore_app.web.store`), so the game and its seats never disagree. The
+log is not stored: :func:`rebuilt` replays the game from its seed, which both checks that
+the saved state is what its seed and decisions give and writes the log again.
 """
 
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import time
 
 from singapore_env.engine import Game
+from singapore_env.engine.save_validation import SaveFormatError
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.describe import describe_seen_by
 
@@ -23,23 +27,40 @@ from ..play import public_events
 PERSON = "person"
 #: Viewers of the log: the four seats, then a spectator (index 4).
 SPECTATOR = 4
+#: The format of a table's file.
+FORMAT, VERSION = "singapore-1819-web-table", 2
+
+
+def new_key() -> str:
+    """A fresh secret (a seat's or the creator's)."""
+    return secrets.token_urlsafe(18)
+
+
+def key_fits(want: str | None, key: str | None) -> bool:
+    """Whether ``key`` is the secret ``want`` (compared in constant time)."""
+    return bool(want and key) and hmac.compare_digest(want.encode(), str(key).encode())
 
 
 class Table:
     """One game with its seats. ``seats[p]`` is :data:`PERSON` or an agent spec;
-    ``keys[p]`` the secret of a person's seat (None for an agent's); ``delay`` seconds
-    between agent moves (to watch them); ``replay_only``: a save opened to be replayed,
-    not played on."""
+    ``keys[p]`` the secret of a person's seat (None for an agent's); ``owner`` the
+    creator's secret (pace, stop, delete); ``delay`` seconds between agent moves (to
+    watch them); ``replay_only``: a save opened to be replayed, not played on;
+    ``stopped``: its creator stopped it (no more moves)."""
 
     def __init__(self, table_id: str, game: Game, seats: list[str], delay: float = 0.0,
                  keys: list | None = None, log: list | None = None,
-                 created: float | None = None, replay_only: bool = False):
+                 created: float | None = None, replay_only: bool = False,
+                 owner: str | None = None, stopped: bool = False):
         self.id, self.game, self.seats, self.delay = table_id, game, list(seats), delay
         self.keys = keys if keys is not None else [
-            secrets.token_urlsafe(18) if spec == PERSON else None for spec in seats]
+            new_key() if spec == PERSON else None for spec in seats]
+        self.owner = owner if owner is not None else new_key()
         self.created = created if created is not None else time.time()
-        self.replay_only = replay_only
+        self.replay_only, self.stopped = replay_only, stopped
         self.agents: list = [None] * 4
+        #: the seat whose agent is thinking now (None: none)
+        self.thinking: int | None = None
         #: why the agents stopped playing (an agent failed), else None
         self.error: str | None = None
         #: entries ``[decision index, acting seat, [text seen by seat 0..3, spectator]]``
@@ -51,8 +72,12 @@ class Table:
     # ------------------------------------------------------------ who sees what
     def key_fits(self, seat: int, key: str | None) -> bool:
         """Whether ``key`` is the secret of ``seat`` (a person's seat)."""
-        want = self.keys[seat]
-        return bool(want and key) and hmac.compare_digest(want.encode(), str(key).encode())
+        return key_fits(self.keys[seat], key)
+
+    @property
+    def finished(self) -> bool:
+        """Whether no move is to come: the game is over, stopped, or only replayed."""
+        return self.game.is_over or self.stopped or self.replay_only
 
     @property
     def has_people(self) -> bool:
@@ -76,13 +101,13 @@ class Table:
     def agent_to_move(self) -> bool:
         """Whether an agent decides now."""
         g = self.game
-        return not g.is_over and not self.replay_only and self.seats[g.acting_seat] != PERSON
+        return not self.finished and self.seats[g.acting_seat] != PERSON
 
     def agent(self, seat: int):
         """The agent of ``seat`` (built on first use from its spec)."""
         if self.agents[seat] is None:
             from agents.registry import make_agent
-            self.agents[seat] = make_agent(self.seats[seat], self.game.seed * 4 + seat)
+            self.agents[seat] = make_agent(self.seats[seat], secrets.randbits(32))
         return self.agents[seat]
 
     def step(self, decision) -> None:
@@ -100,44 +125,60 @@ class Table:
         self.log.extend([index, -1, line.strip()] for line in public_events(self.game, start))
 
     # ------------------------------------------------------------ files
-    def meta(self) -> dict:
-        """The table around the game, as JSON data (the game itself is its save)."""
-        return {"format": "singapore-1819-web-table", "version": 1, "id": self.id,
-                "seats": self.seats, "keys": self.keys, "delay": self.delay,
-                "created": self.created, "replay_only": self.replay_only,
-                "decisions": len(self.game.history), "log": self.log}
+    def record(self) -> str:
+        """The table as the JSON text of its file: seats, secrets, pace and the save."""
+        return json.dumps({
+            "format": FORMAT, "version": VERSION, "id": self.id, "seats": self.seats,
+            "keys": self.keys, "owner": self.owner, "delay": self.delay,
+            "created": self.created, "replay_only": self.replay_only,
+            "stopped": self.stopped, "save": json.loads(self.game.to_json())})
 
     @classmethod
-    def from_files(cls, table_id: str, game: Game, meta: dict | None) -> "Table":
-        """A table from its game and meta data; without usable meta data (lost, foreign,
-        or out of step with the game) the game is opened to be replayed."""
-        if not _meta_fits(meta, table_id, game):
-            return cls(table_id, game, ["saved"] * 4, replay_only=True,
-                       log=replayed_log(game))
-        return cls(table_id, game, meta["seats"], meta["delay"], meta["keys"], meta["log"],
-                   meta["created"], meta["replay_only"])
+    def from_record(cls, table_id: str, text: str) -> "Table":
+        """The table of a file's text (SaveFormatError if it is not one: foreign, torn,
+        or its game not what its seed and decisions give)."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise SaveFormatError(f"not JSON: {str(exc)[:80]}") from None
+        if not _record_fits(data, table_id):
+            raise SaveFormatError("not a table of this server (format, id, seats, keys)")
+        game = Game.from_dict(data["save"])
+        return cls(table_id, game, data["seats"], data["delay"], data["keys"],
+                   rebuilt(game), data["created"], data["replay_only"], data["owner"],
+                   data["stopped"])
 
 
-def _meta_fits(meta, table_id: str, game: Game) -> bool:
-    """Whether ``meta`` is a table's meta data for this game (shape and types)."""
-    if not isinstance(meta, dict) or meta.get("format") != "singapore-1819-web-table":
+def _record_fits(data, table_id: str) -> bool:
+    """Whether ``data`` has the shape of a table's record."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT \
+            or data.get("version") != VERSION:
         return False
-    seats, keys = meta.get("seats"), meta.get("keys")
-    return (meta.get("id") == table_id and meta.get("decisions") == len(game.history)
+    seats, keys = data.get("seats"), data.get("keys")
+    return (data.get("id") == table_id and isinstance(data.get("save"), dict)
             and isinstance(seats, list) and len(seats) == 4
             and all(isinstance(x, str) for x in seats)
             and isinstance(keys, list) and len(keys) == 4
             and all(k is None or isinstance(k, str) for k in keys)
-            and isinstance(meta.get("delay"), (int, float))
-            and isinstance(meta.get("created"), (int, float))
-            and isinstance(meta.get("replay_only"), bool)
-            and isinstance(meta.get("log"), list))
+            and isinstance(data.get("owner"), str)
+            and isinstance(data.get("delay"), (int, float))
+            and isinstance(data.get("created"), (int, float))
+            and isinstance(data.get("replay_only"), bool)
+            and isinstance(data.get("stopped"), bool))
 
 
-def replayed_log(game: Game) -> list:
-    """The log of ``game`` rebuilt by replaying its decisions from the seed."""
-    again = Game(game.seed, game.cfg, game.c)
-    table = Table("-", again, ["saved"] * 4, keys=[None] * 4)
-    for d in game.history:
-        table.step(d)
+def rebuilt(game: Game) -> list:
+    """The log of ``game`` (from a save), rebuilt by replaying its decisions from its
+    seed; SaveFormatError if that does not give its state: a save edited by hand (its
+    seed, a card) is refused."""
+    table = Table("-", Game(game.seed, game.cfg, game.c, keep_text_log=game.keep_text_log),
+                  ["saved"] * 4, keys=[None] * 4)
+    try:
+        for d in game.history:
+            table.step(d)
+    except Exception as exc:  # noqa: BLE001 -- any failure of the replay refuses the save
+        raise SaveFormatError(f"its decisions cannot be replayed from its seed: "
+                              f"{str(exc)[:160]}") from None
+    if table.game.to_json() != game.to_json():
+        raise SaveFormatError("its state is not what its seed and decisions give")
     return table.log

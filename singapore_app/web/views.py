@@ -6,7 +6,7 @@ viewer's perspective only: other seats' hands and Folk Hero hands are counts, a 
 Role stays hidden (:func:`singapore_env.render.role_text`), face-down War and Conflict
 commitments are not read, and only the acting seat is given the legal answers. The
 words come from the engine (:func:`~singapore_env.engine.describe.describe`) and from
-the terminal seat (:func:`singapore_app.play.card_text`); legality is the engine's.
+:mod:`singapore_env.words` (card text, places, questions); legality is the engine's.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from singapore_env.engine.describe import describe
 from singapore_env.engine.state import VP_SOURCES
 from singapore_env.render import role_text
 
-from ..play import card_text
-from .questions import question_text
+from singapore_env.words import card_words, leader_space_name, question_words, space_name
 
 #: Frames that are a War, a Conflict or a Raid in progress (their public parts shown).
 _IN_PROGRESS = {"war": "War", "war_fe": "War", "conflict": "Conflict", "raid": "Raid",
@@ -30,7 +29,7 @@ def card(g, cid: int) -> dict | None:
     if cid < 0:
         return None
     cdef = g.c.defs[cid]
-    return {"name": cdef.name, "text": card_text(cdef)}
+    return {"name": cdef.name, "text": card_words(cdef)}
 
 
 def board(g, viewer: int | None) -> dict:
@@ -42,7 +41,7 @@ def board(g, viewer: int | None) -> dict:
     loop = []
     for sp, name in enumerate(b.loop_ids):
         district = b.loop_kind[sp] != "storehouse"
-        loop.append({"name": name, "kind": b.loop_kind[sp],
+        loop.append({"name": name, "kind": b.loop_kind[sp], "title": space_name(g, sp),
                      "faction": FACTIONS[b.loop_faction[sp]],
                      "open": district and district_open(g, sp),
                      "tokens": s.districts[sp * 4: sp * 4 + 4] if district else None})
@@ -76,8 +75,39 @@ def board(g, viewer: int | None) -> dict:
         "in_progress": in_progress(g),
         "pending": ({"kind": g.pending.kind, "seat": SEAT_NAMES[g.pending.seat]}
                     if g.pending is not None else None),
+        "leader_spaces": [{"name": leader_space_name(g, i), "action": action,
+                           "leader": SEAT_NAMES[s.leader_space[i]] if s.leader_space[i] >= 0
+                           else None} for i, action in enumerate(b.leader_spaces)],
+        "influence": influence_marker(g),
         "final_vp": list(s.final_vp), "winners": [SEAT_NAMES[p] for p in g.winners],
+        "final": final_scores(g),
     }
+
+
+def influence_marker(g) -> dict | None:
+    """Where an Influence placement in progress stands: the loop space of the marker
+    (None before the start is chosen), its seat and the tokens still to place."""
+    for f in reversed(g.s.stack):
+        if f.kind == "influence":
+            return {"space": f.d.pos if f.d.pos >= 0 else None, "seat": SEAT_NAMES[f.seat],
+                    "left": f.d.n}
+    return None
+
+
+def final_scores(g) -> list[dict] | None:
+    """After final scoring, each seat's VP track, Legacies, End Game bonuses and total
+    (None before the game is over)."""
+    if not g.is_over:
+        return None
+    from singapore_env.engine.rules.scoring import legacy_vp
+
+    out = []
+    for p in range(4):
+        track, legacy, total = g.s.vp[p], legacy_vp(g, p), g.s.final_vp[p]
+        out.append({"seat": SEAT_NAMES[p], "track": track, "legacies": legacy,
+                    "end_game": total - track - legacy, "total": total,
+                    "won": p in g.winners})
+    return out
 
 
 def _player(g, p: int, viewer: int | None) -> dict:
@@ -146,13 +176,15 @@ def question(g, seat: int) -> dict | None:
     """The pending question if ``seat`` is to answer it (else None)."""
     if g.is_over or g.acting_seat != seat:
         return None
-    return {"kind": g.pending.kind, "text": question_text(g.pending.kind),
-            "answers": answers(g)}
+    return {"kind": g.pending.kind, "text": question_words(g), "answers": answers(g)}
 
 
-def headline(g) -> str:
-    """One line on where the game stands, for lists."""
+def headline(table) -> str:
+    """One line on where a table's game stands, for lists."""
+    g = table.game
     if g.is_over:
         return "over: " + ", ".join(SEAT_NAMES[p] for p in g.winners) + " won"
+    if table.stopped:
+        return f"stopped by its creator in round {g.s.round}"
     return f"round {g.s.round}, {SEAT_NAMES[g.acting_seat]} to decide"
 

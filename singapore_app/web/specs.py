@@ -1,0 +1,134 @@
+"""Agent specs from strangers: a closed set unless the server allows code.
+
+A seat's agent spec from the page or the API is read here as a name and ``key=value``
+parameters (:func:`parse`) before anything is built. Without ``--allow-code`` only the
+shipped agents play, with the shipped networks: ``random``, ``heuristic``, ``mcts``,
+``rerank:net=default``, ``mcts:net=default``, ``learned:default``, ``learned:pure`` (and
+``learned-sample:`` of those), with parameters that are numbers or words (no path can be
+written in one); any other spec is refused with one message whatever it names, before
+any file is opened. A search budget over the server's think limit is refused too.
+Building the agent (which loads its networks) happens on a thread, never on the event
+loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+
+from singapore_env.engine.content import SEAT_NAMES
+
+from .inputs import ApiError
+from .table import PERSON
+
+#: The shipped networks a spec may name (``net=default``, ``learned:pure``).
+SHIPPED_NETS = ("default", "pure")
+#: Seconds an agent may think per decision unless the server says otherwise.
+THINK_LIMIT = 5.0
+#: Search simulations a second of thinking is counted as (a conservative rate: a
+#: simulation plays each candidate to the end of the game with the heuristic).
+SIMULATIONS_PER_SECOND = 20
+#: The most candidates a search may compare (each is played in every simulation).
+MOST_CANDIDATES = 6
+_NUMBER = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+_WORD = re.compile(r"[A-Za-z_+]{1,40}")
+REFUSED = ("this server plays its own agents only: random, heuristic, mcts (parameters as "
+           "mcts:iters=24), mcts:net=default, rerank:net=default, learned:default, "
+           "learned:pure; an agent from a file, a module or another network needs a "
+           "server started with --allow-code")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A seat's agent spec read: ``name`` and its parameters as written."""
+
+    name: str
+    params: dict = field(default_factory=dict)
+
+
+def parse(text: str) -> AgentSpec | None:
+    """``"mcts:iters=24:topk=3"`` -> AgentSpec("mcts", {"iters": "24", "topk": "3"});
+    ``learned:default`` -> AgentSpec("learned", {"net": "default"}); None for anything
+    else (a file, a module, a malformed spec)."""
+    name, *parts = text.strip().split(":")
+    if name in ("learned", "learned-sample"):
+        return AgentSpec(name, {"net": parts[0]}) if len(parts) == 1 else None
+    params = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not _WORD.fullmatch(key) or key in params:
+            return None
+        params[key] = value
+    return AgentSpec(name, params)
+
+
+def _shipped_params() -> dict[str, dict]:
+    from agents.heuristic import DEFAULT_PARAMS
+    from agents.mcts import MctsAgent
+    from agents.rerank import RerankAgent
+
+    return {"random": {}, "heuristic": DEFAULT_PARAMS, "mcts": MctsAgent.PARAMS,
+            "rerank": RerankAgent.PARAMS, "learned": {"net": ""},
+            "learned-sample": {"net": ""}}
+
+
+def is_shipped(spec: AgentSpec | None) -> bool:
+    """Whether ``spec`` names a shipped agent with shipped networks and parameters that
+    are numbers or words (never a path)."""
+    if spec is None:
+        return False
+    allowed = _shipped_params().get(spec.name)
+    if allowed is None:
+        return False
+    for key, value in spec.params.items():
+        if key == "net":
+            if value not in SHIPPED_NETS or (value == "pure" and "learned" not in spec.name):
+                return False
+        elif key != "seed" and key not in allowed:
+            return False
+        elif not (_NUMBER.fullmatch(value) or _WORD.fullmatch(value)):
+            return False
+    return True
+
+
+def check_budget(spec: AgentSpec | None, think_limit: float) -> None:
+    """ApiError 400 when a search would think longer per decision than the server
+    allows (``seconds`` over the limit, ``iters`` over the simulations it stands for,
+    or more candidates than :data:`MOST_CANDIDATES`)."""
+    if spec is None or spec.name != "mcts":
+        return
+    most_iters = int(think_limit * SIMULATIONS_PER_SECOND)
+    limits = {"seconds": think_limit, "iters": most_iters, "topk": MOST_CANDIDATES,
+              "ptopk": MOST_CANDIDATES}
+    for key, most in limits.items():
+        value = spec.params.get(key)
+        if value is not None and _NUMBER.fullmatch(value) and float(value) > most:
+            raise ApiError(400, f"mcts: {key}={value[:20]} is over this server's think "
+                                f"limit ({think_limit:g} s a decision: at most "
+                                f"seconds={think_limit:g}, iters={most_iters}, "
+                                f"topk={MOST_CANDIDATES})")
+
+
+def build(text: str, seed: int = 0):
+    """The agent of ``text`` (ValueError or OSError if it cannot be built)."""
+    from agents.registry import make_agent
+    return make_agent(text, seed)
+
+
+async def check_seats(seats: list[str], allow_code: bool, think_limit: float) -> None:
+    """Every agent seat of ``seats`` allowed and buildable (ApiError 400 if not); the
+    agents are built on a thread."""
+    loop = asyncio.get_running_loop()
+    for seat, text in enumerate(seats):
+        if text == PERSON:
+            continue
+        where = SEAT_NAMES[seat]
+        spec = parse(text)
+        if not allow_code and not is_shipped(spec):
+            raise ApiError(400, f"{where}: {REFUSED}")
+        check_budget(spec, think_limit)
+        try:
+            await loop.run_in_executor(None, build, text)
+        except (ValueError, ImportError, OSError) as exc:
+            raise ApiError(400, f"{where}: {exc}"[:300]) from None

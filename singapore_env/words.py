@@ -1,0 +1,285 @@
+"""The game in words for people: card text written from the content data's effect
+records (as a rulebook puts it), places on the board by name, and the pending question
+naming the place it is about (a district, a Storehouse, a Leader space, a card, a War).
+
+Shared by every human interface (the terminal seat, the web app); it reads the engine
+only. Decisions themselves are :func:`singapore_env.engine.describe.describe`.
+
+    card_words(game.c.defs[cid])     # "Instant: 2 Influence. End of game: 2 VP."
+    question_words(game)             # "Drop an Influence token on the British Storehouse?"
+"""
+
+from __future__ import annotations
+
+from singapore_env.engine.content import FACTIONS, SEAT_NAMES
+from singapore_env.engine.decisions import Kind
+
+_FACTION = {"british": "British", "malay": "Malay"}
+
+
+def _n(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 (``2 Battle cards``)."""
+    n = abs(n)
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _more(n: int, what: str, unit: str = "") -> str:
+    return f"{what} {unit}{abs(n)} {'more' if n >= 0 else 'less'}"
+
+
+def _amount(n: int, per_pop: int, dice: int = 0, unit: str = "$") -> str:
+    """``n + dice x 1D + per_pop x attached Population cards`` in words."""
+    def money(k: int) -> str:
+        return f"${k}" if unit == "$" else f"{k} {unit}"
+    terms = [money(n)] if n else []
+    if dice:
+        terms.append(f"{dice}D" + (" dollars" if unit == "$" else f" {unit}"))
+    if per_pop:
+        terms.append(f"{money(per_pop)} per Population card attached")
+    return " + ".join(terms) or money(0)
+
+
+def _wealth(e) -> str:
+    n, per, dice = e["n"], e["per_pop"], e["dice"]
+    if n < 0 and not dice and not per:
+        return f"pay ${-n}"
+    if per < 0 and not n and not dice:
+        return f"pay ${-per} per Population card attached"
+    return "gain " + _amount(n, per, dice)
+
+
+def _influence(e) -> str:
+    return _amount(e["n"], e["per_pop"], unit="Influence")
+
+
+def _discount(e) -> str:
+    what = {"all": "Market cards", "dual_price": "two-price Market cards",
+            "public_works": "Public Works cards"}.get(e["applies"], e["applies"])
+    when = " while your Leader is on a Market space" if e["when"] != "always" else ""
+    once = " (once per turn)" if e["once_per_turn"] else ""
+    return f"{what} cost ${e['n']} less{when}{once}; Rebuilds too"
+
+
+def _once(e) -> str:
+    return " (once per round)" if e.args.get("once_per_round") else ""
+
+
+#: Effect type -> its words (instant and Action effects, boosts, end-game and Event
+#: round modifiers), from the records of ``engine/data/*.toml`` (docs/content-format.md).
+EFFECT_WORDS = {
+    "influence": _influence,
+    "wealth": _wealth,
+    "storehouse": lambda e: _n(e["n"], "token") + " to your Storehouse",
+    "public_works": lambda e: "a token on the Public Works track",
+    "tax": lambda e: ", ".join(x for x in (
+        _n(e["player"], "own Tax token") if e["player"] else "",
+        _n(e["neutral"], "neutral Tax token") if e["neutral"] else "") if x) + " on the Tax track",
+    "population": lambda e: _n(e["n"], "Population cube") + " to your faction",
+    "ships": lambda e: ("add " if e["n"] >= 0 else "remove ") + _n(e["n"], "ship"),
+    "move": lambda e: "up to " + _n(e["n"], "card move") + " in "
+                      + ("your tableau" if e["scope"] == "own" else "any tableau"),
+    "battle_draw": lambda e: "draw " + _n(e["n"], "Battle card"),
+    "storehouse_all": lambda e: "every Storehouse " + ("gains " if e["n"] >= 0 else "loses ")
+                                + _n(e["n"], "token"),
+    "wealth_all": lambda e: "every player " + ("gains" if e["n"] >= 0 else "loses")
+                            + f" ${abs(e['n'])}",
+    "battle_draw_all": lambda e: "every player draws " + _n(e["n"], "Battle card"),
+    "population_all": lambda e: "every faction " + ("gains" if e["n"] >= 0 else "loses")
+                                + " " + _n(e["n"], "Population cube"),
+    "market_pick_all": lambda e: f"each player takes a free Market card (not the most "
+                                 f"expensive) or ${e['n']}",
+    "conflict": lambda e: f"Conflict of strength {e['dice']}D+{e['plus']}",
+    "lose_population_card": lambda e: "each player discards " + _n(e["n"], "Population card"),
+    "remove_influence": lambda e: "each player removes " + _n(e["n"], "Influence token"),
+    "price_discount": _discount,
+    "raid_bonus": lambda e: f"+{e['n']} to your Raids",
+    "decree_discount": lambda e: "Decrees cost you " + _n(e["n"], "token") + " less",
+    "counter_bonus": lambda e: f"+{e['n']} against Conflicts" + _once(e),
+    "raid_hinder": lambda e: f"may give -{e['n']} to another player's Raid" + _once(e),
+    "war_bonus": lambda e: f"+{e['n']} strength in your Wars",
+    "discard_for_war": lambda e: f"discard it in a War for +{e['n']} strength",
+    "upkeep_ignore": lambda e: f"{e['n']} excess Public Works need no Upkeep payment",
+    "population_watch": lambda e: "a token here whenever anyone draws a Population card",
+    "store_influence": lambda e: f"may store up to {e['n']} Influence here",
+    "search": lambda e: "Search: an Action buys a named card from the Market deck"
+                        + (" (once per game)" if e["once_per_game"] else ""),
+    "veto_decree": lambda e: f"veto a Decree for {e['cost']} Storehouse tokens "
+                             f"(Slavery: {e['slavery_cost']})",
+    "reroll": lambda e: f"re-roll up to {e['dice']} dice of your Raid or War" + _once(e),
+    "ships_on_reveal": lambda e: "add " + _n(e["n"], "ship") + " when revealed",
+    "tax_if_public_works_connected": lambda e: f"+{e['neutral']} neutral Tax while "
+                                               f"connected to a Public Works card",
+    "vp": lambda e: f"{e['n']} VP",
+    "vp_dice": lambda e: f"{e['dice']}D+{e['plus']} VP",
+    "vp_per_pop": lambda e: f"{e['n']} VP per Population card attached",
+    "vp_per_stored_tokens": lambda e: f"1 VP per {e['per']} tokens stored here",
+}
+
+#: Event round modifiers -> their words (``raid_bonus`` here is for everyone's Raids).
+MODIFIER_WORDS = {
+    "commerce_half": lambda e: "Commerce cards give half their dollars (rounded up)",
+    "market_price": lambda e: _more(e["n"], "Market cards cost", "$"),
+    "raid_bonus": lambda e: f"Raid results {e['n']:+d}",
+    "war_cost": lambda e: _more(e["n"], "Wars cost", "$"),
+    "decree_cost": lambda e: _more(e["n"], "Decrees cost"),
+    "populate_influence": lambda e: f"Populate gives {_n(e['n'], 'Influence token')}",
+}
+
+
+def effect_words(e, vocabulary: dict = EFFECT_WORDS) -> str:
+    """One effect record in words (its type, readable, if the vocabulary lacks it)."""
+    words = vocabulary.get(e.type)
+    return words(e) if words else e.type.replace("_", " ")
+
+
+def card_words(cdef) -> str:
+    """A card's text in words: what it does when played, its Action, its boosts, its
+    end-of-game VP, an Event's round rules, a Battle card's strength, a Leader's
+    Legacies."""
+    parts = []
+    for label, effects in (("Instant", cdef.instant), ("Action", cdef.action),
+                           ("Boost", cdef.boosts), ("End of game", cdef.end_game),
+                           ("This round", cdef.modifiers)):
+        if effects:
+            vocabulary = MODIFIER_WORDS if label == "This round" else EFFECT_WORDS
+            text = "; ".join(effect_words(e, vocabulary) for e in effects)
+            parts.append(f"{label}: {text}.")
+    if cdef.category == "battle":
+        parts.insert(0, f"Strength {cdef.strength}" + (" (star)." if cdef.star else "."))
+    if cdef.legacies:
+        parts.append("Legacies: " + ", ".join(x.name for x in cdef.legacies) + ".")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- places
+def space_name(g, space: int) -> str:
+    """A space of the Influence loop by name: ``district B1 (British)`` or ``the
+    British Storehouse``."""
+    b = g.c.board
+    faction = _FACTION[FACTIONS[b.loop_faction[space]]]
+    if b.loop_kind[space] == "storehouse":
+        return f"the {faction} Storehouse"
+    return f"district {b.loop_ids[space]} ({faction})"
+
+
+def leader_space_name(g, space: int) -> str:
+    """A Leader space by its action: ``the Market Leader space (1)``."""
+    spaces = g.c.board.leader_spaces
+    action = spaces[space]
+    same = [i for i, a in enumerate(spaces) if a == action]
+    number = f" ({same.index(space) + 1})" if len(same) > 1 else ""
+    return f"the {action.capitalize()} Leader space{number}"
+
+
+def _card(g, cid: int) -> str:
+    return g.c.defs[cid].name if cid >= 0 else "a card"
+
+
+def _seat(p: int) -> str:
+    return SEAT_NAMES[p] if 0 <= p < 4 else "nobody"
+
+
+def _frame(g, kind: str):
+    for f in reversed(g.s.stack):
+        if f.kind == kind:
+            return f
+    return None
+
+
+def _war(g) -> str:
+    f = _frame(g, "war") or _frame(g, "war_fe")
+    return f"{_seat(f.seat)}'s War on {_seat(f.d.defender)}" if f else "the War"
+
+
+def _raid(g) -> str:
+    f = _frame(g, "raid") or _frame(g, "raid_fe")
+    return f"{_seat(f.seat)}'s Raid" if f else "the Raid"
+
+
+def _conflict(g) -> str:
+    event = g.s.current_event
+    return f"the Conflict of {_card(g, event)}" if event >= 0 else "the Conflict"
+
+
+def _decree(g, f) -> str:
+    decree = _frame(g, "decree")
+    who = f" by {_seat(decree.seat)}" if decree else ""
+    return f"the Decree{who} on {g.c.board.vices[f.d.vice]}"
+
+
+def _influence(g, f) -> str:
+    if f.d.asking:
+        return f"Drop an Influence token on {space_name(g, f.d.pos)}? ({f.d.n} left)"
+    if f.d.pos < 0 and not f.d.store_asked and any(d.kind == Kind.STORE for d in g.legal_decisions()):
+        return f"Store some of your {f.d.n} Influence on a card instead of placing it?"
+    return (f"Place {f.d.n} Influence: choose the district or Storehouse where the "
+            f"tokens start (one on each open space after it).")
+
+
+#: Frame kind -> its question in words (``g`` the game, ``f`` the pending frame), naming
+#: the place or thing it is about.
+QUESTIONS = {
+    "place_leader": lambda g, f: "Place your Leader on a Leader space (" + ", ".join(
+        leader_space_name(g, i) for i, seat in enumerate(g.s.leader_space) if seat < 0)
+        + " free).",
+    "leader_action": lambda g, f: f"Take the Action of {leader_space_name(g, f.d.space)}?",
+    "actions": lambda g, f: f"Take an Action ({f.d.left} left) or end your turn.",
+    "attach_pop": lambda g, f: f"Attach {_card(g, f.d.card)} to a card of your tableau.",
+    "connect": lambda g, f: f"Connect {_card(g, f.d.card)} to your tableau, or leave it "
+                            f"standalone.",
+    "influence": _influence,
+    "remove_influence": lambda g, f: f"Remove an Influence token ({f.d.n} to remove) from "
+                                     f"one of your districts or a Storehouse.",
+    "keep_battle": lambda g, f: "Keep one of the two Battle cards you drew ("
+                                + " or ".join(_card(g, c) for c in f.d.cards) + ").",
+    "search_pick": lambda g, f: "Search: pick the Market card you take ("
+                                + ", ".join(_card(g, c) for c in f.d.options) + ").",
+    "reroll": lambda g, f: f"Re-roll dice of {_raid(g) if 'raid' in f.d.parent else _war(g)} "
+                           f"with {_card(g, f.d.card)}?",
+    "hinder": lambda g, f: f"Hinder {_raid(g)}?",
+    "veto": lambda g, f: f"Veto {_decree(g, f)}?",
+    "war_join": lambda g, f: f"Join {_war(g)} as an ally of the "
+                             f"{'attacker' if f.d.side == 0 else 'defender'}?",
+    "war_accept": lambda g, f: f"Accept the ally's help in {_war(g)}?",
+    "war_commit": lambda g, f: f"Commit a Battle card to {_war(g)} (face down).",
+    "war_discard": lambda g, f: f"Discard a card for strength in {_war(g)}?",
+    "spoils": lambda g, f: f"Take the spoils of {_war(g)} as dollars, the rest as VP.",
+    "share": lambda g, f: f"Share the spoils of {_war(g)} with your ally.",
+    "ally_pay": lambda g, f: f"Pay your ally's share of the cost of {_war(g)}.",
+    "contribute": lambda g, f: f"Contribute to {_conflict(g)} (Battle cards, dollars, "
+                               f"boosts).",
+    "moves": lambda g, f: f"Move cards ({f.d.n} move(s) left) in "
+                          + ("your tableau" if f.d.scope == "own" else
+                             f"{_seat(f.d.target)}'s tableau" if f.d.target >= 0
+                             else "a tableau you choose") + ", or stop moving.",
+    "boom_pick": lambda g, f: "Boom: take an open Market card (not the most expensive), "
+                              "or the dollars instead.",
+    "lose_pop": lambda g, f: f"Lose a Population card from your tableau ({f.d.n} to lose).",
+    "fund_close": lambda g, f: f"Fund the Public Works of "
+                               f"{_seat(g.s.pw_track[f.d.index])} at Upkeep, or close a card.",
+    "declare_role": lambda g, f: "Declare your Role (Colonial Ally, Resistance Leader or "
+                                 "Colonial Ruler).",
+    "storehouse_veto": lambda g, f: f"Veto {_seat(f.d.ally)}'s use of the British "
+                                    f"Storehouse (as Colonial Ally)?",
+    "ruler_buy": lambda g, f: "Colonial Ruler: buy a card from the Market.",
+    "fe_intervene": lambda g, f: f"Intervene in {_raid(g)}?",
+    "fe_hinder": lambda g, f: f"Hinder {_raid(g)}?",
+    "fe_commit": lambda g, f: f"Commit a card face down to "
+                              f"{_raid(g) if f.d.parent == 'raid_fe' else _war(g)}.",
+    "fe_tokens": lambda g, f: f"Withdraw Storehouse tokens for {_war(g)}.",
+    "fe_donate": lambda g, f: f"Donate dollars to your ally after {_war(g)}.",
+    "fe_plunder": lambda g, f: f"Plunder after {_war(g)}: take a card from the loser, "
+                               f"the rest as VP.",
+}
+
+
+def question_words(g) -> str:
+    """The pending question in words, naming its place (empty when the game is over)."""
+    f = g.pending
+    if f is None:
+        return ""
+    words = QUESTIONS.get(f.kind)
+    try:
+        return words(g, f) if words else f.kind.replace("_", " ").capitalize() + "?"
+    except (AttributeError, IndexError, KeyError, LookupError):
+        return f.kind.replace("_", " ").capitalize() + "?"
