@@ -82,11 +82,11 @@ def is_shipped(spec: AgentSpec | None) -> bool:
     if allowed is None:
         return False
     for key, value in spec.params.items():
+        if key != "seed" and key not in allowed:
+            return False
         if key == "net":
             if value not in SHIPPED_NETS or (value == "pure" and "learned" not in spec.name):
                 return False
-        elif key != "seed" and key not in allowed:
-            return False
         elif not (_NUMBER.fullmatch(value) or _WORD.fullmatch(value)):
             return False
     return True
