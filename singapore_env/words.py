@@ -207,11 +207,23 @@ def _decree(g, f) -> str:
     return f"the Decree{who} on {g.c.board.vices[f.d.vice]}"
 
 
+def store_card(g, seat: int) -> str:
+    """The name of the card of ``seat`` that stores Influence now (its first face-up
+    card with a ``store_influence`` boost and room)."""
+    for slot in g.s.tableau[seat]:
+        boost = g.c.defs[slot.card].boost("store_influence") if slot.up else None
+        if boost and slot.stored < boost["n"]:
+            return g.c.defs[slot.card].name
+    return "a card"
+
+
 def _influence(g, f) -> str:
     if f.d.asking:
         return f"Drop an Influence token on {space_name(g, f.d.pos)}? ({f.d.n} left)"
-    if f.d.pos < 0 and not f.d.store_asked and any(d.kind == Kind.STORE for d in g.legal_decisions()):
-        return f"Store some of your {f.d.n} Influence on a card instead of placing it?"
+    if f.d.pos < 0 and not f.d.store_asked and any(d.kind == Kind.STORE
+                                                   for d in g.legal_decisions()):
+        return (f"Store some of your {f.d.n} Influence on {store_card(g, f.seat)} instead "
+                f"of placing it?")
     return (f"Place {f.d.n} Influence: choose the district or Storehouse where the "
             f"tokens start (one on each open space after it).")
 

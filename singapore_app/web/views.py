@@ -99,7 +99,7 @@ def final_scores(g) -> list[dict] | None:
     (None before the game is over)."""
     if not g.is_over:
         return None
-    from singapore_env.engine.rules.scoring import legacy_vp
+    from singapore_env.engine.query import legacy_vp
 
     out = []
     for p in range(4):
