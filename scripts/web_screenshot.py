@@ -1,7 +1,8 @@
-"""The screenshot in docs/img/web-play.png: a seat's page a few rounds into a game
-(agents answer for the person through the API until then).
+"""The screenshots docs/img/web-play.png (1400 px wide) and docs/img/web-play-400.png
+(400 px, a phone): a seat's page a few rounds into a game, at a question (agents answer
+for the person through the API until then).
 
-    .venv/bin/python scripts/web_screenshot.py [docs/img/web-play.png]
+    .venv/bin/python scripts/web_screenshot.py [docs/img/web-play.png] [docs/img/web-play-400.png]
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _call(url: str, method: str = "GET", body=None, key: str | None = None) -> d
         return json.load(r)
 
 
-def main(out: str = "docs/img/web-play.png") -> None:
+def main(out: str = "docs/img/web-play.png", narrow: str = "docs/img/web-play-400.png") -> None:
     rng = random.Random(7)
     with BackgroundServer(tempfile.mkdtemp()) as base, headless_chromium() as driver:
         game = _call(base + "/api/games", "POST",
@@ -33,8 +34,8 @@ def main(out: str = "docs/img/web-play.png") -> None:
         key, seat = game["seats"][2]["key"], f"{base}/api/games/{game['id']}/seats/2"
         while True:
             view = _call(seat, key=key)
-            if view["board"]["round"] >= 4 and view["question"] and \
-                    view["question"]["kind"] == "actions":
+            if view["board"]["round"] >= 3 and view["question"] and \
+                    view["question"]["kind"] == "influence" and view["board"]["influence"]:
                 break
             if view["question"]:
                 answers = view["question"]["answers"]
@@ -44,7 +45,10 @@ def main(out: str = "docs/img/web-play.png") -> None:
         driver.get(base + game["seats"][2]["url"])
         time.sleep(2)
         driver.save_screenshot(out)
-    print(f"written {out}")
+        driver.set_window_size(400, 900)
+        time.sleep(1)
+        driver.save_screenshot(narrow)
+    print(f"written {out} and {narrow}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import click
 
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine import Game
-from singapore_env.words import card_words, question_words
+from singapore_env.words import card_words, decision_words, question_words
 
 HELP = """Commands at the prompt:
   <number>     take that decision
@@ -145,13 +145,11 @@ class Session:
         self.logged = len(self.game.s.log_text)
 
     def _choose(self):
-        from singapore_env.engine.describe import describe
-
         game = self.game
         legal = game.legal_decisions()
         click.echo(f"\nYou ({SEAT_NAMES[self.me]}): {question_words(game)}")
         for i, d in enumerate(legal, 1):
-            click.echo(f"  {i:3d}. {describe(game, d)}")
+            click.echo(f"  {i:3d}. {decision_words(game, d)}")
         return legal[ask("> ", len(legal), self.read, self._command)]
 
     def _command(self, text: str) -> bool:

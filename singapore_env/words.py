@@ -3,7 +3,8 @@ records (as a rulebook puts it), places on the board by name, and the pending qu
 naming the place it is about (a district, a Storehouse, a Leader space, a card, a War).
 
 Shared by every human interface (the terminal seat, the web app); it reads the engine
-only. Decisions themselves are :func:`singapore_env.engine.describe.describe`.
+only. Decisions are the engine's :func:`singapore_env.engine.describe.describe`, with
+their place named (:func:`decision_words`).
 
     card_words(game.c.defs[cid])     # "Instant: 2 Influence. End of game: 2 VP."
     question_words(game)             # "Drop an Influence token on the British Storehouse?"
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from singapore_env.engine.content import FACTIONS, SEAT_NAMES
 from singapore_env.engine.decisions import Kind
+from singapore_env.engine.describe import describe
 
 _FACTION = {"british": "British", "malay": "Malay"}
 
@@ -169,6 +171,18 @@ def leader_space_name(g, space: int) -> str:
     same = [i for i, a in enumerate(spaces) if a == action]
     number = f" ({same.index(space) + 1})" if len(same) > 1 else ""
     return f"the {action.capitalize()} Leader space{number}"
+
+
+def decision_words(g, d) -> str:
+    """A legal answer in words, naming its place (the district, Storehouse or Leader
+    space) where it has one; else the engine's words."""
+    if d.kind == Kind.INFLUENCE_START:
+        return f"start the Influence at {space_name(g, d.arg)}"
+    if d.kind == Kind.REMOVE_INFLUENCE:
+        return f"remove a token from {space_name(g, d.arg)}"
+    if d.kind == Kind.PLACE_LEADER:
+        return f"place your Leader on {leader_space_name(g, d.arg)}"
+    return describe(g, d)
 
 
 def _card(g, cid: int) -> str:

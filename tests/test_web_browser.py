@@ -162,3 +162,71 @@ def test_a_wrong_secret_sees_the_table_as_a_spectator(driver, url):
     _until(driver, lambda d: _by(d, "#board-svg"), what="the spectator's board")
     assert "watching" in _by(driver, "#who")[0].text
     assert not _by(driver, "button.answer") and not _by(driver, ".hand")
+    count = "return performance.getEntriesByType('resource').filter(" \
+            "e => e.name.includes('/seats/')).length"
+    before = driver.execute_script(count)
+    time.sleep(1.5)
+    assert driver.execute_script(count) == before  # no more polling with a wrong key
+
+
+def _post(url: str, body: dict) -> dict:
+    import urllib.request
+
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"content-type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+
+def test_a_phone_400_px_wide_plays_a_seat(driver, url, shots):
+    """At 400 px the page fits the screen (no sideways scrolling of the page), the
+    question and its answers come first and are clicked, the title says "your turn"."""
+    game = _post(url + "/api/games", {"seats": ["person", "heuristic", "heuristic",
+                                                "heuristic"], "seed": 3})
+    driver.set_window_size(400, 900)
+    try:
+        driver.get(url + game["seats"][0]["url"])
+        assert driver.execute_script(
+            "return document.querySelector('meta[name=viewport]').content").startswith(
+            "width=device-width")
+        for _ in range(3):
+            buttons = _until(driver, lambda d: [b for b in _by(d, "button.answer")
+                                                if b.is_enabled()], what="a question")
+            assert "Your turn" in driver.title and _by(driver, "#turn-mark")[0].is_displayed()
+            width = driver.execute_script("return window.innerWidth")
+            assert driver.execute_script(
+                "return document.documentElement.scrollWidth") <= width
+            rect = driver.execute_script(
+                "return arguments[0].getBoundingClientRect().toJSON()", buttons[0])
+            assert 0 <= rect["left"] and rect["right"] <= width and rect["top"] < 900
+            driver.save_screenshot(str(shots / "play-400.png"))
+            buttons[0].click()
+            _until(driver, lambda d: _taken(buttons[0]), what="the answer taken")
+        assert _by(driver, "#board-svg .leader-space") and _by(driver, ".market-card")
+        assert "played by heuristic" in _by(driver, "#players")[0].text
+    finally:
+        driver.set_window_size(1400, 1000)
+
+
+def test_a_page_stops_polling_a_game_that_is_not_there(driver, url):
+    driver.get(url + "/play/0123456789ab")
+    _until(driver, lambda d: "no game" in _by(d, "#error")[0].text, what="the refusal")
+    count = "return performance.getEntriesByType('resource').filter(" \
+            "e => e.name.includes('/api/')).length"
+    before = driver.execute_script(count)
+    time.sleep(1.5)
+    assert driver.execute_script(count) == before
+
+
+def test_the_creator_changes_the_pace_while_watching(driver, url):
+    game = _post(url + "/api/games", {"seats": ["random"] * 4, "delay": 5})
+    driver.get(url + game["manage"])
+    box = _until(driver, lambda d: [b for b in _by(d, "#pace") if b.is_displayed()],
+                 what="the pace control")[0]
+    box.clear()
+    box.send_keys("0")
+    _by(driver, "#set-pace")[0].click()
+    _until(driver, lambda d: d.execute_script(
+        "return fetch('/api/games/%s').then(r => r.json()).then(v => v.delay)" % game["id"])
+        == 0, what="the pace set")
+    _by(driver, "#stop")[0].click()
+    _until(driver, lambda d: "stopped" in _by(d, "#question")[0].text, what="the stop")

@@ -108,3 +108,19 @@ def test_card_words_read_like_the_rulebook():
         card_words(by_name["Sultan"])
     assert card_words(by_name["Minor Economic Recession"]).endswith(
         "This round: Commerce cards give half their dollars (rounded up).")
+
+
+def test_answers_on_the_board_name_their_place():
+    from singapore_env.engine.decisions import Kind
+    from singapore_env.words import decision_words
+
+    g, rng, named = Game(2), random.Random(2), set()
+    places = {Kind.INFLUENCE_START: space_name, Kind.REMOVE_INFLUENCE: space_name,
+              Kind.PLACE_LEADER: leader_space_name}
+    while not g.is_over:
+        for d in g.legal_decisions():
+            if d.kind in places:
+                assert places[d.kind](g, d.arg) in decision_words(g, d)
+                named.add(d.kind)
+        g.step(rng.choice(g.legal_decisions()))
+    assert named >= {Kind.INFLUENCE_START, Kind.PLACE_LEADER}

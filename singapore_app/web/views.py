@@ -5,19 +5,19 @@ Every view is built for one viewer (a seat, or ``None`` for a spectator) from th
 viewer's perspective only: other seats' hands and Folk Hero hands are counts, a hidden
 Role stays hidden (:func:`singapore_env.render.role_text`), face-down War and Conflict
 commitments are not read, and only the acting seat is given the legal answers. The
-words come from the engine (:func:`~singapore_env.engine.describe.describe`) and from
-:mod:`singapore_env.words` (card text, places, questions); legality is the engine's.
+words come from :mod:`singapore_env.words` (card text, places, questions, answers);
+legality is the engine's.
 """
 
 from __future__ import annotations
 
 from singapore_env.engine.content import FACTIONS, SEAT_NAMES
 from singapore_env.engine.decisions import Kind
-from singapore_env.engine.describe import describe
 from singapore_env.engine.state import VP_SOURCES
 from singapore_env.render import role_text
 
-from singapore_env.words import card_words, leader_space_name, question_words, space_name
+from singapore_env.words import (card_words, decision_words, leader_space_name,
+                                 question_words, space_name)
 
 #: Frames that are a War, a Conflict or a Raid in progress (their public parts shown).
 _IN_PROGRESS = {"war": "War", "war_fe": "War", "conflict": "Conflict", "raid": "Raid",
@@ -145,7 +145,7 @@ def in_progress(g) -> list[str]:
 def answers(g) -> list[dict]:
     """The acting seat's legal answers: index, words, the decision, and the card it
     names (if any)."""
-    return [{"index": i, "text": describe(g, d), "decision": [int(d.kind), int(d.arg)],
+    return [{"index": i, "text": decision_words(g, d), "decision": [int(d.kind), int(d.arg)],
              "card": answer_card(g, d)} for i, d in enumerate(g.legal_decisions())]
 
 

@@ -4,12 +4,14 @@ const SEATS = ["lieutenant_governor", "resident", "temenggong", "sultan"];
 const SHORT = ["LG", "Res", "Tem", "Sul"];
 const COLORS = ["#c0392b", "#2e86c1", "#27ae60", "#b7950b"];
 
-async function api(path, options = {}, key = null) {
+// A JSON call; a refusal throws an Error with the server's words and its status.
+async function api(path, options = {}, key = null, owner = null) {
   const headers = {"content-type": "application/json"};
   if (key) headers["x-seat-key"] = key;
+  if (owner) headers["x-owner-key"] = owner;
   const response = await fetch(path, {...options, headers});
   const data = await response.json().catch(() => ({error: response.statusText}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) { const e = new Error(data.error || response.statusText); e.status = response.status; throw e; }
   return data;
 }
 
@@ -37,23 +39,29 @@ function s(tag, attrs = {}, text = null) {
   return node;
 }
 
-// The board: the loop of districts and Storehouses with their tokens, the centre
-// (round, treaty, ships, Event, multiplier, Storehouses, Population), the Market with
-// prices and the VP track.
+// The board: the loop of districts and Storehouses with their tokens and the Influence
+// marker, the Leader spaces with the Leaders on them, the centre (round, treaty, ships,
+// Event, multiplier, Storehouses, Population), the VP track and the vices. The Market
+// is HTML (drawMarket), where card text wraps in its box.
 function drawBoard(board) {
-  const W = 760, H = 520;
+  const W = 760, H = 410;
   const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
                         "aria-label": "the board", id: "board-svg"});
   svg.append(s("rect", {x: 0, y: 0, width: W, height: H, fill: "#f3ead7", rx: 10}));
-  const cx = 250, cy = 190, R = 150, n = board.loop.length;
+  const cx = 250, cy = 190, R = 150, n = board.loop.length, marker = board.influence;
   board.loop.forEach((sp, i) => {
     const a = -Math.PI / 2 + 2 * Math.PI * i / n;
     const x = cx + R * Math.cos(a), y = cy + R * Math.sin(a);
     const g = s("g", {class: "space", "data-name": sp.name});
     const fill = sp.kind === "storehouse" ? "#e8d5b5" : (sp.open ? "#fff" : "#ccc");
-    g.append(s("rect", {x: x - 48, y: y - 30, width: 96, height: 60, rx: 8, fill, stroke: "#555"}));
+    const here = marker && marker.space === i;
+    g.append(s("rect", {x: x - 50, y: y - 30, width: 100, height: 60, rx: 8, fill,
+                        stroke: here ? COLORS[SEATS.indexOf(marker.seat)] : "#555",
+                        "stroke-width": here ? 5 : 1}));
+    g.append(s("title", {}, sp.title));
     g.append(s("text", {x: x, y: y - 14, "text-anchor": "middle", "font-weight": 700, "font-size": 13},
-               sp.name + (sp.kind === "storehouse" ? " (Storehouse)" : sp.open ? "" : " (closed)")));
+               sp.kind === "storehouse" ? `${sp.faction === "british" ? "British" : "Malay"} Storehouse`
+               : sp.name + (sp.open ? "" : " (closed)")));
     if (sp.kind === "storehouse") g.append(s("text", {x: x, y: y + 14, "text-anchor": "middle", "font-size": 12},
       `${board.storehouse[sp.faction]} tokens`));
     (sp.tokens || []).forEach((t, p) => {
@@ -61,57 +69,89 @@ function drawBoard(board) {
       g.append(s("circle", {cx: tx, cy: ty, r: 9, fill: t ? COLORS[p] : "#eee", stroke: "#666"}));
       g.append(s("text", {x: tx, y: ty + 4, "text-anchor": "middle", "font-size": 11, fill: t ? "#fff" : "#999"}, String(t)));
     });
+    if (here) {
+      g.setAttribute("id", "influence-marker");
+      g.append(s("text", {x: x, y: y + 44, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
+                          fill: COLORS[SEATS.indexOf(marker.seat)]}, `Influence: ${SHORT[SEATS.indexOf(marker.seat)]}, ${marker.left} left`));
+    }
     svg.append(g);
   });
+  if (marker && marker.space === null) svg.append(s("text", {x: cx, y: cy + 62, "text-anchor": "middle",
+    "font-size": 12, "font-weight": 700, id: "influence-marker"}, `${SHORT[SEATS.indexOf(marker.seat)]} places ${marker.left} Influence`));
   const centre = [
-    `Round ${board.round}/${board.rounds}   first: ${board.first_player}`,
+    `Round ${board.round}/${board.rounds}   first: ${SHORT[SEATS.indexOf(board.first_player)]}`,
     `Treaty: ${board.treaty}   ships: ${board.ships}   x${board.multiplier}`,
     `Event: ${board.event ? board.event.name : "-"}`,
     `Storehouse B ${board.storehouse.british}  M ${board.storehouse.malay}`,
     `Population B ${board.population.british}  M ${board.population.malay}`,
     `Public Works ${board.public_works.length}   Tax ${board.tax.join("/")} (+${board.neutral_tax})`,
-    board.modifiers.length ? `This round: ${board.modifiers.join(", ")}` : "",
   ];
   centre.forEach((line, i) => svg.append(s("text", {x: cx, y: cy - 48 + i * 18, "text-anchor": "middle", "font-size": 12}, line)));
-  // VP track
-  const top = Math.max(30, ...board.players.map(p => p.vp));
-  svg.append(s("text", {x: 520, y: 24, "font-weight": 700, "font-size": 13}, "VP track"));
-  board.players.forEach((p, i) => {
-    const y = 40 + i * 28, w = 150 * p.vp / top;
-    svg.append(s("rect", {x: 520, y, width: Math.max(2, w), height: 20, fill: COLORS[i], class: "vp-bar"}));
-    svg.append(s("text", {x: 524 + Math.max(2, w), y: y + 15, "font-size": 12}, `${SHORT[i]} ${p.vp} VP  $${p.wealth}`));
-  });
-  // vices
-  svg.append(s("text", {x: 520, y: 170, "font-weight": 700, "font-size": 13}, "Vices"));
-  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 188 + i * 16, "font-size": 12},
-    v.name + (v.outlawed_by ? ` (outlawed by ${SHORT[SEATS.indexOf(v.outlawed_by)]})` : ""))));
-  // market
-  svg.append(s("text", {x: 20, y: 390, "font-weight": 700, "font-size": 13}, "Market"));
-  board.market.forEach((c, i) => {
-    const x = 20 + i * 148, y = 400;
-    const g = s("g", {class: "market-slot"});
-    g.append(s("rect", {x, y, width: 140, height: 100, rx: 6, fill: c ? "#fffdf6" : "#e5e5e5", stroke: "#777"}));
-    if (c) {
-      g.append(s("text", {x: x + 6, y: y + 18, "font-weight": 700, "font-size": 12}, c.name.slice(0, 22)));
-      const price = typeof c.price === "number" ? `$${c.price}` : `B $${c.price.british} / M $${c.price.malay}`;
-      g.append(s("text", {x: x + 6, y: y + 36, "font-size": 12}, `slot ${i}   ${price}`));
-      const title = s("title", {}, c.text); g.append(title);
-      c.text.split("; ").slice(0, 3).forEach((t, j) => g.append(s("text", {x: x + 6, y: y + 54 + j * 14, "font-size": 9}, t.slice(0, 30))));
-    }
+  // Leader spaces, with the Leader placed on each
+  svg.append(s("text", {x: 520, y: 24, "font-weight": 700, "font-size": 13}, "Leader spaces"));
+  board.leader_spaces.forEach((ls, i) => {
+    const x = 520 + (i % 2) * 116, y = 32 + Math.floor(i / 2) * 40;
+    const who = ls.leader ? SEATS.indexOf(ls.leader) : -1;
+    const g = s("g", {class: "leader-space"});
+    g.append(s("rect", {x, y, width: 110, height: 34, rx: 6, fill: who >= 0 ? COLORS[who] : "#fff", stroke: "#555"}));
+    g.append(s("title", {}, ls.name + (ls.leader ? `: ${ls.leader}'s Leader` : ": free")));
+    g.append(s("text", {x: x + 55, y: y + 14, "text-anchor": "middle", "font-size": 11, fill: who >= 0 ? "#fff" : "#222"},
+               ls.name.replace("the ", "").replace(" Leader space", "")));
+    g.append(s("text", {x: x + 55, y: y + 28, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+                        fill: who >= 0 ? "#fff" : "#999"}, who >= 0 ? `Leader ${SHORT[who]}` : "free"));
     svg.append(g);
   });
-  if (board.in_progress.length) board.in_progress.forEach((t, i) =>
-    svg.append(s("text", {x: 520, y: 290 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
+  // VP track (the final scores once the game is over)
+  const vp = board.final ? board.final.map(f => f.total) : board.players.map(p => p.vp);
+  const top = Math.max(30, ...vp);
+  svg.append(s("text", {x: 520, y: 134, "font-weight": 700, "font-size": 13}, board.final ? "Final scores" : "VP track"));
+  board.players.forEach((p, i) => {
+    const y = 142 + i * 26, w = 130 * vp[i] / top;
+    svg.append(s("rect", {x: 520, y, width: Math.max(2, w), height: 20, fill: COLORS[i], class: "vp-bar"}));
+    svg.append(s("text", {x: 524 + Math.max(2, w), y: y + 15, "font-size": 12}, `${SHORT[i]} ${vp[i]}  $${p.wealth}`));
+  });
+  // vices
+  svg.append(s("text", {x: 520, y: 268, "font-weight": 700, "font-size": 13}, "Vices"));
+  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": 12},
+    v.name + (v.outlawed_by ? ` (outlawed by ${SHORT[SEATS.indexOf(v.outlawed_by)]})` : ""))));
+  if (board.modifiers.length) svg.append(s("text", {x: 20, y: 400, "font-size": 12}, `This round: ${board.modifiers.join(", ")}`));
+  board.in_progress.forEach((t, i) =>
+    svg.append(s("text", {x: 520, y: 380 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
   return svg;
 }
 
-// Each player's row: VP, money, hand size (own hand open), revealed cards, tableau, role.
-function drawPlayers(board, container, hands = null) {
+// The Market: each open card with its slot, its price (this seat's, or British /
+// Malay) and its text in words.
+function drawMarket(board, container) {
+  container.replaceChildren(...board.market.map((c, i) => {
+    if (!c) return el("div", {class: "card market-card down"}, `slot ${i}: empty`);
+    const price = typeof c.price === "number" ? `$${c.price}` : `B $${c.price.british} / M $${c.price.malay}`;
+    return el("div", {class: "card market-card"}, el("div", {class: "name"}, c.name),
+              el("div", {class: "price"}, `slot ${i} · ${price}`), el("div", {class: "text"}, c.text));
+  }));
+}
+
+// The final scores after final scoring: VP track, Legacies, End Game bonuses, total.
+function finalTable(final) {
+  const table = el("table", {class: "final", id: "final-scores"},
+    el("tr", {}, ...["seat", "track", "legacies", "end game", "total"].map(h => el("th", {}, h))));
+  final.forEach(f => table.append(el("tr", {class: f.won ? "won" : ""}, el("td", {}, f.seat + (f.won ? " ★" : "")),
+    el("td", {}, String(f.track)), el("td", {}, String(f.legacies)), el("td", {}, String(f.end_game)),
+    el("td", {}, el("b", {}, String(f.total))))));
+  return table;
+}
+
+// Each player's row: who plays the seat (and whether its agent is thinking), VP,
+// money, hand size (own hand open), revealed cards, tableau, role.
+function drawPlayers(board, container, hands = null, players = null, thinking = null, me = null) {
   container.replaceChildren();
   board.players.forEach((p, i) => {
     const div = el("div", {class: `player seat-${p.seat}`});
+    const who = players ? (p.seat === me ? "you" : players[i] === "person" ? "a person" : players[i]) : null;
     div.append(el("div", {}, el("b", {}, p.seat), ` (${p.faction}) ${p.vp} VP, $${p.wealth}, ` +
-      `hand ${p.hand_count}, wars won ${p.wars_won}` + (p.role ? `, ${p.role}` : "")));
+      `hand ${p.hand_count}, wars won ${p.wars_won}` + (p.role ? `, ${p.role}` : ""),
+      who ? el("span", {class: "who"}, " · played by " + who) : null,
+      thinking === p.seat ? el("span", {class: "thinking"}, " thinking…") : null));
     const tableau = el("div", {class: "tableau"});
     p.tableau.forEach(c => tableau.append(cardNode(c, (c.pops.length ? ` +${c.pops.length} pop` : "") +
       (c.stored ? ` [${c.stored}]` : "") + (c.link ? " =" : ""))));

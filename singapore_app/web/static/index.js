@@ -12,6 +12,7 @@ function showLinks(created) {
   const box = document.getElementById("links");
   box.replaceChildren(el("div", {}, "Game ", el("code", {id: "game-id"}, created.id), ": ",
     el("a", {href: created.watch, id: "watch-link"}, "watch"), " · ",
+    el("a", {href: created.manage, id: "manage-link"}, "your game (pace, stop, delete: keep this link)"), " · ",
     el("a", {href: created.replay}, "replay (once over)")));
   created.seats.filter(s => s.url).forEach(s => box.append(el("div", {},
     `${s.seat}: `, el("a", {href: s.url, class: "seat-link", "data-seat": s.seat}, location.origin + s.url))));
@@ -31,13 +32,14 @@ function settings() {
 async function start(all_agents) {
   showError(null);
   const body = {ruleset: document.getElementById("ruleset").value,
-                seed: Number(document.getElementById("seed").value),
                 delay: Number(document.getElementById("delay").value), settings: settings(),
                 seats: all_agents ? seats().map(x => x === "person" ? "heuristic" : x) : seats()};
+  const seed = document.getElementById("seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
   try {
     const created = await api("/api/games", {method: "POST", body: JSON.stringify(body)});
     showLinks(created);
-    if (all_agents) location.href = created.watch;
+    if (all_agents) location.href = created.manage;
     listGames();
   } catch (e) { showError(e); }
 }

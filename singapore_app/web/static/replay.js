@@ -47,6 +47,8 @@ async function show(target) {
   try {
     const v = await api(`/api/games/${gameId}/replay/${step}`);
     document.getElementById("board").replaceChildren(drawBoard(v.board));
+    drawMarket(v.board, document.getElementById("market"));
+    document.getElementById("final").replaceChildren(...(v.board.final ? [el("section", {}, el("h2", {}, "Final scores"), finalTable(v.board.final))] : []));
     drawPlayers(v.board, document.getElementById("players"), v.hands);
     document.getElementById("where").textContent = `step ${step}/${summary.steps}, round ${v.board.round}`;
     document.getElementById("where").dataset.step = step;
