@@ -147,3 +147,49 @@ def test_the_server_starts_whatever_the_folder_holds(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _answer(c, game: dict, times: int) -> list:
+    gid, answered = game["id"], []
+    for _ in range(times):
+        view = c.get(f"/api/games/{gid}").json()
+        seat = ["lieutenant_governor", "resident", "temenggong", "sultan"].index(view["acting"])
+        key = {"x-seat-key": game["seats"][seat]["key"]}
+        legal = c.get(f"/api/games/{gid}/seats/{seat}/legal", headers=key).json()
+        r = c.post(f"/api/games/{gid}/seats/{seat}/answer", headers=key,
+                   json={"index": 0, "expect": legal["decisions"]})
+        assert r.status_code == 200
+        answered.append(legal["question"]["answers"][0]["decision"])
+    return answered
+
+
+def test_the_journal_takes_answers_again_and_ignores_a_torn_line(tmp_path):
+    with client(tmp_path) as c:
+        game = start(c, ["person"] * 4, seed=8)
+        at_start = (tmp_path / f"{game['id']}.json").read_text()
+        answered = _answer(c, game, 4)
+        journal = "".join(p.read_text() for p in tmp_path.glob("journal-*.jsonl"))
+    assert len(journal.splitlines()) == 4
+    # as if the server had died before writing the table's file again: its file from
+    # the start, the journal on disk, and a line torn by the crash
+    (tmp_path / f"{game['id']}.json").write_text(at_start)
+    (tmp_path / "journal-7.jsonl").write_text(journal + '["' + game["id"] + '", 4, 1')
+    with client(tmp_path) as c:
+        g = Game.from_json(json.dumps(json.loads(
+            (tmp_path / f"{game['id']}.json").read_text())["save"]))
+        assert [[int(d.kind), int(d.arg)] for d in g.history] == answered
+        assert c.get(f"/api/games/{game['id']}").json()["decisions"] == 4
+        assert not (tmp_path / "journal-7.jsonl").exists()  # taken again, then removed
+
+
+def test_old_journal_files_go_once_every_table_is_written(tmp_path, monkeypatch):
+    from singapore_app.web import journal
+
+    monkeypatch.setattr(journal, "ROTATE_AFTER", 3)
+    with client(tmp_path) as c:
+        game = start(c, ["person"] * 4, seed=9)
+        _answer(c, game, 10)
+        wait(c, f"/api/games/{game['id']}", lambda v: len(list(
+            tmp_path.glob("journal-*.jsonl"))) <= 2, timeout=10)
+    with client(tmp_path) as c:
+        assert c.get(f"/api/games/{game['id']}").json()["decisions"] == 10

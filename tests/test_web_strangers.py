@@ -209,11 +209,11 @@ def test_the_creator_paces_stops_and_deletes_a_game(tmp_path):
 
 def test_each_seat_shows_who_plays_it_and_which_agent_thinks():
     with client() as c:
-        game = start(c, ["mcts:seconds=0.3", "person", "mcts:seconds=0.3", "random"])
+        game = start(c, ["mcts:seconds=0.3", "random", "mcts:seconds=0.3", "random"])
         seen = wait(c, f"/api/games/{game['id']}", lambda v: v["thinking"] in (
             "lieutenant_governor", "temenggong"), timeout=30)
         assert seen["acting"] == seen["thinking"]
-        assert seen["players"] == ["mcts:seconds=0.3", "person", "mcts:seconds=0.3", "random"]
+        assert seen["players"] == ["mcts:seconds=0.3", "random", "mcts:seconds=0.3", "random"]
 
 
 def test_the_game_over_view_has_the_final_scores():

@@ -163,8 +163,9 @@ async def seat_answer(request: Request):
         table.step(decision)
     except IllegalDecision as exc:
         raise ApiError(409, f"illegal answer: {exc}"[:600]) from None
-    await web.tables.persist(table)
+    web.tables.stepped(table)
     web.driver.kick(table)
+    await web.tables.durable()
     return JSONResponse(view(table, seat))
 
 

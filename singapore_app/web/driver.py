@@ -51,7 +51,7 @@ class Driver:
                 if not table.agent_to_move() or len(g.history) != taken:
                     continue  # (stopped or deleted meanwhile)
                 table.step(decision)
-                self.tables.changed(table)
+                self.tables.stepped(table)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an agent's failure stops that table only

@@ -1,6 +1,8 @@
 """The tables of one server and their files: one file per table, written whole and
 durably (a temporary file, fsync, then an atomic rename), so a crash leaves either the
-old table or the new one, never a mix (:meth:`singapore_app.web.table.Table.record`).
+old table or the new one, never a mix (:meth:`singapore_app.web.table.Table.record`);
+every decision also goes to the server's journal (:mod:`singapore_app.web.journal`),
+on disk before an answer's 200, and taken again at start after its table's file.
 
 Memory stays bounded: games in progress live in memory (at most ``max_games`` of them;
 a new game past that is a 429), a finished or stopped game is written and leaves memory,
@@ -19,10 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from singapore_env.engine import Game
+from singapore_env.engine.decisions import Decision
+from singapore_env.engine.game import IllegalDecision
 from singapore_env.engine.save_validation import SaveFormatError
 
 from . import views
 from .inputs import ID_PATTERN, ApiError
+from .journal import Journal
 from .replay import Timeline
 from .table import PERSON, Table
 
@@ -52,8 +57,10 @@ class Tables:
         self.dirty: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
         self._writer = ThreadPoolExecutor(4, thread_name_prefix="writer")
+        self.journal: Journal | None = None
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
+            self.journal = Journal(self.folder)
 
     # ------------------------------------------------------------ tables
     def new(self, game: Game, seats: list[str], delay: float = 0.0,
@@ -138,9 +145,18 @@ class Tables:
         return cached[1]
 
     # ------------------------------------------------------------ files
-    def changed(self, table: Table) -> None:
-        """Note that ``table`` changed: it is written by the next :meth:`flush`."""
+    def stepped(self, table: Table) -> None:
+        """Note the decision ``table`` just took: into the journal now, into its file
+        with the next :meth:`flush`."""
         self.dirty.add(table.id)
+        if self.journal is not None:
+            history = table.game.history
+            self.journal.note(table.id, len(history) - 1, history[-1])
+
+    async def durable(self) -> None:
+        """Wait until every decision noted so far is on disk."""
+        if self.journal is not None:
+            await self.journal.durable()
 
     async def persist(self, table: Table) -> None:
         """Write ``table``'s file now and wait until it is on disk; then a finished
@@ -165,9 +181,14 @@ class Tables:
         return table.thinking is not None
 
     async def flush(self) -> None:
-        """Write every changed table."""
-        await asyncio.gather(*(self.persist(self.tables[i]) for i in list(self.dirty)
-                               if i in self.tables))
+        """Write every changed table; once a journal file is retired, every table in
+        memory, and then remove the retired file."""
+        retired = self.journal.retired if self.journal is not None else []
+        ids = list(self.tables) if retired else list(self.dirty)
+        await asyncio.gather(*(self.persist(self.tables[i]) for i in ids if i in self.tables))
+        for path in retired:
+            path.unlink(missing_ok=True)
+        retired.clear()
 
     async def keep_flushing(self, every: float = 0.5) -> None:
         """Flush changed tables every ``every`` seconds until cancelled (then once
@@ -177,10 +198,12 @@ class Tables:
                 await asyncio.sleep(every)
                 await self.flush()
         finally:
+            self._writer.shutdown(wait=True)
             for table_id in list(self.dirty):
                 if table_id in self.tables and self.folder is not None:
                     write_durably(self._path(table_id), self.tables[table_id].record())
-            self._writer.shutdown(wait=True)
+            if self.journal is not None:
+                self.journal.close()
 
     def _path(self, table_id: str) -> Path:
         return (self.folder or Path(os.devnull)) / f"{table_id}.json"
@@ -214,7 +237,35 @@ class Tables:
                 self._note(table)
             else:
                 self.tables[table_id] = table
+        self._take_again()
         return opened
+
+    def _take_again(self) -> None:
+        """Take again the journal's decisions after each table's file, write the tables
+        they changed, and remove the journal files found."""
+        changed, broken = set(), set()
+        for table_id, before, kind, arg in self.journal.entries():
+            table = self.tables.get(table_id)
+            if table is None or table_id in broken or before < len(table.game.history):
+                continue
+            try:
+                if before > len(table.game.history):
+                    raise IllegalDecision(f"decisions {len(table.game.history)}..{before} "
+                                          f"are missing")
+                table.step(Decision(kind, arg))
+                changed.add(table_id)
+            except (IllegalDecision, ValueError) as exc:
+                log.warning("journal: table %s stops at decision %d: %s", table_id,
+                            len(table.game.history), str(exc)[:200])
+                broken.add(table_id)
+        for table_id in changed:
+            table = self.tables[table_id]
+            write_durably(self._path(table_id), table.record())
+            if table.finished:
+                del self.tables[table_id]
+                self._note(table)
+        for path in self.journal.files:
+            path.unlink(missing_ok=True)
 
 
 def write_durably(path: Path, text: str) -> None:
