@@ -242,61 +242,76 @@ def _influence(g, f) -> str:
             f"tokens start (one on each open space after it).")
 
 
-#: Frame kind -> its question in words (``g`` the game, ``f`` the pending frame), naming
-#: the place or thing it is about.
-QUESTIONS = {
-    "place_leader": lambda g, f: "Place your Leader on a Leader space (" + ", ".join(
-        leader_space_name(g, i) for i, seat in enumerate(g.s.leader_space) if seat < 0)
-        + " free).",
-    "leader_action": lambda g, f: f"Take the Action of {leader_space_name(g, f.d.space)}?",
-    "actions": lambda g, f: f"Take an Action ({f.d.left} left) or end your turn.",
-    "attach_pop": lambda g, f: f"Attach {_card(g, f.d.card)} to a card of your tableau.",
-    "connect": lambda g, f: f"Connect {_card(g, f.d.card)} to your tableau, or leave it "
-                            f"standalone.",
-    "influence": _influence,
-    "remove_influence": lambda g, f: f"Remove an Influence token ({f.d.n} to remove) from "
-                                     f"one of your districts or a Storehouse.",
-    "keep_battle": lambda g, f: "Keep one of the two Battle cards you drew ("
-                                + " or ".join(_card(g, c) for c in f.d.cards) + ").",
-    "search_pick": lambda g, f: "Search: pick the Market card you take ("
-                                + ", ".join(_card(g, c) for c in f.d.options) + ").",
-    "reroll": lambda g, f: f"Re-roll dice of {_raid(g) if 'raid' in f.d.parent else _war(g)} "
-                           f"with {_card(g, f.d.card)}?",
-    "hinder": lambda g, f: f"Hinder {_raid(g)}?",
-    "veto": lambda g, f: f"Veto {_decree(g, f)}?",
-    "war_join": lambda g, f: f"Join {_war(g)} as an ally of the "
-                             f"{'attacker' if f.d.side == 0 else 'defender'}?",
-    "war_accept": lambda g, f: f"Accept the ally's help in {_war(g)}?",
-    "war_commit": lambda g, f: f"Commit a Battle card to {_war(g)} (face down).",
-    "war_discard": lambda g, f: f"Discard a card for strength in {_war(g)}?",
-    "spoils": lambda g, f: f"Take the spoils of {_war(g)} as dollars, the rest as VP.",
-    "share": lambda g, f: f"Share the spoils of {_war(g)} with your ally.",
-    "ally_pay": lambda g, f: f"Pay your ally's share of the cost of {_war(g)}.",
-    "contribute": lambda g, f: f"Contribute to {_conflict(g)} (Battle cards, dollars, "
-                               f"boosts).",
-    "moves": lambda g, f: f"Move cards ({f.d.n} move(s) left) in "
-                          + ("your tableau" if f.d.scope == "own" else
+#: What a question may name, read from the game ``g`` and the pending frame ``f``.
+FIELDS = {
+    "war": lambda g, f: _war(g), "raid": lambda g, f: _raid(g),
+    "conflict": lambda g, f: _conflict(g), "decree": _decree,
+    "card": lambda g, f: _card(g, f.d.card), "n": lambda g, f: f.d.n,
+    "left": lambda g, f: f.d.left, "space": lambda g, f: leader_space_name(g, f.d.space),
+    "free_spaces": lambda g, f: ", ".join(leader_space_name(g, i) for i, seat
+                                          in enumerate(g.s.leader_space) if seat < 0),
+    "drawn": lambda g, f: " or ".join(_card(g, c) for c in f.d.cards),
+    "found": lambda g, f: ", ".join(_card(g, c) for c in f.d.options),
+    "rolled": lambda g, f: _raid(g) if "raid" in f.d.parent else _war(g),
+    "side": lambda g, f: "attacker" if f.d.side == 0 else "defender",
+    "tableau": lambda g, f: ("your tableau" if f.d.scope == "own" else
                              f"{_seat(f.d.target)}'s tableau" if f.d.target >= 0
-                             else "a tableau you choose") + ", or stop moving.",
-    "boom_pick": lambda g, f: "Boom: take an open Market card (not the most expensive), "
-                              "or the dollars instead.",
-    "lose_pop": lambda g, f: f"Lose a Population card from your tableau ({f.d.n} to lose).",
-    "fund_close": lambda g, f: f"Fund the Public Works of "
-                               f"{_seat(g.s.pw_track[f.d.index])} at Upkeep, or close a card.",
-    "declare_role": lambda g, f: "Declare your Role (Colonial Ally, Resistance Leader or "
-                                 "Colonial Ruler).",
-    "storehouse_veto": lambda g, f: f"Veto {_seat(f.d.ally)}'s use of the British "
-                                    f"Storehouse (as Colonial Ally)?",
-    "ruler_buy": lambda g, f: "Colonial Ruler: buy a card from the Market.",
-    "fe_intervene": lambda g, f: f"Intervene in {_raid(g)}?",
-    "fe_hinder": lambda g, f: f"Hinder {_raid(g)}?",
-    "fe_commit": lambda g, f: f"Commit a card face down to "
-                              f"{_raid(g) if f.d.parent == 'raid_fe' else _war(g)}.",
-    "fe_tokens": lambda g, f: f"Withdraw Storehouse tokens for {_war(g)}.",
-    "fe_donate": lambda g, f: f"Donate dollars to your ally after {_war(g)}.",
-    "fe_plunder": lambda g, f: f"Plunder after {_war(g)}: take a card from the loser, "
-                               f"the rest as VP.",
+                             else "a tableau you choose"),
+    "funded": lambda g, f: _seat(g.s.pw_track[f.d.index]),
+    "ally": lambda g, f: _seat(f.d.ally),
+    "committed_to": lambda g, f: _raid(g) if f.d.parent == "raid_fe" else _war(g),
 }
+
+#: Frame kind -> its question in words, naming the place or thing it is about
+#: (``{field}``: :data:`FIELDS`); the Influence question is :func:`_influence`.
+QUESTIONS = {
+    "place_leader": "Place your Leader on a Leader space ({free_spaces} free).",
+    "leader_action": "Take the Action of {space}?",
+    "actions": "Take an Action ({left} left) or end your turn.",
+    "attach_pop": "Attach {card} to a card of your tableau.",
+    "connect": "Connect {card} to your tableau, or leave it standalone.",
+    "influence": "",
+    "remove_influence": "Remove an Influence token ({n} to remove) from one of your "
+                        "districts or a Storehouse.",
+    "keep_battle": "Keep one of the two Battle cards you drew ({drawn}).",
+    "search_pick": "Search: pick the Market card you take ({found}).",
+    "reroll": "Re-roll dice of {rolled} with {card}?",
+    "hinder": "Hinder {raid}?",
+    "veto": "Veto {decree}?",
+    "war_join": "Join {war} as an ally of the {side}?",
+    "war_accept": "Accept the ally's help in {war}?",
+    "war_commit": "Commit a Battle card to {war} (face down).",
+    "war_discard": "Discard a card for strength in {war}?",
+    "spoils": "Take the spoils of {war} as dollars, the rest as VP.",
+    "share": "Share the spoils of {war} with your ally.",
+    "ally_pay": "Pay your ally's share of the cost of {war}.",
+    "contribute": "Contribute to {conflict} (Battle cards, dollars, boosts).",
+    "moves": "Move cards ({n} move(s) left) in {tableau}, or stop moving.",
+    "boom_pick": "Boom: take an open Market card (not the most expensive), or the dollars "
+                 "instead.",
+    "lose_pop": "Lose a Population card from your tableau ({n} to lose).",
+    "fund_close": "Fund the Public Works of {funded} at Upkeep, or close a card.",
+    "declare_role": "Declare your Role (Colonial Ally, Resistance Leader or Colonial Ruler).",
+    "storehouse_veto": "Veto {ally}'s use of the British Storehouse (as Colonial Ally)?",
+    "ruler_buy": "Colonial Ruler: buy a card from the Market.",
+    "fe_intervene": "Intervene in {raid}?",
+    "fe_hinder": "Hinder {raid}?",
+    "fe_commit": "Commit a card face down to {committed_to}.",
+    "fe_tokens": "Withdraw Storehouse tokens for {war}.",
+    "fe_donate": "Donate dollars to your ally after {war}.",
+    "fe_plunder": "Plunder after {war}: take a card from the loser, the rest as VP.",
+}
+
+
+class _Fields(dict):
+    """The fields of one question, each read when the question names it."""
+
+    def __init__(self, g, f):
+        super().__init__()
+        self.g, self.f = g, f
+
+    def __missing__(self, key: str):
+        return FIELDS[key](self.g, self.f)
 
 
 def question_words(g) -> str:
@@ -304,8 +319,10 @@ def question_words(g) -> str:
     f = g.pending
     if f is None:
         return ""
-    words = QUESTIONS.get(f.kind)
+    fallback = f.kind.replace("_", " ").capitalize() + "?"
     try:
-        return words(g, f) if words else f.kind.replace("_", " ").capitalize() + "?"
+        if f.kind == "influence":
+            return _influence(g, f)
+        return QUESTIONS[f.kind].format_map(_Fields(g, f)) if f.kind in QUESTIONS else fallback
     except (AttributeError, IndexError, KeyError, LookupError):
-        return f.kind.replace("_", " ").capitalize() + "?"
+        return fallback
