@@ -16,7 +16,7 @@ import click
 
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine import Game
-from singapore_env.words import card_words, decision_words, question_words
+from singapore_env.words import card_words, decision_seen_by, decision_words, question_words
 
 HELP = """Commands at the prompt:
   <number>     take that decision
@@ -125,9 +125,8 @@ class Session:
             self._show_events()
             acting = game.acting_seat
             if acting != me:
-                from singapore_env.engine.describe import describe_seen_by
                 decision = self.agents[acting].choose(game, acting)
-                click.echo(f"  {SEAT_NAMES[acting]}: {describe_seen_by(game, decision, me)}")
+                click.echo(f"  {SEAT_NAMES[acting]}: {decision_seen_by(game, decision, me)}")
                 game.step(decision)
                 continue
             if game.s.round != shown_round:

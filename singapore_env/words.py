@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from singapore_env.engine.content import FACTIONS, SEAT_NAMES
 from singapore_env.engine.decisions import Kind
-from singapore_env.engine.describe import describe
+from singapore_env.engine.describe import HIDDEN_ANSWERS, describe
 
 _FACTION = {"british": "British", "malay": "Malay"}
 
@@ -181,8 +181,21 @@ def decision_words(g, d) -> str:
     if d.kind == Kind.REMOVE_INFLUENCE:
         return f"remove a token from {space_name(g, d.arg)}"
     if d.kind == Kind.PLACE_LEADER:
-        return f"place your Leader on {leader_space_name(g, d.arg)}"
+        return f"place the Leader on {leader_space_name(g, d.arg)}"
+    f = g.pending
+    if d.kind == Kind.YES and f is not None and f.kind == "influence" and f.d.asking:
+        return f"drop a token on {space_name(g, f.d.pos)}"
     return describe(g, d)
+
+
+def decision_seen_by(g, d, viewer: int) -> str:
+    """The decision the acting seat is about to take, as ``viewer`` (-1: a spectator)
+    sees it: :func:`decision_words` when it is public or ``viewer``'s own, else only
+    that a hidden choice is made."""
+    f = g.pending
+    if f is not None and f.seat != viewer and f.kind in HIDDEN_ANSWERS:
+        return HIDDEN_ANSWERS[f.kind]
+    return decision_words(g, d)
 
 
 def _card(g, cid: int) -> str:

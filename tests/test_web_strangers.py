@@ -192,7 +192,8 @@ def test_the_creator_paces_stops_and_deletes_a_game(tmp_path):
         key = {"x-seat-key": game["seats"][0]["key"]}
         r = c.post(f"/api/games/{gid}/pace", headers=owner, json={"delay": 0})
         assert r.status_code == 200 and c.get(f"/api/games/{gid}").json()["delay"] == 0
-        view = wait(c, f"/api/games/{gid}/seats/0", lambda v: v["question"], game["seats"][0]["key"])
+        view = wait(c, f"/api/games/{gid}/seats/0", lambda v: v["question"],
+                    game["seats"][0]["key"])
         assert c.post(f"/api/games/{gid}/stop", headers=owner).status_code == 200
         stopped = c.get(f"/api/games/{gid}/seats/0", headers=key).json()
         assert stopped["stopped"] and stopped["question"] is None

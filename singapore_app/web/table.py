@@ -19,7 +19,7 @@ import time
 from singapore_env.engine import Game
 from singapore_env.engine.save_validation import SaveFormatError
 from singapore_env.engine.content import SEAT_NAMES
-from singapore_env.engine.describe import describe_seen_by
+from singapore_env.words import decision_seen_by
 
 from ..play import public_events
 
@@ -115,7 +115,7 @@ class Table:
         the game unchanged), logging it as each seat sees it."""
         g = self.game
         seat, index, events = g.acting_seat, len(g.history), len(g.s.log_text)
-        texts = [describe_seen_by(g, decision, v) for v in (0, 1, 2, 3, -1)]
+        texts = [decision_seen_by(g, decision, v) for v in (0, 1, 2, 3, -1)]
         g.step(decision)
         self.log.append([index, seat, texts])
         self._log_events(events)
