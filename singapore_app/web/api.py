@@ -30,8 +30,8 @@ def _state(request: Request):
     return request.app.state.web
 
 
-def _table(request: Request) -> Table:
-    return _state(request).tables.get(inputs.game_id(request.path_params["game"]))
+async def _table(request: Request) -> Table:
+    return await _state(request).tables.open(inputs.game_id(request.path_params["game"]))
 
 
 def _seat(request: Request, table: Table) -> int:
@@ -130,16 +130,16 @@ async def open_replay(request: Request):
 
 
 async def spectator_view(request: Request):
-    return JSONResponse(view(_table(request), None))
+    return JSONResponse(view(await _table(request), None))
 
 
 async def seat_view(request: Request):
-    table = _table(request)
+    table = await _table(request)
     return JSONResponse(view(table, _seat(request, table)))
 
 
 async def seat_legal(request: Request):
-    table = _table(request)
+    table = await _table(request)
     seat = _seat(request, table)
     g = table.game
     return JSONResponse({"decisions": len(g.history), "to_answer": g.acting_seat == seat,
@@ -148,7 +148,7 @@ async def seat_legal(request: Request):
 
 async def seat_answer(request: Request):
     web = _state(request)
-    table = _table(request)
+    table = await _table(request)
     seat = _seat(request, table)
     body = await inputs.read_json(request)
     g = table.game
@@ -170,9 +170,9 @@ async def seat_answer(request: Request):
 
 
 # ---------------------------------------------------------------- the creator's
-def _owned(request: Request) -> Table:
+async def _owned(request: Request) -> Table:
     """The table of the path, if the request holds its creator's secret (else 403)."""
-    table = _table(request)
+    table = await _table(request)
     key = request.headers.get("x-owner-key") or request.query_params.get("owner")
     if not key_fits(table.owner, key):
         raise ApiError(403, "wrong or missing creator's secret: give the key the game "
@@ -182,7 +182,7 @@ def _owned(request: Request) -> Table:
 
 async def set_pace(request: Request):
     """The seconds between agent moves, changed while the game goes on."""
-    table = _owned(request)
+    table = await _owned(request)
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("delay",))
     table.delay = inputs.delay_of(body)
@@ -193,7 +193,7 @@ async def set_pace(request: Request):
 async def stop_game(request: Request):
     """No more moves: the agents stop and no answer is taken (the book stays shut
     while people have cards to hide)."""
-    table = _owned(request)
+    table = await _owned(request)
     if not table.finished:
         table.stopped = True
         await _state(request).tables.persist(table)
@@ -203,9 +203,9 @@ async def stop_game(request: Request):
 
 async def delete_game(request: Request):
     """The game forgotten: out of memory, its file removed."""
-    table = _owned(request)
+    table = await _owned(request)
     table.stopped = True
-    _state(request).tables.delete(table)
+    await _state(request).tables.delete(table)
     return JSONResponse({"id": table.id, "deleted": True})
 
 
@@ -216,20 +216,20 @@ def _open_book(table: Table, what: str) -> None:
 
 
 async def download(request: Request):
-    table = _table(request)
+    table = await _table(request)
     _open_book(table, "save")
     return Response(table.game.to_json(), media_type="application/json", headers={
         "content-disposition": f'attachment; filename="singapore-{table.id}.json"'})
 
 
 async def replay_summary(request: Request):
-    table = _table(request)
+    table = await _table(request)
     _open_book(table, "replay")
     return JSONResponse(_state(request).tables.timeline(table).summary())
 
 
 async def replay_step(request: Request):
-    table = _table(request)
+    table = await _table(request)
     _open_book(table, "replay")
     timeline = _state(request).tables.timeline(table)
     text = request.path_params["step"]

@@ -83,23 +83,33 @@ class Tables:
         return sum(not t.finished for t in self.tables.values())
 
     def get(self, table_id: str) -> Table:
-        """The table ``table_id``, read from its file if it is not in memory (ApiError
-        404 if there is none, or its file cannot be opened)."""
+        """The table ``table_id`` if it is in memory (ApiError 404 if not)."""
         table = self.tables.get(table_id) or self._finished.get(table_id)
         if table is None:
-            table = self._read(table_id, self._path(table_id))
-            if table is None:
-                raise ApiError(404, f"no game {table_id!r} on this server")
-            self._keep(table)
+            raise ApiError(404, f"no game {table_id!r} on this server")
         return table
 
-    def delete(self, table: Table) -> None:
-        """Forget ``table`` and remove its file."""
-        for place in (self.tables, self._finished, self._listed, self._timelines):
-            place.pop(table.id, None)
-        self.dirty.discard(table.id)
-        if self.folder is not None:
-            self._path(table.id).unlink(missing_ok=True)
+    async def open(self, table_id: str) -> Table:
+        """The table ``table_id``, read from its file on a thread if it is not in memory
+        (ApiError 404 if there is none, or its file cannot be opened)."""
+        table = self.tables.get(table_id) or self._finished.get(table_id)
+        if table is None and self._path(table_id).is_file():
+            table = await asyncio.get_running_loop().run_in_executor(
+                None, self._read, table_id, self._path(table_id))
+            if table is not None:
+                self._keep(table)
+        return table or self.get(table_id)
+
+    async def delete(self, table: Table) -> None:
+        """Forget ``table`` and remove its file (after any write of it under way)."""
+        async with self._locks.setdefault(table.id, asyncio.Lock()):
+            table.deleted = True
+            for place in (self.tables, self._finished, self._listed, self._timelines,
+                          self._locks):
+                place.pop(table.id, None)
+            self.dirty.discard(table.id)
+            if self.folder is not None:
+                self._path(table.id).unlink(missing_ok=True)
 
     def recent(self, most: int = 50) -> list[dict]:
         """The newest tables first, as list entries (no secrets; the seed only where the
@@ -167,18 +177,16 @@ class Tables:
             return
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
+            if table.deleted:
+                return
             text = table.record()
             await asyncio.get_running_loop().run_in_executor(
                 self._writer, write_durably, self._path(table.id), text)
-        if table.finished and self.tables.get(table.id) is table and not self._moving(table):
+        if table.finished and self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._locks.pop(table.id, None)
             self._note(table)
             self._keep(table)
-
-    @staticmethod
-    def _moving(table: Table) -> bool:
-        return table.thinking is not None
 
     async def flush(self) -> None:
         """Write every changed table; once a journal file is retired, every table in

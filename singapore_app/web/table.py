@@ -59,6 +59,8 @@ class Table:
         self.created = created if created is not None else time.time()
         self.replay_only, self.stopped = replay_only, stopped
         self.agents: list = [None] * 4
+        #: its creator deleted it (nothing more is written)
+        self.deleted = False
         #: the seat whose agent is thinking now (None: none)
         self.thinking: int | None = None
         #: why the agents stopped playing (an agent failed), else None
