@@ -229,3 +229,18 @@ def test_the_game_over_view_has_the_final_scores():
         assert [row["seat"] for row in final if row["won"]] == view["board"]["winners"]
         assert json.dumps(final)  # (plain data)
         assert RulesConfig.named("standard")  # (unchanged rules)
+
+
+def test_with_allow_code_a_file_that_blocks_or_fails_is_answered(tmp_path, monkeypatch):
+    from web_support import TestClient, create_app
+
+    fifo, empty = _fifo(tmp_path), tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    monkeypatch.setattr(specs, "BUILD_SECONDS", 1.0)
+    with TestClient(create_app(allow_code=True)) as c:
+        for spec, words in ((f"learned:{empty}", "resident: "),
+                            (f"learned:{fifo}", "took over 1 s to build")):
+            r = c.post("/api/games", json={"seats": ["person", spec, "random", "random"]})
+            assert r.status_code == 400 and words in r.json()["error"], r.text
+        assert c.get("/api/games").status_code == 200
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # (frees the blocked thread)

@@ -29,6 +29,8 @@ THINK_LIMIT = 5.0
 #: Search simulations a second of thinking is counted as (a conservative rate: a
 #: simulation plays each candidate to the end of the game with the heuristic).
 SIMULATIONS_PER_SECOND = 20
+#: Seconds an agent may take to be built (with --allow-code, a spec may name anything).
+BUILD_SECONDS = 30.0
 #: The most candidates a search may compare (each is played in every simulation).
 MOST_CANDIDATES = 6
 _NUMBER = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
@@ -129,6 +131,9 @@ async def check_seats(seats: list[str], allow_code: bool, think_limit: float) ->
             raise ApiError(400, f"{where}: {REFUSED}")
         check_budget(spec, think_limit)
         try:
-            await loop.run_in_executor(None, build, text)
-        except (ValueError, ImportError, OSError) as exc:
+            await asyncio.wait_for(loop.run_in_executor(None, build, text), BUILD_SECONDS)
+        except asyncio.TimeoutError:
+            raise ApiError(400, f"{where}: the agent took over {BUILD_SECONDS:g} s to "
+                                f"build") from None
+        except Exception as exc:  # noqa: BLE001 -- a spec that cannot be built is the client's
             raise ApiError(400, f"{where}: {exc}"[:300]) from None
