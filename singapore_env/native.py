@@ -5,12 +5,17 @@ The build is optional: without a C++17 compiler the package installs with the Py
 engine only, and :func:`require` (which everything that asks for the native engine
 calls) raises :class:`NativeUnavailable` saying why and how to build it.
 
-What is native so far is the random stream: :class:`Random` draws exactly what the
-Python engine's ``numpy.random.Generator(PCG64(seed))`` draws (the same numbers and the
-same generator state after each draw), for the draws the rules make.
+What is native so far: the random stream (:class:`Random` draws exactly what the Python
+engine's ``numpy.random.Generator(PCG64(seed))`` draws, with the same generator state
+after each draw) and the setup of a game (:func:`deal`), built from the loaded
+:class:`~singapore_env.engine.content.Content` and :class:`~singapore_env.engine.config.RulesConfig`
+of the Python engine: no card or number is written twice.
 """
 
 from __future__ import annotations
+
+from .engine.config import ConfigError, RulesConfig
+from .engine.content import Content, default_content
 
 try:
     from . import _native
@@ -87,6 +92,56 @@ class Random:
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")
         return self._gen.permutation(n)
+
+
+def deal(seed: int, config: RulesConfig | None = None, content: Content | None = None,
+         keep_text_log: bool = True) -> dict:
+    """The state of a new game right after its setup, before the first round starts:
+    the fields the setup writes, named as ``GameState.to_dict()`` names them, and
+    ``"rng"``, the generator's state as numpy's ``bit_generator.state`` dict. Equal to the
+    Python engine's setup for the same seed, configuration and content."""
+    cfg = config if config is not None else RulesConfig.standard()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    native_content = _content(content if content is not None else default_content(cfg.slavery))
+    try:
+        d = require().deal(native_content, _config_record(cfg), seed, keep_text_log)
+    except ValueError as exc:  # the configuration asks for more than the content has
+        raise ConfigError(str(exc)) from None
+    (sh, sl), (ih, il), has_uint32, uinteger = d["rng"]
+    d["rng"] = {"bit_generator": "PCG64", "state": {"state": sh << 64 | sl, "inc": ih << 64 | il},
+                "has_uint32": int(has_uint32), "uinteger": uinteger}
+    d["tableau"] = [[list(slot) for slot in row] for row in d["tableau"]]
+    return d
+
+
+#: Content -> its native copy (a Content is frozen: built once; the Content is kept so
+#: that its id is not reused).
+_NATIVE_CONTENT: dict[int, tuple[Content, object]] = {}
+
+
+def _content(content: Content):
+    """The native engine's copy of a loaded Content (what the rules read of it)."""
+    entry = _NATIVE_CONTENT.get(id(content))
+    if entry is None:
+        board = content.board
+        entry = _NATIVE_CONTENT[id(content)] = (content, require().content({
+            "market_ids": list(content.market_ids), "leader_ids": list(content.leader_ids),
+            "population_ids": list(content.population_ids), "folk_ids": list(content.folk_ids),
+            "battle_ids": [list(ids) for ids in content.battle_ids],
+            "event_ids_i": list(content.event_ids.get("I", ())),
+            "event_ids_ii": list(content.event_ids.get("II", ())),
+            "star": [int(d.star) for d in content.defs], "keys": [d.key for d in content.defs],
+            "loop_spaces": len(board.loop_ids), "vices": len(board.vices),
+            "leader_spaces": len(board.leader_spaces)}))
+    return entry[1]
+
+
+def _config_record(cfg: RulesConfig) -> dict:
+    """The numbers of a configuration that the native rules read."""
+    return {"ruleset": cfg.ruleset, "market_slots": cfg.market_slots, "max_hand": cfg.max_hand,
+            "event_i_cards": cfg.event_i_cards, "event_ii_cards": cfg.event_ii_cards,
+            "sim_put_away_british": list(cfg.sim_put_away_british)}
 
 
 def _halves(value: int) -> tuple[int, int]:
