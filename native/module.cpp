@@ -1,9 +1,10 @@
 // The compiled module singapore_env._native: the Python face of the native engine.
-// One translation unit (the build compiles this file only).
+// One translation unit (the build compiles this file only); singapore_env/native.py
+// wraps it.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "game.hpp"
+#include "engine.hpp"
 #include "rng.hpp"
 
 namespace py = pybind11;
@@ -11,12 +12,8 @@ namespace py = pybind11;
 namespace {
 
 // 128-bit values cross to Python as (high, low) 64-bit halves.
-std::pair<uint64_t, uint64_t> halves(sg::u128 v) {
-    return {(uint64_t)(v >> 64), (uint64_t)v};
-}
-sg::u128 joined(std::pair<uint64_t, uint64_t> hl) {
-    return ((sg::u128)hl.first << 64) | hl.second;
-}
+std::pair<uint64_t, uint64_t> halves(sg::u128 v) { return {(uint64_t)(v >> 64), (uint64_t)v}; }
+sg::u128 joined(std::pair<uint64_t, uint64_t> hl) { return ((sg::u128)hl.first << 64) | hl.second; }
 
 py::tuple rng_halves(const sg::Pcg64& r) {
     return py::make_tuple(halves(r.state()), halves(r.inc()), r.has_uint32(), r.uinteger());
@@ -27,9 +24,133 @@ T item(const py::dict& d, const char* key) {
     return d[key].cast<T>();
 }
 
-// The content record singapore_env.native builds from a loaded Content.
+// ---------------------------------------------------------------- content records
+sg::Effect effect_from(const py::dict& d, const std::vector<std::string>& types,
+                       const std::vector<std::string>& tables) {
+    sg::Effect e;
+    e.type = sg::index_of(types, item<std::string>(d, "type"));
+    for (auto kv : d) {
+        std::string key = kv.first.cast<std::string>();
+        py::handle v = kv.second;
+        if (key == "type") continue;
+        if (key == "cards") e.cards = v.cast<std::vector<std::string>>();
+        else if (key == "table") e.table = sg::index_of(tables, v.cast<std::string>());
+        else if (key == "scope") e.scope_any = v.cast<std::string>() == "any";
+        else if (key == "applies") e.applies = sg::index_of({"all", "dual_price", "public_works"}, v.cast<std::string>());
+        else if (key == "when") e.when = sg::index_of({"always", "leader_on_market_space"}, v.cast<std::string>());
+        else if (key == "once_per_turn") e.once_per_turn = v.cast<bool>();
+        else if (key == "once_per_round") e.once_per_round = v.cast<bool>();
+        else if (key == "once_per_game") e.once_per_game = v.cast<bool>();
+        else {
+            int x = v.cast<int>();
+            if (key == "n") e.n = x;
+            else if (key == "per_pop") e.per_pop = x;
+            else if (key == "dice") e.dice = x;
+            else if (key == "player") e.player = x;
+            else if (key == "neutral") e.neutral = x;
+            else if (key == "plus") e.plus = x;
+            else if (key == "volunteer_base") e.volunteer_base = x;
+            else if (key == "volunteer_per_strength") e.volunteer_per_strength = x;
+            else if (key == "cost") e.cost = x;
+            else if (key == "slavery_cost") e.slavery_cost = x;
+            else if (key == "per") e.per = x;
+            else throw std::invalid_argument("unknown effect field " + key);
+        }
+    }
+    return e;
+}
+
+std::vector<sg::Effect> effects_from(const py::handle& list, const std::vector<std::string>& types,
+                                     const std::vector<std::string>& tables) {
+    std::vector<sg::Effect> out;
+    for (auto e : list) out.push_back(effect_from(e.cast<py::dict>(), types, tables));
+    return out;
+}
+
+sg::Connector connector_from(const py::handle& v) {
+    sg::Connector c;
+    if (v.is_none()) return c;
+    auto [colour, shape] = v.cast<std::pair<std::string, std::string>>();
+    c.colour = sg::index_of({"black", "red", "both"}, colour);
+    c.shape = sg::index_of({"solid", "notch"}, shape);
+    return c;
+}
+
 std::shared_ptr<const sg::Content> content_from(const py::dict& d) {
     auto c = std::make_shared<sg::Content>();
+    py::dict board = d["board"];
+    sg::Board& b = c->board;
+    b.max_ships = item<int>(board, "max_ships");
+    b.max_population = item<int>(board, "max_population");
+    b.port_bands = item<std::vector<std::array<int, 4>>>(board, "port_bands");
+    b.multiplier_track = item<sg::Ids>(board, "multiplier_track");
+    b.pw_ship_spaces = item<sg::Ids>(board, "pw_ship_spaces");
+    b.loop_ids = item<std::vector<std::string>>(board, "loop_ids");
+    for (const auto& kind : item<std::vector<std::string>>(board, "loop_kind"))
+        b.loop_storehouse.push_back(kind == "storehouse");
+    b.loop_faction = item<sg::Ids>(board, "loop_faction");
+    b.loop_multiplier = item<sg::Ids>(board, "loop_multiplier");
+    b.loop_ship = item<sg::Ids>(board, "loop_ship");
+    b.loop_opens_at = item<sg::Ids>(board, "loop_opens_at");
+    for (const auto& space : item<std::vector<std::string>>(board, "leader_spaces"))
+        b.leader_spaces.push_back(sg::index_of({"market", "populate", "battle"}, space));
+    b.vices = item<std::vector<std::string>>(board, "vices");
+    b.vice_cost = item<sg::Ids>(board, "vice_cost");
+    b.vice_can_legalize = item<sg::Ids>(board, "vice_can_legalize");
+    auto slavery = std::find(b.vices.begin(), b.vices.end(), "slavery");
+    b.slavery_vice = slavery == b.vices.end() ? -1 : (int)(slavery - b.vices.begin());
+
+    py::dict tables = d["conflict_tables"];
+    for (auto kv : tables) c->table_names.push_back(kv.first.cast<std::string>());
+    for (auto kv : tables) {
+        std::vector<sg::ConflictRow> rows;
+        for (auto row : kv.second) {
+            py::tuple r = row.cast<py::tuple>();
+            rows.push_back({r[0].cast<int>(), r[1].cast<int>(), effects_from(r[2], sg::EFFECT_NAMES, c->table_names)});
+        }
+        c->conflict_tables.push_back(rows);
+    }
+    for (auto item_ : d["defs"]) {
+        py::dict cd = item_.cast<py::dict>();
+        sg::Card card;
+        card.key = item<std::string>(cd, "key");
+        card.name = item<std::string>(cd, "name");
+        card.category = item<std::string>(cd, "category");
+        auto price = item<std::pair<int, int>>(cd, "price");
+        card.price[0] = price.first;
+        card.price[1] = price.second;
+        for (const auto& kind : item<std::vector<std::string>>(cd, "kinds"))
+            card.kinds |= 1u << sg::index_of(sg::KIND_NAMES, kind);
+        card.vice = item<int>(cd, "vice");
+        card.pop_slots = item<int>(cd, "pop_slots");
+        card.left = connector_from(cd["left"]);
+        card.right = connector_from(cd["right"]);
+        card.instant = effects_from(cd["instant"], sg::EFFECT_NAMES, c->table_names);
+        card.action = effects_from(cd["action"], sg::EFFECT_NAMES, c->table_names);
+        card.boosts = effects_from(cd["boosts"], sg::BOOST_NAMES, c->table_names);
+        for (const sg::Effect& e : card.boosts) {
+            card.boosts_of[e.type].push_back(e);
+            c->has_boost[e.type] = true;
+        }
+        card.end_game = effects_from(cd["end_game"], sg::END_GAME_NAMES, c->table_names);
+        card.modifiers = effects_from(cd["modifiers"], sg::MODIFIER_NAMES, c->table_names);
+        card.faction = item<int>(cd, "faction");
+        card.strength = item<int>(cd, "strength");
+        card.star = item<bool>(cd, "star");
+        for (auto l : cd["legacies"]) {
+            py::tuple t = l.cast<py::tuple>();
+            sg::Legacy legacy;
+            legacy.metric = sg::index_of(sg::METRIC_NAMES, t[0].cast<std::string>());
+            legacy.bands = t[1].cast<std::vector<std::pair<int, int>>>();
+            legacy.per = t[2].cast<int>();
+            card.legacies.push_back(legacy);
+        }
+        card.dual_price = card.price[0] != card.price[1];
+        card.tax_player = item<int>(cd, "tax_player");
+        card.tax_neutral = item<int>(cd, "tax_neutral");
+        card.cost_terms = item<std::vector<std::pair<int, int>>>(cd, "cost_terms");
+        c->defs.push_back(std::move(card));
+    }
     c->market_ids = item<sg::Ids>(d, "market_ids");
     c->leader_ids = item<sg::Ids>(d, "leader_ids");
     c->population_ids = item<sg::Ids>(d, "population_ids");
@@ -39,57 +160,132 @@ std::shared_ptr<const sg::Content> content_from(const py::dict& d) {
     c->battle_ids[1] = battle.at(1);
     c->event_ids_i = item<sg::Ids>(d, "event_ids_i");
     c->event_ids_ii = item<sg::Ids>(d, "event_ids_ii");
-    c->star = item<sg::Ids>(d, "star");
-    c->keys = item<std::vector<std::string>>(d, "keys");
-    c->loop_spaces = item<int>(d, "loop_spaces");
-    c->vices = item<int>(d, "vices");
-    c->leader_spaces = item<int>(d, "leader_spaces");
     if (c->leader_ids.size() != 4) throw std::invalid_argument("content needs 4 leaders");
     return c;
 }
 
-sg::Config config_from(const py::dict& d) {
-    sg::Config cfg;
-    cfg.ruleset = item<std::string>(d, "ruleset");
-    cfg.market_slots = item<int>(d, "market_slots");
-    cfg.max_hand = item<int>(d, "max_hand");
-    cfg.event_i_cards = item<int>(d, "event_i_cards");
-    cfg.event_ii_cards = item<int>(d, "event_ii_cards");
-    cfg.sim_put_away_british = item<std::vector<std::string>>(d, "sim_put_away_british");
+std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
+    auto cfg = std::make_shared<sg::Config>();
+    sg::Config& c = *cfg;
+    c.ruleset = item<std::string>(d, "ruleset");
+    c.slavery = item<bool>(d, "slavery");
+    c.star_in_conflict_under_singapore = item<bool>(d, "star_in_conflict_under_singapore");
+    c.conflict_vp_full_strength = item<bool>(d, "conflict_vp_full_strength");
+    c.spoils_optional = item<std::string>(d, "spoils_sharing") == "optional";
+    int* ints[] = {&c.event_i_cards, &c.event_ii_cards, &c.singapore_treaty_ships,
+                   &c.anglo_dutch_ship_threshold, &c.first_round_income, &c.actions_per_turn,
+                   &c.leader_money, &c.leader_storehouse_tokens, &c.battle_card_price,
+                   &c.battle_draw_two_tokens, &c.market_slots, &c.district_threshold,
+                   &c.raid_ship_threshold, &c.legalize_cost, &c.outlaw_vp,
+                   &c.malay_decree_cost_under_anglo_dutch, &c.war_cost, &c.war_cost_under_anglo_dutch,
+                   &c.war_dice, &c.war_ship_loss_dice, &c.star_ship_threshold,
+                   &c.conflict_money_strength, &c.fund_cost_per_multiplier, &c.ally_income,
+                   &c.ally_dual_price_extra, &c.folk_hero_cost, &c.leader_spoils_bonus_vs_agents,
+                   &c.leader_spoils_penalty_vs_allies, &c.ruler_spoils_penalty_vs_allies,
+                   &c.spoils_multiplier_floor, &c.folk_draw_on_loss, &c.folk_draw_outnumbered,
+                   &c.lone_leader_extra_tokens, &c.max_hand, &c.max_tableau, &c.n_loop,
+                   &c.n_choose, &c.action_cost_war};
+    const char* names[] = {"event_i_cards", "event_ii_cards", "singapore_treaty_ships",
+                           "anglo_dutch_ship_threshold", "first_round_income", "actions_per_turn",
+                           "leader_money", "leader_storehouse_tokens", "battle_card_price",
+                           "battle_draw_two_tokens", "market_slots", "district_threshold",
+                           "raid_ship_threshold", "legalize_cost", "outlaw_vp",
+                           "malay_decree_cost_under_anglo_dutch", "war_cost", "war_cost_under_anglo_dutch",
+                           "war_dice", "war_ship_loss_dice", "star_ship_threshold",
+                           "conflict_money_strength", "fund_cost_per_multiplier", "ally_income",
+                           "ally_dual_price_extra", "folk_hero_cost", "leader_spoils_bonus_vs_agents",
+                           "leader_spoils_penalty_vs_allies", "ruler_spoils_penalty_vs_allies",
+                           "spoils_multiplier_floor", "folk_draw_on_loss", "folk_draw_outnumbered",
+                           "lone_leader_extra_tokens", "max_hand", "max_tableau", "n_loop",
+                           "n_choose", "action_cost_war"};
+    static_assert(sizeof(ints) / sizeof(ints[0]) == sizeof(names) / sizeof(names[0]));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) *ints[i] = item<int>(d, names[i]);
+    c.spoils_shares = item<std::vector<std::pair<int, int>>>(d, "spoils_shares");
+    c.sim_put_away_british = item<std::vector<std::string>>(d, "sim_put_away_british");
+    c.faces = item<sg::Ids>(d, "faces");
+    c.vp_sources = item<std::vector<std::string>>(d, "vp_sources");
     return cfg;
 }
 
-py::list slot_rows(const std::vector<std::vector<sg::Slot>>& tableau) {
+// ---------------------------------------------------------------- state views
+py::list slot_rows(const std::array<std::vector<sg::Slot>, 4>& tableau) {
+    static const char* DOWN[] = {"", "closed", "outlawed"};
     py::list rows;
     for (const auto& row : tableau) {
         py::list out;
         for (const sg::Slot& x : row)
             out.append(py::make_tuple(x.card, (int)x.up, (int)x.link, x.pops, (int)x.activated,
-                                      x.stored, x.down, (int)x.searched));
+                                      x.stored, DOWN[x.down], (int)x.searched));
         rows.append(out);
     }
     return rows;
 }
 
-// The dealt state as GameState.to_dict() names its fields.
+// The state's fields as GameState.to_dict() names them (not yet: the stack's data and
+// the text log).
 py::dict state_dict(const sg::State& s) {
     py::dict d;
+    d["round"] = s.round;
     d["first_player"] = s.first_player;
+    d["anglo_dutch"] = s.anglo_dutch;
+    d["ships"] = s.ships;
+    d["current_event"] = s.current_event;
+    d["game_over"] = s.game_over;
+    d["turn_seat"] = s.turn_seat;
+    d["decisions"] = s.decisions;
+    d["discount_used"] = s.discount_used;
+    d["roles_public"] = s.roles_public;
+    d["vp"] = s.vp;
+    d["wealth"] = s.wealth;
+    d["storehouse"] = s.storehouse;
+    d["population"] = s.population;
+    d["pw_track"] = s.pw_track;
     d["market"] = s.market;
     d["market_deck"] = s.market_deck;
+    d["market_discard"] = s.market_discard;
     d["population_deck"] = s.population_deck;
+    d["population_discard"] = s.population_discard;
     d["event_deck"] = s.event_deck;
-    d["districts"] = s.districts;
-    d["outlawed"] = s.outlawed;
+    d["event_discard"] = s.event_discard;
     d["leader_space"] = s.leader_space;
+    d["outlawed"] = s.outlawed;
+    d["wars_won"] = s.wars_won;
+    d["used_cards"] = s.used_cards;
+    d["districts"] = s.districts;
+    d["final_vp"] = s.final_vp;
+    d["roles"] = s.roles;
+    d["vetoed"] = s.vetoed;
     d["folk_deck"] = s.folk_deck;
+    d["folk_discard"] = s.folk_discard;
     d["put_away"] = s.put_away;
-    d["battle_deck"] = std::vector<sg::Ids>{s.battle_deck[0], s.battle_deck[1]};
-    d["battle_discard"] = std::vector<sg::Ids>{s.battle_discard[0], s.battle_discard[1]};
     d["hands"] = s.hands;
+    d["revealed"] = s.revealed;
+    d["battle_deck"] = s.battle_deck;
+    d["battle_discard"] = s.battle_discard;
+    d["folk_hands"] = s.folk_hands;
+    d["vp_sources"] = s.vp_sources;
+    py::list modifiers;
+    for (auto [type, n] : s.modifiers) modifiers.append(py::make_tuple(sg::MODIFIER_NAMES[type], n));
+    d["modifiers"] = modifiers;
+    py::list facts;
+    for (const auto& [kind, values] : s.facts) {
+        py::list row;
+        row.append(kind);
+        for (int v : values) row.append(v);
+        facts.append(row);
+    }
+    d["facts"] = facts;
     d["tableau"] = slot_rows(s.tableau);
-    d["log_text"] = s.log_text;
+    py::list kinds;
+    for (const sg::Frame& f : s.stack) kinds.append(py::make_tuple(sg::FRAME_NAMES[f.kind], f.seat));
+    d["stack_kinds"] = kinds;
     return d;
+}
+
+py::list decisions_list(const std::vector<sg::Decision>& legal) {
+    py::list out;
+    for (const sg::Decision& d : legal) out.append(py::make_tuple(d.kind, d.arg));
+    return out;
 }
 
 }  // namespace
@@ -108,15 +304,48 @@ PYBIND11_MODULE(_native, m) {
         .def("permutation", &sg::Pcg64::permutation, py::arg("n"))
         .def("state_halves", &rng_halves);
 
-    py::class_<sg::Content, std::shared_ptr<sg::Content>>(m, "Content",
-                                                          "A loaded Content, as the rules read it.");
-    m.def("content", [](const py::dict& d) { return std::const_pointer_cast<sg::Content>(content_from(d)); },
-          py::arg("record"));
-    m.def("deal", [](std::shared_ptr<sg::Content> content, const py::dict& config, uint64_t seed,
-                     bool keep_text_log) {
-        sg::Game g(content, config_from(config), seed, keep_text_log);
-        py::dict d = state_dict(g.state());
-        d["rng"] = rng_halves(g.rng());
-        return d;
-    }, py::arg("content"), py::arg("config"), py::arg("seed"), py::arg("keep_text_log"));
+    py::class_<sg::Content, std::shared_ptr<sg::Content>>(m, "Content", "A loaded Content, as the rules read it.");
+    py::class_<sg::Config, std::shared_ptr<sg::Config>>(m, "Config", "A RulesConfig, as the rules read it.");
+    m.def("content", [](const py::dict& d) { return std::const_pointer_cast<sg::Content>(content_from(d)); });
+    m.def("config", [](const py::dict& d) { return std::const_pointer_cast<sg::Config>(config_from(d)); });
+
+    py::class_<sg::Game>(m, "Game", "A game on the native rules.")
+        .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config, uint64_t seed) {
+                 return sg::Game(content, config, seed);
+             }))
+        .def("legal", [](const sg::Game& g) { return decisions_list(g.legal()); })
+        .def("is_legal", [](const sg::Game& g, int kind, int arg) { return g.is_legal({kind, arg}); })
+        .def("step", [](sg::Game& g, int kind, int arg) {
+            if (!g.is_legal({kind, arg})) throw std::invalid_argument("not legal");
+            g.step({kind, arg});
+        })
+        .def("is_over", &sg::Game::is_over)
+        .def("acting_seat", &sg::Game::acting_seat)
+        .def("final_vp", [](const sg::Game& g) { return g.state().final_vp; })
+        .def("decisions", [](const sg::Game& g) { return g.state().decisions; })
+        .def("state", [](const sg::Game& g) { return state_dict(g.state()); })
+        .def("rng", [](const sg::Game& g) { return rng_halves(g.rng()); })
+        .def("clone", [](const sg::Game& g) { return sg::Game(g); });
+
+    // Whole games with every decision drawn uniformly from the legal ones by a PCG64
+    // seeded with the game's seed, without the GIL: (decisions per game, final VP).
+    m.def("play_random", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
+                            const std::vector<uint64_t>& seeds) {
+        std::vector<int> decisions;
+        std::vector<sg::Ids> scores;
+        {
+            py::gil_scoped_release release;
+            for (uint64_t seed : seeds) {
+                sg::Game g(content, config, seed);
+                sg::Pcg64 pick(seed);
+                while (!g.is_over()) {
+                    const auto& legal = g.legal();
+                    g.step(legal[pick.integers(0, (int64_t)legal.size())]);
+                }
+                decisions.push_back(g.state().decisions);
+                scores.push_back(g.state().final_vp);
+            }
+        }
+        return py::make_tuple(decisions, scores);
+    });
 }

@@ -7,15 +7,22 @@ calls) raises :class:`NativeUnavailable` saying why and how to build it.
 
 What is native so far: the random stream (:class:`Random` draws exactly what the Python
 engine's ``numpy.random.Generator(PCG64(seed))`` draws, with the same generator state
-after each draw) and the setup of a game (:func:`deal`), built from the loaded
-:class:`~singapore_env.engine.content.Content` and :class:`~singapore_env.engine.config.RulesConfig`
-of the Python engine: no card or number is written twice.
+after each draw) and the standard ruleset's games (:class:`NativeGame`), built from the
+loaded :class:`~singapore_env.engine.content.Content` and
+:class:`~singapore_env.engine.config.RulesConfig` of the Python engine: no card or
+number is written twice. docs/native.md says what is not native yet.
 """
 
 from __future__ import annotations
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
+from .engine.decisions import DECISION, N_CHOOSE, N_LOOP
+from .engine.game import IllegalDecision
+from .engine.rules.base import FACES
+from .engine.rules.turn import ACTION_COST
+from .engine.state import VP_SOURCES
+from .engine.decisions import Kind
 
 try:
     from . import _native
@@ -75,9 +82,7 @@ class Random:
     @property
     def state(self) -> dict:
         """The state as numpy's ``bit_generator.state`` dict (equal to numpy's)."""
-        (sh, sl), (ih, il), has_uint32, uinteger = self._gen.state_halves()
-        return {"bit_generator": "PCG64", "state": {"state": sh << 64 | sl, "inc": ih << 64 | il},
-                "has_uint32": int(has_uint32), "uinteger": uinteger}
+        return _rng_dict(self._gen.state_halves())
 
     def integers(self, low: int, high: int | None = None) -> int:
         """One int in ``[low, high)`` (or ``[0, low)``), as ``Generator.integers``."""
@@ -94,25 +99,103 @@ class Random:
         return self._gen.permutation(n)
 
 
-def deal(seed: int, config: RulesConfig | None = None, content: Content | None = None,
-         keep_text_log: bool = True) -> dict:
-    """The state of a new game right after its setup, before the first round starts:
-    the fields the setup writes, named as ``GameState.to_dict()`` names them, and
-    ``"rng"``, the generator's state as numpy's ``bit_generator.state`` dict. Equal to the
-    Python engine's setup for the same seed, configuration and content."""
-    cfg = config if config is not None else RulesConfig.standard()
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    native_content = _content(content if content is not None else default_content(cfg.slavery))
-    try:
-        d = require().deal(native_content, _config_record(cfg), seed, keep_text_log)
-    except ValueError as exc:  # the configuration asks for more than the content has
-        raise ConfigError(str(exc)) from None
-    (sh, sl), (ih, il), has_uint32, uinteger = d["rng"]
-    d["rng"] = {"bit_generator": "PCG64", "state": {"state": sh << 64 | sl, "inc": ih << 64 | il},
-                "has_uint32": int(has_uint32), "uinteger": uinteger}
-    d["tableau"] = [[list(slot) for slot in row] for row in d["tableau"]]
-    return d
+#: The rulesets the native engine plays so far.
+NATIVE_RULESETS = ("standard",)
+
+
+class NativeGame:
+    """A game on the native rules, with the play surface of
+    :class:`~singapore_env.engine.game.Game`: the same legal decisions in the same order,
+    the same scores, for the same seed, configuration and content."""
+
+    __slots__ = ("cfg", "c", "seed", "_game")
+
+    def __init__(self, seed: int = 0, config: RulesConfig | None = None,
+                 content: Content | None = None):
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self.cfg = config if config is not None else RulesConfig.standard()
+        if self.cfg.ruleset not in NATIVE_RULESETS:
+            raise ConfigError(f"the native engine does not play the {self.cfg.ruleset!r} "
+                              f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
+        self.c = content if content is not None else default_content(self.cfg.slavery)
+        self.seed = seed
+        native = require()
+        try:
+            self._game = native.Game(_content(self.c), _config(self.cfg), seed)
+        except ValueError as exc:  # the configuration asks for more than the content has
+            raise ConfigError(str(exc)) from None
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over()
+
+    @property
+    def acting_seat(self) -> int:
+        """The seat that decides now (-1 once the game is over)."""
+        return self._game.acting_seat()
+
+    def legal_decisions(self) -> list:
+        """Every legal decision of the acting seat (empty once the game is over)."""
+        return [DECISION[kind, arg] for kind, arg in self._game.legal()]
+
+    def step(self, decision) -> None:
+        """Apply one decision of the acting seat; raise IllegalDecision if not legal."""
+        try:
+            kind, arg = decision
+            legal = self._game.is_legal(int(kind), int(arg))
+        except (TypeError, ValueError, OverflowError):
+            legal = False
+        if not legal:
+            if self.is_over:
+                raise IllegalDecision("the game is over; no decision is legal")
+            raise IllegalDecision(f"{decision!r} is not legal now; legal: "
+                                  f"{[tuple(d) for d in self.legal_decisions()]}")
+        self._game.step(int(kind), int(arg))
+
+    @property
+    def final_scores(self) -> list[int]:
+        """Final VP per seat; [] before the end."""
+        return list(self._game.final_vp())
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest final VP (ties share); [] before the end."""
+        scores = self.final_scores
+        return [p for p, v in enumerate(scores) if v == max(scores)] if scores else []
+
+    def clone(self) -> "NativeGame":
+        """An independent copy (state and random generator)."""
+        g = NativeGame.__new__(NativeGame)
+        g.cfg, g.c, g.seed, g._game = self.cfg, self.c, self.seed, self._game.clone()
+        return g
+
+    def state_view(self) -> dict:
+        """The state's fields under ``GameState.to_dict()``'s names (all but the stack
+        and the text log), with ``stack_kinds`` (the kind and seat of each pending
+        frame) and ``rng`` (numpy's ``bit_generator.state`` dict): what the differential
+        tests compare."""
+        d = self._game.state()
+        d["tableau"] = [[list(slot) for slot in row] for row in d["tableau"]]
+        d["modifiers"] = [list(m) for m in d["modifiers"]]
+        d["rng"] = _rng_dict(self._game.rng())
+        return d
+
+
+def play_random(seeds, ruleset: str = "standard", config: RulesConfig | None = None,
+                content: Content | None = None) -> dict:
+    """Play whole games on the native engine, one per seed, every decision drawn
+    uniformly from the legal ones (by a PCG64 seeded with the game's seed), with no
+    Python in the loop and the GIL released. ``config`` (default: the ruleset's) names
+    the ruleset itself when given. Returns ``{"games", "decisions"`` (their sum),
+    ``"decisions_per_game", "final_scores"}``."""
+    cfg = config if config is not None else RulesConfig.named(ruleset)
+    NativeGame(0, cfg, content)  # the same checks and errors as a single game
+    seeds = [int(s) for s in seeds]
+    c = content if content is not None else default_content(cfg.slavery)
+    per_game, scores = require().play_random(_content(c), _config(cfg), seeds)
+    return {"games": len(seeds), "decisions": sum(per_game), "decisions_per_game": per_game,
+            "final_scores": scores}
 
 
 #: Content -> its native copy (a Content is frozen: built once; the Content is kept so
@@ -124,24 +207,61 @@ def _content(content: Content):
     """The native engine's copy of a loaded Content (what the rules read of it)."""
     entry = _NATIVE_CONTENT.get(id(content))
     if entry is None:
-        board = content.board
-        entry = _NATIVE_CONTENT[id(content)] = (content, require().content({
+        entry = _NATIVE_CONTENT[id(content)] = (content, require().content(_content_record(content)))
+    return entry[1]
+
+
+def _effects(effects) -> list[dict]:
+    return [{"type": e.type, **e.args} for e in effects]
+
+
+def _content_record(content: Content) -> dict:
+    """A Content as plain lists and dicts, for the native engine to read."""
+    b = content.board
+    board = {"max_ships": b.max_ships, "max_population": b.max_population,
+             "port_bands": [list(x) for x in b.port_bands],
+             "multiplier_track": list(b.multiplier_track),
+             "pw_ship_spaces": sorted(b.pw_ship_spaces), "loop_ids": list(b.loop_ids),
+             "loop_kind": list(b.loop_kind), "loop_faction": list(b.loop_faction),
+             "loop_multiplier": list(b.loop_multiplier),
+             "loop_ship": [int(x) for x in b.loop_ship], "loop_opens_at": list(b.loop_opens_at),
+             "leader_spaces": list(b.leader_spaces), "vices": list(b.vices),
+             "vice_cost": list(b.vice_cost),
+             "vice_can_legalize": [int(x) for x in b.vice_can_legalize]}
+    defs = [{"key": d.key, "name": d.name, "category": d.category, "price": list(d.price),
+             "kinds": sorted(d.kinds), "vice": content.vice_index[i], "pop_slots": d.pop_slots,
+             "left": (d.left.colour, d.left.shape) if d.left else None,
+             "right": (d.right.colour, d.right.shape) if d.right else None,
+             "instant": _effects(d.instant), "action": _effects(d.action),
+             "boosts": _effects(d.boosts), "end_game": _effects(d.end_game),
+             "modifiers": _effects(d.modifiers), "faction": d.faction, "strength": d.strength,
+             "star": bool(d.star),
+             "legacies": [(x.metric, [list(band) for band in x.bands], x.per) for x in d.legacies],
+             "tax_player": d.tax_player, "tax_neutral": d.tax_neutral,
+             "cost_terms": [list(x) for x in d.cost_terms]}
+            for i, d in enumerate(content.defs)]
+    return {"board": board, "defs": defs,
+            "conflict_tables": {name: [(low, high, _effects(effects)) for low, high, effects in rows]
+                                for name, rows in content.conflict_tables.items()},
             "market_ids": list(content.market_ids), "leader_ids": list(content.leader_ids),
             "population_ids": list(content.population_ids), "folk_ids": list(content.folk_ids),
             "battle_ids": [list(ids) for ids in content.battle_ids],
             "event_ids_i": list(content.event_ids.get("I", ())),
-            "event_ids_ii": list(content.event_ids.get("II", ())),
-            "star": [int(d.star) for d in content.defs], "keys": [d.key for d in content.defs],
-            "loop_spaces": len(board.loop_ids), "vices": len(board.vices),
-            "leader_spaces": len(board.leader_spaces)}))
-    return entry[1]
+            "event_ids_ii": list(content.event_ids.get("II", ()))}
 
 
-def _config_record(cfg: RulesConfig) -> dict:
-    """The numbers of a configuration that the native rules read."""
-    return {"ruleset": cfg.ruleset, "market_slots": cfg.market_slots, "max_hand": cfg.max_hand,
-            "event_i_cards": cfg.event_i_cards, "event_ii_cards": cfg.event_ii_cards,
-            "sim_put_away_british": list(cfg.sim_put_away_british)}
+def _config(cfg: RulesConfig):
+    """The native engine's copy of a configuration, with the engine's constants."""
+    record = cfg.to_dict()
+    record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
+                  faces=list(FACES), vp_sources=list(VP_SOURCES))
+    return require().config(record)
+
+
+def _rng_dict(halves) -> dict:
+    (sh, sl), (ih, il), has_uint32, uinteger = halves
+    return {"bit_generator": "PCG64", "state": {"state": sh << 64 | sl, "inc": ih << 64 | il},
+            "has_uint32": int(has_uint32), "uinteger": uinteger}
 
 
 def _halves(value: int) -> tuple[int, int]:

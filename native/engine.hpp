@@ -1,0 +1,450 @@
+// The rules, as the Python engine plays them (engine/game.py and engine/rules/*.py): the
+// frame stack, each frame kind's automatic step or question (legal decisions in the same
+// order) and its answer. Function names follow the Python ones, so that a rule is found
+// in both engines by the same name. The standard ruleset; Simulation Mode's Roles and
+// the first edition's Raid and War are not native yet.
+#pragma once
+
+#include <array>
+#include <climits>
+#include <memory>
+#include <tuple>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "content.hpp"
+#include "rng.hpp"
+#include "state.hpp"
+
+namespace sg {
+
+constexpr int CLOCKWISE[4] = {0, 2, 1, 3};  // seats in clockwise order (rules/base.py)
+constexpr int DETACH = -1;
+enum { SPACE_MARKET = 0, SPACE_POPULATE = 1, SPACE_BATTLE = 2 };
+enum { ALLY = 0, LEADER = 1, RULER = 2 };
+
+inline int faction(int seat) { return seat / 2; }
+inline int mate(int seat) { return seat ^ 1; }
+inline bool contains(const Ids& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+inline std::array<int, 4> clockwise_from(int seat) {
+    int i = 0;
+    while (CLOCKWISE[i] != seat) ++i;
+    return {CLOCKWISE[i], CLOCKWISE[(i + 1) % 4], CLOCKWISE[(i + 2) % 4], CLOCKWISE[(i + 3) % 4]};
+}
+
+class Game {
+public:
+    Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
+         uint64_t seed)
+        : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
+        src_ = {vp_source("district"), vp_source("upkeep_tax"), vp_source("most_tax"),
+                vp_source("conflict"), vp_source("conflict_excess"), vp_source("war_spoils"),
+                vp_source("decree"), vp_source("legacy"), vp_source("end_game")};
+        for (auto& row : s_.vp_sources) row.assign(cfg().vp_sources.size(), 0);
+        setup();
+        run();
+    }
+
+    const State& state() const { return s_; }
+    const Pcg64& rng() const { return rng_; }
+    const std::vector<Decision>& legal() const { return legal_; }
+    bool is_over() const { return s_.game_over != 0; }
+    int acting_seat() const { return !s_.stack.empty() && !s_.game_over ? s_.stack.back().seat : -1; }
+
+    bool is_legal(Decision d) const { return std::find(legal_.begin(), legal_.end(), d) != legal_.end(); }
+
+    // Apply a legal decision of the acting seat (the caller checked it is legal).
+    void step(Decision d) {
+        apply(d);
+        s_.decisions += 1;
+        run();
+    }
+
+private:
+    const Content& c() const { return *content_; }
+    const Config& cfg() const { return *config_; }
+    const Card& def(int card) const { return content_->defs[card]; }
+    int vp_source(const std::string& name) const { return index_of(cfg().vp_sources, name); }
+    Frame& top() { return s_.stack.back(); }
+
+    // ------------------------------------------------------------ running
+    void run() {
+        auto& stack = s_.stack;
+        while (!stack.empty()) {
+            if (auto_step(stack.back())) continue;
+            std::vector<Decision> options = question(stack.back());
+            if (options.empty()) {
+                stack.pop_back();
+            } else if (options.size() == 1) {
+                apply(options[0]);
+            } else {
+                legal_ = std::move(options);
+                return;
+            }
+        }
+        legal_.clear();
+    }
+
+    // The automatic step of the top frame, if its kind has one (true: it ran).
+    bool auto_step(Frame& f) {
+        switch (f.kind) {
+            case F_ROUND: start_round(); return true;
+            case F_EVENTS: events(); return true;
+            case F_INCOME: income(); return true;
+            case F_TURN: turn(); return true;
+            case F_CLEANUP: cleanup(); return true;
+            case F_END_GAME: end_game(); return true;
+            case F_PLACE_CARD: place_card(); return true;
+            case F_REFILL_MARKET: s_.stack.pop_back(); fill_market(); return true;
+            case F_EFFECTS: continue_effects(); return true;
+            case F_DECREE: decree_step(); return true;
+            case F_RAID: raid_step(); return true;
+            case F_CONFLICT: conflict_step(); return true;
+            case F_UPKEEP: upkeep(); return true;
+            case F_WAR: war_step(); return true;
+            default: return false;
+        }
+    }
+
+    std::vector<Decision> question(Frame& f) {
+        switch (f.kind) {
+            case F_PLACE_LEADER: return place_leader_legal(f);
+            case F_LEADER_ACTION: return leader_action_legal(f);
+            case F_ACTIONS: return actions_legal(f);
+            case F_CONNECT: return connect_legal(f);
+            case F_BOOM_PICK: return boom_pick_legal(f);
+            case F_KEEP_BATTLE: return {{KEEP_BATTLE, 0}, {KEEP_BATTLE, 1}};
+            case F_SEARCH_PICK: {
+                std::vector<Decision> out;
+                for (int i = 0; i < (int)f.ids.size(); ++i) out.push_back({CHOOSE, i});
+                return out;
+            }
+            case F_INFLUENCE: return influence_legal(f);
+            case F_REMOVE_INFLUENCE: return remove_influence_legal(f);
+            case F_MOVES: return moves_legal(f);
+            case F_ATTACH_POP: return attach_pop_legal(f);
+            case F_LOSE_POP: return lose_pop_legal(f);
+            case F_VETO: return veto_available(f) ? yes_pass() : std::vector<Decision>{};
+            case F_REROLL: return reroll_legal(f);
+            case F_HINDER: return yes_pass();
+            case F_CONTRIBUTE: return contribute_legal(f);
+            case F_FUND_CLOSE: return fund_close_legal(f);
+            case F_WAR_JOIN: return may_join(f) ? yes_pass() : std::vector<Decision>{};
+            case F_WAR_ACCEPT: return yes_pass();
+            case F_WAR_COMMIT: return war_commit_legal(f);
+            case F_WAR_DISCARD: return war_discard_legal(f);
+            case F_SPOILS: {
+                Frame& w = find_frame(F_WAR);
+                bool room = w.k < std::min(w.cap, s_.wealth[w.loser]);
+                return room ? std::vector<Decision>{{ADD_MONEY, 0}, {PASS, 0}}
+                            : std::vector<Decision>{{PASS, 0}};
+            }
+            case F_ALLY_PAY: {
+                Frame& w = find_frame(F_WAR);
+                bool room = w.paid < std::min(w.k, s_.wealth[f.seat]);
+                return room ? std::vector<Decision>{{ADD_MONEY, 0}, {PASS, 0}}
+                            : std::vector<Decision>{{PASS, 0}};
+            }
+            case F_SHARE: {
+                std::vector<Decision> out;
+                for (int i = 0; i < (int)cfg().spoils_shares.size(); ++i) out.push_back({CHOOSE, i});
+                if (cfg().spoils_optional) out.push_back({PASS, 0});
+                return out;
+            }
+        }
+        throw std::logic_error("no question for frame " + FRAME_NAMES[f.kind]);
+    }
+
+    void apply(Decision d) {
+        Frame& f = top();
+        switch (f.kind) {
+            case F_PLACE_LEADER: place_leader_apply(d); return;
+            case F_LEADER_ACTION: leader_action_apply(d); return;
+            case F_ACTIONS: actions_apply(d); return;
+            case F_CONNECT: connect_apply(d); return;
+            case F_BOOM_PICK: boom_pick_apply(d); return;
+            case F_KEEP_BATTLE: {
+                Frame fr = pop();
+                s_.hands[fr.seat].push_back(fr.ids[d.arg]);
+                s_.battle_discard[faction(fr.seat)].push_back(fr.ids[1 - d.arg]);
+                return;
+            }
+            case F_SEARCH_PICK: search_pick_apply(d); return;
+            case F_INFLUENCE: influence_apply(d); return;
+            case F_REMOVE_INFLUENCE: remove_influence_apply(d); return;
+            case F_MOVES: moves_apply(d); return;
+            case F_ATTACH_POP: {
+                Frame fr = pop();
+                if (d.kind == PASS) s_.population_discard.push_back(fr.card);
+                else s_.tableau[fr.seat][d.arg].pops.push_back(fr.card);
+                return;
+            }
+            case F_LOSE_POP: lose_pop_apply(d); return;
+            case F_VETO: {
+                Frame fr = pop();
+                if (d.kind == YES) apply_veto(fr);
+                return;
+            }
+            case F_REROLL: reroll_apply(d); return;
+            case F_HINDER: {
+                Frame fr = pop();
+                if (d.kind == YES) {
+                    auto [card, b] = once_per_round_boost(fr.seat, B_RAID_HINDER, true);
+                    mark_used(card, *b);
+                    find_frame(F_RAID).hinder += b->n;
+                }
+                return;
+            }
+            case F_CONTRIBUTE: contribute_apply(d); return;
+            case F_FUND_CLOSE: fund_close_apply(d); return;
+            case F_WAR_JOIN: {
+                Frame fr = pop();
+                if (d.kind == YES) find_frame(F_WAR).joined[fr.side] = 1;
+                return;
+            }
+            case F_WAR_ACCEPT: {
+                Frame fr = pop();
+                if (d.kind == YES) find_frame(F_WAR).allies[fr.side] = mate(fr.seat);
+                return;
+            }
+            case F_WAR_COMMIT: {
+                Frame fr = pop();
+                if (d.kind == COMMIT) find_frame(F_WAR).commits[fr.seat] = take_committed(fr.seat, d.arg);
+                return;
+            }
+            case F_WAR_DISCARD: war_discard_apply(d); return;
+            case F_SPOILS:
+                if (d.kind == ADD_MONEY) find_frame(F_WAR).k += 1;
+                else pop();
+                return;
+            case F_ALLY_PAY:
+                if (d.kind == ADD_MONEY) find_frame(F_WAR).paid += 1;
+                else pop();
+                return;
+            case F_SHARE: {
+                pop();
+                if (d.kind == CHOOSE) find_frame(F_WAR).share = d.arg;
+                return;
+            }
+        }
+        throw std::logic_error("no answer for frame " + FRAME_NAMES[f.kind]);
+    }
+
+    static std::vector<Decision> yes_pass() { return {{YES, 0}, {PASS, 0}}; }
+
+    // ------------------------------------------------------------ stack and chance
+    // Push frames so that the first one given runs first.
+    void push(std::vector<Frame> frames) {
+        for (auto it = frames.rbegin(); it != frames.rend(); ++it) s_.stack.push_back(std::move(*it));
+    }
+    void push(Frame f) { s_.stack.push_back(std::move(f)); }
+    Frame pop() {
+        Frame f = std::move(s_.stack.back());
+        s_.stack.pop_back();
+        return f;
+    }
+    Frame& find_frame(int kind) {
+        for (auto it = s_.stack.rbegin(); it != s_.stack.rend(); ++it)
+            if (it->kind == kind) return *it;
+        throw std::logic_error("no " + FRAME_NAMES[kind] + " frame on the stack");
+    }
+    Ids roll_dice(int dice) {
+        Ids out;
+        for (int i = 0; i < dice; ++i) out.push_back(cfg().faces[rng_.integers(0, (int64_t)cfg().faces.size())]);
+        return out;
+    }
+    int roll(int dice) {
+        int total = 0;
+        for (int x : roll_dice(dice)) total += x;
+        return total;
+    }
+    void shuffle(Ids& cards) {
+        if (cards.size() > 1) {
+            std::vector<int64_t> order = rng_.permutation((int64_t)cards.size());
+            Ids out(cards.size());
+            for (size_t i = 0; i < order.size(); ++i) out[i] = cards[order[i]];
+            cards.swap(out);
+        }
+    }
+
+    // ------------------------------------------------------------ money, ships, VP
+    void score(int seat, int vp, int source) {
+        s_.vp[seat] += vp;
+        s_.vp_sources[seat][source] += vp;
+    }
+    void record_fact(const char* kind, Ids values) {
+        values.insert(values.begin(), s_.round);
+        s_.facts.emplace_back(kind, std::move(values));
+    }
+    void gain(int seat, int dollars) { s_.wealth[seat] = std::max(0, s_.wealth[seat] + dollars); }
+    void add_population(int fac, int n) {
+        const Board& b = c().board;
+        int before = s_.population[fac];
+        int after = std::min(b.max_population, std::max(0, before + n));
+        s_.population[fac] = after;
+        if (after < before) {
+            for (int space = 0; space < (int)b.loop_ids.size(); ++space)
+                if (!b.loop_storehouse[space] && b.loop_faction[space] == fac &&
+                    after < b.loop_opens_at[space] && b.loop_opens_at[space] <= before)
+                    for (int seat = 0; seat < 4; ++seat) s_.districts[space * 4 + seat] = 0;
+        }
+    }
+    void add_ships(int n) { s_.ships = std::min(c().board.max_ships, std::max(0, s_.ships + n)); }
+    void add_storehouse(int fac, int n) { s_.storehouse[fac] = std::max(0, s_.storehouse[fac] + n); }
+    void add_public_works_token(int seat) {
+        s_.pw_track.push_back(seat);
+        if (contains(c().board.pw_ship_spaces, (int)s_.pw_track.size())) add_ships(1);
+    }
+
+    // ------------------------------------------------------------ boosts and modifiers
+    // (holder card, effect) of every face-up tableau card of ``seat`` with that boost.
+    std::vector<std::pair<int, const Effect*>> active_boosts(int seat, int type) const {
+        std::vector<std::pair<int, const Effect*>> out;
+        if (!c().has_boost[type]) return out;
+        for (const Slot& slot : s_.tableau[seat])
+            if (slot.up)
+                for (const Effect& b : def(slot.card).boosts_of[type]) out.push_back({slot.card, &b});
+        return out;
+    }
+    std::vector<std::pair<int, const Effect*>> revealed_boosts(int seat, int type) const {
+        std::vector<std::pair<int, const Effect*>> out;
+        if (!c().has_boost[type]) return out;
+        for (int cid : s_.revealed[seat])
+            for (const Effect& b : def(cid).boosts_of[type]) out.push_back({cid, &b});
+        return out;
+    }
+    std::vector<const Effect*> seat_boosts(int seat, int type) const {
+        std::vector<const Effect*> out;
+        for (auto& [card, b] : active_boosts(seat, type)) out.push_back(b);
+        for (auto& [card, b] : revealed_boosts(seat, type)) out.push_back(b);
+        return out;
+    }
+    int boost_total(int seat, int type) const {
+        int total = 0;
+        for (const Effect* b : seat_boosts(seat, type)) total += b->n;
+        return total;
+    }
+    int modifier_total(int type) const {
+        int total = 0;
+        for (auto [t, n] : s_.modifiers)
+            if (t == type) total += n;
+        return total;
+    }
+    bool has_modifier(int type) const {
+        for (auto [t, n] : s_.modifiers)
+            if (t == type) return true;
+        return false;
+    }
+
+    // ------------------------------------------------------------ board
+    bool district_open(int space) const {
+        const Board& b = c().board;
+        return s_.population[b.loop_faction[space]] >= b.loop_opens_at[space];
+    }
+    int multiplier() const {
+        const Board& b = c().board;
+        int opened = 0;
+        for (int i = 0; i < (int)b.loop_ids.size(); ++i)
+            if (!b.loop_storehouse[i] && b.loop_opens_at[i] > 0 && district_open(i)) ++opened;
+        const Ids& track = b.multiplier_track;
+        return track[std::min(opened, (int)track.size() - 1)];
+    }
+    bool star_allowed_in_war() const { return s_.anglo_dutch && s_.ships >= cfg().star_ship_threshold; }
+    bool star_allowed_in_conflict() const {
+        if (!s_.anglo_dutch) return cfg().star_in_conflict_under_singapore;
+        return s_.ships >= cfg().star_ship_threshold;
+    }
+    int draw_battle(int fac) {
+        Ids& deck = s_.battle_deck[fac];
+        if (deck.empty()) {
+            if (s_.battle_discard[fac].empty()) return -1;
+            deck.swap(s_.battle_discard[fac]);
+            s_.battle_discard[fac].clear();
+            shuffle(deck);
+        }
+        int card = deck.back();
+        deck.pop_back();
+        return card;
+    }
+    int battle_available(int fac) const {
+        return (int)(s_.battle_deck[fac].size() + s_.battle_discard[fac].size());
+    }
+    int slot_position(int seat, int card) const {
+        const auto& row = s_.tableau[seat];
+        for (int i = 0; i < (int)row.size(); ++i)
+            if (row[i].card == card) return i;
+        return -1;
+    }
+
+    // ------------------------------------------------------------ roles (rules/roles.py)
+    int role_of(int seat) const { return s_.roles_public ? s_.roles[seat] : -1; }
+    int storehouse_of(int seat) const {
+        if (role_of(seat) == ALLY) return s_.vetoed[seat] ? -1 : 0;
+        return faction(seat);
+    }
+    bool may_access(int seat, int fac) const { return role_of(seat) != ALLY || storehouse_of(seat) == fac; }
+    int storehouse_tokens(int seat) const {
+        int fac = storehouse_of(seat);
+        return fac >= 0 ? s_.storehouse[fac] : 0;
+    }
+    void spend_storehouse(int seat, int n) {
+        int fac = storehouse_of(seat);
+        if (fac >= 0) add_storehouse(fac, -n);
+    }
+    bool lone_leader(int seat) const {
+        return role_of(seat) == LEADER && std::count(s_.roles.begin(), s_.roles.end(), LEADER) == 1;
+    }
+    void place_in_storehouse(int seat, int n, int fac = -2) {
+        int own = storehouse_of(seat);
+        if (fac == -2) fac = own;
+        if (fac < 0 || !may_access(seat, fac)) return;
+        if (n > 0 && fac == own && lone_leader(seat)) n += cfg().lone_leader_extra_tokens;
+        add_storehouse(fac, n);
+    }
+    int income_bonus(int seat) const { return role_of(seat) == ALLY ? cfg().ally_income : 0; }
+    bool scores_everywhere(int seat) const { return role_of(seat) == ALLY; }
+    Ids war_targets(int seat) const {
+        int role = role_of(seat);
+        if (role == ALLY) return {};
+        Ids out;
+        for (int p = 0; p < 4; ++p)
+            if (faction(p) != faction(seat)) out.push_back(p);
+        if (role == LEADER && role_of(mate(seat)) == ALLY) out.push_back(mate(seat));
+        return out;
+    }
+    bool may_join(const Frame& f) {
+        if (!s_.roles_public) return true;
+        Frame& war = find_frame(F_WAR);
+        return role_of(f.seat) != ALLY && f.seat != war.seat && f.seat != war.defender;
+    }
+    int spoils_multiplier(int victor, const Ids& opponents) const {
+        int base = multiplier();
+        int role = role_of(victor);
+        bool only_allies = true, any_agent = false;
+        for (int p : opponents) {
+            only_allies = only_allies && role_of(p) == ALLY;
+            any_agent = any_agent || faction(p) == 0;
+        }
+        if (role == LEADER && any_agent) base += cfg().leader_spoils_bonus_vs_agents;
+        else if (role == LEADER && only_allies) base -= cfg().leader_spoils_penalty_vs_allies;
+        else if (role == RULER && only_allies) base -= cfg().ruler_spoils_penalty_vs_allies;
+        else return base;
+        return std::max(cfg().spoils_multiplier_floor, base);
+    }
+
+#include "rules_turn.inc"
+#include "rules_cards.inc"
+#include "rules_fights.inc"
+
+    std::shared_ptr<const Content> content_;
+    std::shared_ptr<const Config> config_;
+    Pcg64 rng_;
+    State s_;
+    std::vector<Decision> legal_;
+    struct Sources { int district, upkeep_tax, most_tax, conflict, conflict_excess, war_spoils,
+                     decree, legacy, end_game; } src_{};
+};
+
+}  // namespace sg
