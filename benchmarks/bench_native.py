@@ -1,12 +1,21 @@
-"""The native engine against the Python engine, in the same run on one core, for what
-the native engine does so far: the setup of new games (``native.deal`` against the
-Python engine's setup of the same seeds, which it equals) and the random stream.
+"""The native engine against the Python engine, in the same run on one core: random
+games (decisions per second) and ``clone()``.
 
-    .venv/bin/python benchmarks/bench_native.py --games 2000
+    .venv/bin/python benchmarks/bench_native.py --games 200
 
-Times are CPU time of this process (``time.process_time``); numpy/BLAS run on one thread.
-Each figure is the best of ``--reps`` repetitions. Not a test: numbers depend on the
-machine.
+Rows:
+
+* Python engine: ``Game`` (``keep_text_log=False``), each decision drawn with
+  ``random.Random`` from ``legal_decisions()``, as ``bench_engine.py`` plays;
+* native, driven from Python: ``NativeGame`` played the same way (one crossing into
+  C++ per call);
+* native ``play_random``: whole games in C++ (decisions drawn by a seeded PCG64);
+* ``clone()`` of both engines on states sampled along the Python-driven games.
+
+The decisions are the questions asked (forced decisions, applied by the engine, are
+not counted), the same in both engines for the same game. Times are CPU time of this
+process (``time.process_time``); each figure is the best of ``--reps`` repetitions. Not a
+test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -22,55 +32,65 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from singapore_env import native  # noqa: E402
-from singapore_env.engine.config import RulesConfig  # noqa: E402
 from singapore_env.engine.game import Game  # noqa: E402
-from singapore_env.engine.state import GameState  # noqa: E402
 
 clock = time.process_time
 
 
-def python_deal(seed: int, cfg: RulesConfig) -> None:
-    """The Python engine's setup alone (as ``Game(seed)`` runs it before the first round)."""
-    g = Game(seed, cfg, keep_text_log=False, _empty=True)
-    g.rng = np.random.Generator(np.random.PCG64(seed))
-    g.s = GameState()
-    g._setup()
+def play(make, seeds, samples: list | None = None) -> int:
+    """Play one random game per seed with ``make(seed)``; return the decisions made.
+    With ``samples``, keep a copy of every 25th state."""
+    decisions = 0
+    for seed in seeds:
+        game, pick = make(seed), random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_decisions()
+            game.step(pick.choice(legal))
+            decisions += 1
+            if samples is not None and decisions % 25 == 0:
+                samples.append(game.clone())
+    return decisions
 
 
-def best_rate(fn, n: int, reps: int) -> float:
-    """Calls of ``fn(i)`` per CPU second, best of ``reps`` runs of ``n`` calls."""
-    best = 0.0
+def best(fn, reps: int) -> tuple[int, float]:
+    """(work count, best seconds) of ``reps`` runs of ``fn() -> work count``."""
+    runs = []
     for _ in range(reps):
         start = clock()
-        for i in range(n):
-            fn(i)
-        best = max(best, n / max(clock() - start, 1e-9))
-    return best
+        work = fn()
+        runs.append((work, clock() - start))
+    return min(runs, key=lambda r: r[1])
+
+
+def clone_rate(states, reps: int) -> float:
+    n, seconds = best(lambda: sum(1 for g in states for _ in range(20) if g.clone()), reps)
+    return n / seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="games set up per repetition")
-    parser.add_argument("--draws", type=int, default=200_000, help="dice drawn per repetition")
+    parser.add_argument("--games", type=int, default=200, help="games per repetition")
+    parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (the best counts)")
     args = parser.parse_args()
     native.require()
+    seeds = range(args.seed, args.seed + args.games)
+    python_states: list = []
+    native_states: list = []
+    play(lambda s: Game(s, keep_text_log=False), seeds[:20], python_states)
+    play(native.NativeGame, seeds[:20], native_states)
+    py_n, py_s = best(lambda: play(lambda s: Game(s, keep_text_log=False), seeds), args.reps)
+    nd_n, nd_s = best(lambda: play(native.NativeGame, seeds), args.reps)
+    pr_n, pr_s = best(lambda: native.play_random(seeds)["decisions"], args.reps)
+    rows = [("random games, Python engine", py_n / py_s, py_n / py_s),
+            ("random games, NativeGame from Python", py_n / py_s, nd_n / nd_s),
+            ("random games, native play_random", py_n / py_s, pr_n / pr_s),
+            ("clone()", clone_rate(python_states, args.reps), clone_rate(native_states, args.reps))]
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"numpy {np.__version__}, one core (CPU time), best of {args.reps}")
-    print(f"{'what':<34}{'python /s':>14}{'native /s':>14}{'ratio':>8}")
-    rows = []
-    for ruleset in ("standard", "simulation", "first-edition"):
-        cfg = RulesConfig.named(ruleset)
-        rows.append((f"game setups ({ruleset})",
-                     best_rate(lambda i: python_deal(i, cfg), args.games, args.reps),
-                     best_rate(lambda i: native.deal(i, cfg, keep_text_log=False),
-                               args.games, args.reps)))
-    theirs, ours = np.random.Generator(np.random.PCG64(1)), native.Random(1)
-    rows.append(("d6 draws (one call each)",
-                 best_rate(lambda i: theirs.integers(0, 6), args.draws, args.reps),
-                 best_rate(lambda i: ours.integers(0, 6), args.draws, args.reps)))
-    for what, py_rate, native_rate in rows:
-        print(f"{what:<34}{py_rate:>14,.0f}{native_rate:>14,.0f}{native_rate / py_rate:>7.1f}x")
+          f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}")
+    print(f"{'what':<40}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
+    for what, py_rate, native_rate in rows[1:]:
+        print(f"{what:<40}{py_rate:>12,.0f}{native_rate:>12,.0f}{native_rate / py_rate:>7.1f}x")
 
 
 if __name__ == "__main__":
