@@ -1,8 +1,8 @@
 // The rules, as the Python engine plays them (engine/game.py and engine/rules/*.py): the
 // frame stack, each frame kind's automatic step or question (legal decisions in the same
 // order) and its answer. Function names follow the Python ones, so that a rule is found
-// in both engines by the same name. The standard ruleset; Simulation Mode's Roles and
-// the first edition's Raid and War are not native yet.
+// in both engines by the same name. The standard ruleset and Simulation Mode; the first
+// edition's Raid and War are not native yet.
 #pragma once
 
 #include <array>
@@ -104,6 +104,7 @@ private:
             case F_CONFLICT: conflict_step(); return true;
             case F_UPKEEP: upkeep(); return true;
             case F_WAR: war_step(); return true;
+            case F_REVEAL_ROLES: reveal_roles(); return true;
             default: return false;
         }
     }
@@ -147,6 +148,9 @@ private:
                 return room ? std::vector<Decision>{{ADD_MONEY, 0}, {PASS, 0}}
                             : std::vector<Decision>{{PASS, 0}};
             }
+            case F_DECLARE_ROLE: return {{CHOOSE, ALLY}, {CHOOSE, LEADER}};
+            case F_STOREHOUSE_VETO: return yes_pass();
+            case F_RULER_BUY: return buy_battle_options(f.seat);
             case F_SHARE: {
                 std::vector<Decision> out;
                 for (int i = 0; i < (int)cfg().spoils_shares.size(); ++i) out.push_back({CHOOSE, i});
@@ -223,6 +227,17 @@ private:
                 if (d.kind == ADD_MONEY) find_frame(F_WAR).paid += 1;
                 else pop();
                 return;
+            case F_DECLARE_ROLE: {
+                Frame fr = pop();
+                s_.roles[fr.seat] = d.arg;
+                return;
+            }
+            case F_STOREHOUSE_VETO: storehouse_veto_apply(d); return;
+            case F_RULER_BUY: {
+                Frame fr = pop();
+                buy_battle(fr.seat, d.arg != 0);
+                return;
+            }
             case F_SHARE: {
                 pop();
                 if (d.kind == CHOOSE) find_frame(F_WAR).share = d.arg;
@@ -437,6 +452,7 @@ private:
 #include "rules_turn.inc"
 #include "rules_cards.inc"
 #include "rules_fights.inc"
+#include "rules_roles.inc"
 
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;

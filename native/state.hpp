@@ -17,7 +17,7 @@ enum FK {
     F_SEARCH_PICK, F_EFFECTS, F_INFLUENCE, F_REMOVE_INFLUENCE, F_MOVES, F_ATTACH_POP, F_LOSE_POP,
     F_DECREE, F_VETO, F_RAID, F_REROLL, F_HINDER, F_CONFLICT, F_CONTRIBUTE, F_UPKEEP,
     F_FUND_CLOSE, F_WAR, F_WAR_JOIN, F_WAR_ACCEPT, F_WAR_COMMIT, F_WAR_DISCARD, F_SPOILS,
-    F_ALLY_PAY, F_SHARE, N_FRAME
+    F_ALLY_PAY, F_SHARE, F_DECLARE_ROLE, F_REVEAL_ROLES, F_STOREHOUSE_VETO, F_RULER_BUY, N_FRAME
 };
 inline const std::vector<std::string> FRAME_NAMES = {
     "round", "events", "income", "turn", "place_leader", "leader_action", "actions", "cleanup",
@@ -25,7 +25,7 @@ inline const std::vector<std::string> FRAME_NAMES = {
     "search_pick", "effects", "influence", "remove_influence", "moves", "attach_pop", "lose_pop",
     "decree", "veto", "raid", "reroll", "hinder", "conflict", "contribute", "upkeep",
     "fund_close", "war", "war_join", "war_accept", "war_commit", "war_discard", "spoils",
-    "ally_pay", "share"};
+    "ally_pay", "share", "declare_role", "reveal_roles", "storehouse_veto", "ruler_buy"};
 
 enum Down { UP, CLOSED, OUTLAWED };
 enum { PHASE_VETO = 0, PHASE_DECREE_RESOLVE = 1 };
@@ -47,7 +47,9 @@ struct Frame {
     int left = 0, space = 0, card = -1, start = 0, pops = 0;
     int n = 0, pos = -1, asking = 0, store_asked = 0, target = -1, index = 0;
     bool scope_any = false;
-    Ids ids;                            // keep_battle cards, search_pick options
+    Ids ids;                            // keep_battle cards, search_pick options, the
+                                        // Agents still to ask about a storehouse veto
+    int ally = -1;                      // storehouse_veto: the Colonial Ally
     // decree, raid, reroll, war questions
     int vice = 0, phase = 0, vetoed = 0, hinder = 0, side = 0;
     int parent = F_WAR, field = 0, dice = 0;

@@ -100,7 +100,7 @@ class Random:
 
 
 #: The rulesets the native engine plays so far.
-NATIVE_RULESETS = ("standard",)
+NATIVE_RULESETS = ("standard", "simulation")
 
 
 class NativeGame:
