@@ -174,7 +174,10 @@ struct Config {
     std::vector<std::pair<int, int>> spoils_shares;
     std::vector<std::string> sim_put_away_british;
     // Engine constants of the Python engine (decisions.py, rules/base.py, state.py).
-    int n_loop = 8, n_choose = 4, action_cost_war = 2;
+    int n_loop = 8, n_choose = 4, action_cost_war = 2, d4_sides = 4;
+    bool first_edition_raid_and_war = false;  // the ruleset's own Raid and War
+    int fe_raid_d4 = 2, fe_raid_ships_lost = 1, fe_intervene_influence = 2, fe_war_d4 = 1,
+        fe_storehouse_strength = 1, fe_war_ships_lost = 1, fe_vp_per_dollar = 1;
     Ids faces;                          // the 1819 die
     std::vector<std::string> vp_sources;
 };

@@ -1,8 +1,8 @@
 // The rules, as the Python engine plays them (engine/game.py and engine/rules/*.py): the
 // frame stack, each frame kind's automatic step or question (legal decisions in the same
 // order) and its answer. Function names follow the Python ones, so that a rule is found
-// in both engines by the same name. The standard ruleset and Simulation Mode; the first
-// edition's Raid and War are not native yet.
+// in both engines by the same name. Every ruleset: the standard rules, Simulation
+// Mode's Roles and the first edition's Raid and War.
 #pragma once
 
 #include <array>
@@ -41,7 +41,8 @@ public:
         : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
         src_ = {vp_source("district"), vp_source("upkeep_tax"), vp_source("most_tax"),
                 vp_source("conflict"), vp_source("conflict_excess"), vp_source("war_spoils"),
-                vp_source("decree"), vp_source("legacy"), vp_source("end_game")};
+                vp_source("decree"), vp_source("legacy"), vp_source("end_game"),
+                vp_source("war_plunder")};
         for (auto& row : s_.vp_sources) row.assign(cfg().vp_sources.size(), 0);
         setup();
         run();
@@ -105,6 +106,8 @@ private:
             case F_UPKEEP: upkeep(); return true;
             case F_WAR: war_step(); return true;
             case F_REVEAL_ROLES: reveal_roles(); return true;
+            case F_RAID_FE: raid_fe_step(); return true;
+            case F_WAR_FE: war_fe_step(); return true;
             default: return false;
         }
     }
@@ -151,6 +154,17 @@ private:
             case F_DECLARE_ROLE: return {{CHOOSE, ALLY}, {CHOOSE, LEADER}};
             case F_STOREHOUSE_VETO: return yes_pass();
             case F_RULER_BUY: return buy_battle_options(f.seat);
+            case F_FE_INTERVENE:
+                return find_frame(F_RAID_FE).intervener < 0 ? yes_pass() : std::vector<Decision>{};
+            case F_FE_HINDER: return yes_pass();
+            case F_FE_COMMIT: return fe_commit_legal(f);
+            case F_FE_TOKENS:
+                return s_.storehouse[faction(f.seat)] > 0 ? one_more() : std::vector<Decision>{};
+            case F_FE_DONATE: {
+                const Frame& war = find_frame(F_WAR_FE);
+                return war.due > 0 && s_.wealth[f.seat] > 0 ? one_more() : std::vector<Decision>{};
+            }
+            case F_FE_PLUNDER: return fe_plunder_legal(f);
             case F_SHARE: {
                 std::vector<Decision> out;
                 for (int i = 0; i < (int)cfg().spoils_shares.size(); ++i) out.push_back({CHOOSE, i});
@@ -233,6 +247,48 @@ private:
                 return;
             }
             case F_STOREHOUSE_VETO: storehouse_veto_apply(d); return;
+            case F_FE_INTERVENE: {
+                Frame fr = pop();
+                if (d.kind == YES) {
+                    find_frame(F_RAID_FE).intervener = fr.seat;
+                    Frame commit(F_FE_COMMIT, fr.seat);
+                    commit.parent = F_RAID_FE;
+                    commit.must = 1;
+                    push(commit);
+                }
+                return;
+            }
+            case F_FE_HINDER: {
+                Frame fr = pop();
+                if (d.kind == YES) {
+                    auto [card, b] = once_per_round_boost(fr.seat, B_RAID_HINDER, true);
+                    mark_used(card, *b);
+                    find_frame(F_RAID_FE).hinder += b->n;
+                }
+                return;
+            }
+            case F_FE_COMMIT: fe_commit_apply(d); return;
+            case F_FE_TOKENS: {
+                if (d.kind == PASS) {
+                    pop();
+                    return;
+                }
+                add_storehouse(faction(f.seat), -1);
+                find_frame(F_WAR_FE).tokens[f.side] += 1;
+                return;
+            }
+            case F_FE_DONATE: {
+                if (d.kind == PASS) {
+                    pop();
+                    return;
+                }
+                Frame& war = find_frame(F_WAR_FE);
+                gain(f.seat, -1);
+                gain(war.victor, 1);
+                war.due -= 1;
+                return;
+            }
+            case F_FE_PLUNDER: fe_plunder_apply(d); return;
             case F_RULER_BUY: {
                 Frame fr = pop();
                 buy_battle(fr.seat, d.arg != 0);
@@ -248,6 +304,7 @@ private:
     }
 
     static std::vector<Decision> yes_pass() { return {{YES, 0}, {PASS, 0}}; }
+    static std::vector<Decision> one_more() { return {{ADD_MONEY, 0}, {PASS, 0}}; }
 
     // ------------------------------------------------------------ stack and chance
     // Push frames so that the first one given runs first.
@@ -264,6 +321,11 @@ private:
         for (auto it = s_.stack.rbegin(); it != s_.stack.rend(); ++it)
             if (it->kind == kind) return *it;
         throw std::logic_error("no " + FRAME_NAMES[kind] + " frame on the stack");
+    }
+    Ids roll_d4(int dice) {
+        Ids out;
+        for (int i = 0; i < dice; ++i) out.push_back((int)rng_.integers(1, cfg().d4_sides + 1));
+        return out;
     }
     Ids roll_dice(int dice) {
         Ids out;
@@ -453,6 +515,7 @@ private:
 #include "rules_cards.inc"
 #include "rules_fights.inc"
 #include "rules_roles.inc"
+#include "rules_first_edition.inc"
 
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;
@@ -460,7 +523,7 @@ private:
     State s_;
     std::vector<Decision> legal_;
     struct Sources { int district, upkeep_tax, most_tax, conflict, conflict_excess, war_spoils,
-                     decree, legacy, end_game; } src_{};
+                     decree, legacy, end_game, war_plunder; } src_{};
 };
 
 }  // namespace sg

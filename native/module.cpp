@@ -172,6 +172,7 @@ std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
     c.star_in_conflict_under_singapore = item<bool>(d, "star_in_conflict_under_singapore");
     c.conflict_vp_full_strength = item<bool>(d, "conflict_vp_full_strength");
     c.spoils_optional = item<std::string>(d, "spoils_sharing") == "optional";
+    c.first_edition_raid_and_war = item<bool>(d, "first_edition_raid_and_war");
     int* ints[] = {&c.event_i_cards, &c.event_ii_cards, &c.singapore_treaty_ships,
                    &c.anglo_dutch_ship_threshold, &c.first_round_income, &c.actions_per_turn,
                    &c.leader_money, &c.leader_storehouse_tokens, &c.battle_card_price,
@@ -184,7 +185,9 @@ std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
                    &c.leader_spoils_penalty_vs_allies, &c.ruler_spoils_penalty_vs_allies,
                    &c.spoils_multiplier_floor, &c.folk_draw_on_loss, &c.folk_draw_outnumbered,
                    &c.lone_leader_extra_tokens, &c.max_hand, &c.max_tableau, &c.n_loop,
-                   &c.n_choose, &c.action_cost_war};
+                   &c.n_choose, &c.action_cost_war, &c.d4_sides, &c.fe_raid_d4,
+                   &c.fe_raid_ships_lost, &c.fe_intervene_influence, &c.fe_war_d4,
+                   &c.fe_storehouse_strength, &c.fe_war_ships_lost, &c.fe_vp_per_dollar};
     const char* names[] = {"event_i_cards", "event_ii_cards", "singapore_treaty_ships",
                            "anglo_dutch_ship_threshold", "first_round_income", "actions_per_turn",
                            "leader_money", "leader_storehouse_tokens", "battle_card_price",
@@ -197,7 +200,9 @@ std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
                            "leader_spoils_penalty_vs_allies", "ruler_spoils_penalty_vs_allies",
                            "spoils_multiplier_floor", "folk_draw_on_loss", "folk_draw_outnumbered",
                            "lone_leader_extra_tokens", "max_hand", "max_tableau", "n_loop",
-                           "n_choose", "action_cost_war"};
+                           "n_choose", "action_cost_war", "d4_sides", "fe_raid_d4",
+                           "fe_raid_ships_lost", "fe_intervene_influence", "fe_war_d4",
+                           "fe_storehouse_strength", "fe_war_ships_lost", "fe_vp_per_dollar"};
     static_assert(sizeof(ints) / sizeof(ints[0]) == sizeof(names) / sizeof(names[0]));
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) *ints[i] = item<int>(d, names[i]);
     c.spoils_shares = item<std::vector<std::pair<int, int>>>(d, "spoils_shares");

@@ -17,7 +17,9 @@ enum FK {
     F_SEARCH_PICK, F_EFFECTS, F_INFLUENCE, F_REMOVE_INFLUENCE, F_MOVES, F_ATTACH_POP, F_LOSE_POP,
     F_DECREE, F_VETO, F_RAID, F_REROLL, F_HINDER, F_CONFLICT, F_CONTRIBUTE, F_UPKEEP,
     F_FUND_CLOSE, F_WAR, F_WAR_JOIN, F_WAR_ACCEPT, F_WAR_COMMIT, F_WAR_DISCARD, F_SPOILS,
-    F_ALLY_PAY, F_SHARE, F_DECLARE_ROLE, F_REVEAL_ROLES, F_STOREHOUSE_VETO, F_RULER_BUY, N_FRAME
+    F_ALLY_PAY, F_SHARE, F_DECLARE_ROLE, F_REVEAL_ROLES, F_STOREHOUSE_VETO, F_RULER_BUY,
+    F_RAID_FE, F_WAR_FE, F_FE_INTERVENE, F_FE_HINDER, F_FE_COMMIT, F_FE_TOKENS, F_FE_DONATE,
+    F_FE_PLUNDER, N_FRAME
 };
 inline const std::vector<std::string> FRAME_NAMES = {
     "round", "events", "income", "turn", "place_leader", "leader_action", "actions", "cleanup",
@@ -25,13 +27,17 @@ inline const std::vector<std::string> FRAME_NAMES = {
     "search_pick", "effects", "influence", "remove_influence", "moves", "attach_pop", "lose_pop",
     "decree", "veto", "raid", "reroll", "hinder", "conflict", "contribute", "upkeep",
     "fund_close", "war", "war_join", "war_accept", "war_commit", "war_discard", "spoils",
-    "ally_pay", "share", "declare_role", "reveal_roles", "storehouse_veto", "ruler_buy"};
+    "ally_pay", "share", "declare_role", "reveal_roles", "storehouse_veto", "ruler_buy",
+    "raid_fe", "war_fe", "fe_intervene", "fe_hinder", "fe_commit", "fe_tokens", "fe_donate",
+    "fe_plunder"};
 
 enum Down { UP, CLOSED, OUTLAWED };
 enum { PHASE_VETO = 0, PHASE_DECREE_RESOLVE = 1 };
 enum { RAID_ROLL = 0, RAID_HINDER = 1, RAID_RESOLVE = 2 };
 enum { CONFLICT_ROLL = 0, CONFLICT_REVEAL = 1 };
 enum { WAR_JOIN, WAR_ACCEPT, WAR_COMMIT, WAR_DISCARD, WAR_ROLL, WAR_TOTALS, WAR_SPOILS, WAR_END };
+enum { RAID_FE_INTERVENE, RAID_FE_ROLL, RAID_FE_RESOLVE };
+enum { WAR_FE_COMMIT, WAR_FE_DISCARD, WAR_FE_TOKENS, WAR_FE_ROLL, WAR_FE_BATTLE, WAR_FE_END };
 
 struct Slot {
     int card = -1;
@@ -56,7 +62,8 @@ struct Frame {
     int rolls[2] = {0, 0};              // raid: roll; war: roll0, roll1
     Ids faces[2];                       // the faces of each roll
     bool rolled[2] = {false, false};
-    // conflict
+    bool d4 = false;                    // the frame rolls D4s (first edition)
+    // conflict (cards: the marked cards per seat; first edition: the committed cards)
     int table = 0, plus = 0, base = 0, per = 0, strength = 0;
     std::array<Ids, 4> cards, boosts;
     std::array<int, 4> money{};
@@ -66,6 +73,9 @@ struct Frame {
     std::array<int, 4> commits{-1, -1, -1, -1}, bonus{};
     bool has_totals = false;
     int totals[2] = {0, 0};
+    // first edition
+    int intervener = -1, due = 0, shown = 0, must = 0;
+    std::array<int, 2> tokens{};
 
     Frame() = default;
     Frame(int kind_, int seat_) : kind(kind_), seat(seat_) {}

@@ -19,8 +19,9 @@ from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
 from .engine.decisions import DECISION, N_CHOOSE, N_LOOP
 from .engine.game import IllegalDecision
-from .engine.rules.base import FACES
+from .engine.rules.base import D4_SIDES, FACES
 from .engine.rules.turn import ACTION_COST
+from .engine.rulesets import ruleset_of
 from .engine.state import VP_SOURCES
 from .engine.decisions import Kind
 
@@ -100,7 +101,7 @@ class Random:
 
 
 #: The rulesets the native engine plays so far.
-NATIVE_RULESETS = ("standard", "simulation")
+NATIVE_RULESETS = ("standard", "simulation", "first-edition")
 
 
 class NativeGame:
@@ -253,8 +254,14 @@ def _content_record(content: Content) -> dict:
 def _config(cfg: RulesConfig):
     """The native engine's copy of a configuration, with the engine's constants."""
     record = cfg.to_dict()
+    ruleset = ruleset_of(cfg)
+    if ruleset.has_roles != (cfg.ruleset == "simulation") or set(ruleset.own_actions) - {
+            Kind.RAID, Kind.WAR}:
+        raise ConfigError(f"the native engine does not know the procedures of the "
+                          f"{cfg.ruleset!r} ruleset")
     record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
-                  faces=list(FACES), vp_sources=list(VP_SOURCES))
+                  d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
+                  first_edition_raid_and_war=bool(ruleset.own_actions))
     return require().config(record)
 
 

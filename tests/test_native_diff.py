@@ -104,11 +104,6 @@ def test_a_game_the_content_cannot_make_is_the_same_error():
     assert str(native_error.value) == str(python_error.value)
 
 
-def test_rulesets_not_native_yet_are_refused():
-    with pytest.raises(ConfigError, match="does not play the 'first-edition' ruleset yet"):
-        native.NativeGame(1, RulesConfig.named("first-edition"))
-
-
 def test_play_random_plays_whole_games():
     summary = native.play_random(range(5))
     assert summary["games"] == 5 and summary["decisions"] == sum(summary["decisions_per_game"])
