@@ -39,16 +39,24 @@ public:
     Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
          uint64_t seed)
         : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
-        src_ = {vp_source("district"), vp_source("upkeep_tax"), vp_source("most_tax"),
-                vp_source("conflict"), vp_source("conflict_excess"), vp_source("war_spoils"),
-                vp_source("decree"), vp_source("legacy"), vp_source("end_game"),
-                vp_source("war_plunder")};
+        find_sources();
         for (auto& row : s_.vp_sources) row.assign(cfg().vp_sources.size(), 0);
         setup();
         run();
     }
+    // A game continued from a saved state, generator state and decision log (loaded and
+    // validated by the Python engine's loader).
+    Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
+         const Pcg64& rng, State state, std::vector<Decision> history)
+        : content_(std::move(content)), config_(std::move(config)), rng_(rng),
+          s_(std::move(state)), history_(std::move(history)) {
+        find_sources();
+        run();
+    }
 
     const State& state() const { return s_; }
+    const Content& content() const { return *content_; }
+    const std::vector<Decision>& history() const { return history_; }
     const Pcg64& rng() const { return rng_; }
     const std::vector<Decision>& legal() const { return legal_; }
     bool is_over() const { return s_.game_over != 0; }
@@ -59,6 +67,7 @@ public:
     // Apply a legal decision of the acting seat (the caller checked it is legal).
     void step(Decision d) {
         apply(d);
+        history_.push_back(d);
         s_.decisions += 1;
         run();
     }
@@ -68,6 +77,12 @@ private:
     const Config& cfg() const { return *config_; }
     const Card& def(int card) const { return content_->defs[card]; }
     int vp_source(const std::string& name) const { return index_of(cfg().vp_sources, name); }
+    void find_sources() {
+        src_ = {vp_source("district"), vp_source("upkeep_tax"), vp_source("most_tax"),
+                vp_source("conflict"), vp_source("conflict_excess"), vp_source("war_spoils"),
+                vp_source("decree"), vp_source("legacy"), vp_source("end_game"),
+                vp_source("war_plunder")};
+    }
     Frame& top() { return s_.stack.back(); }
 
     // ------------------------------------------------------------ running
@@ -522,6 +537,7 @@ private:
     Pcg64 rng_;
     State s_;
     std::vector<Decision> legal_;
+    std::vector<Decision> history_;
     struct Sources { int district, upkeep_tax, most_tax, conflict, conflict_excess, war_spoils,
                      decree, legacy, end_game, war_plunder; } src_{};
 };

@@ -6,6 +6,7 @@
 
 #include "engine.hpp"
 #include "rng.hpp"
+#include "save.hpp"
 
 namespace py = pybind11;
 
@@ -212,81 +213,6 @@ std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
     return cfg;
 }
 
-// ---------------------------------------------------------------- state views
-py::list slot_rows(const std::array<std::vector<sg::Slot>, 4>& tableau) {
-    static const char* DOWN[] = {"", "closed", "outlawed"};
-    py::list rows;
-    for (const auto& row : tableau) {
-        py::list out;
-        for (const sg::Slot& x : row)
-            out.append(py::make_tuple(x.card, (int)x.up, (int)x.link, x.pops, (int)x.activated,
-                                      x.stored, DOWN[x.down], (int)x.searched));
-        rows.append(out);
-    }
-    return rows;
-}
-
-// The state's fields as GameState.to_dict() names them (not yet: the stack's data and
-// the text log).
-py::dict state_dict(const sg::State& s) {
-    py::dict d;
-    d["round"] = s.round;
-    d["first_player"] = s.first_player;
-    d["anglo_dutch"] = s.anglo_dutch;
-    d["ships"] = s.ships;
-    d["current_event"] = s.current_event;
-    d["game_over"] = s.game_over;
-    d["turn_seat"] = s.turn_seat;
-    d["decisions"] = s.decisions;
-    d["discount_used"] = s.discount_used;
-    d["roles_public"] = s.roles_public;
-    d["vp"] = s.vp;
-    d["wealth"] = s.wealth;
-    d["storehouse"] = s.storehouse;
-    d["population"] = s.population;
-    d["pw_track"] = s.pw_track;
-    d["market"] = s.market;
-    d["market_deck"] = s.market_deck;
-    d["market_discard"] = s.market_discard;
-    d["population_deck"] = s.population_deck;
-    d["population_discard"] = s.population_discard;
-    d["event_deck"] = s.event_deck;
-    d["event_discard"] = s.event_discard;
-    d["leader_space"] = s.leader_space;
-    d["outlawed"] = s.outlawed;
-    d["wars_won"] = s.wars_won;
-    d["used_cards"] = s.used_cards;
-    d["districts"] = s.districts;
-    d["final_vp"] = s.final_vp;
-    d["roles"] = s.roles;
-    d["vetoed"] = s.vetoed;
-    d["folk_deck"] = s.folk_deck;
-    d["folk_discard"] = s.folk_discard;
-    d["put_away"] = s.put_away;
-    d["hands"] = s.hands;
-    d["revealed"] = s.revealed;
-    d["battle_deck"] = s.battle_deck;
-    d["battle_discard"] = s.battle_discard;
-    d["folk_hands"] = s.folk_hands;
-    d["vp_sources"] = s.vp_sources;
-    py::list modifiers;
-    for (auto [type, n] : s.modifiers) modifiers.append(py::make_tuple(sg::MODIFIER_NAMES[type], n));
-    d["modifiers"] = modifiers;
-    py::list facts;
-    for (const auto& [kind, values] : s.facts) {
-        py::list row;
-        row.append(kind);
-        for (int v : values) row.append(v);
-        facts.append(row);
-    }
-    d["facts"] = facts;
-    d["tableau"] = slot_rows(s.tableau);
-    py::list kinds;
-    for (const sg::Frame& f : s.stack) kinds.append(py::make_tuple(sg::FRAME_NAMES[f.kind], f.seat));
-    d["stack_kinds"] = kinds;
-    return d;
-}
-
 py::list decisions_list(const std::vector<sg::Decision>& legal) {
     py::list out;
     for (const sg::Decision& d : legal) out.append(py::make_tuple(d.kind, d.arg));
@@ -328,9 +254,21 @@ PYBIND11_MODULE(_native, m) {
         .def("acting_seat", &sg::Game::acting_seat)
         .def("final_vp", [](const sg::Game& g) { return g.state().final_vp; })
         .def("decisions", [](const sg::Game& g) { return g.state().decisions; })
-        .def("state", [](const sg::Game& g) { return state_dict(g.state()); })
+        .def("state", [](const sg::Game& g) { return sg::state_to_dict(g.state(), g.content()); })
         .def("rng", [](const sg::Game& g) { return rng_halves(g.rng()); })
+        .def("history", [](const sg::Game& g) { return decisions_list(g.history()); })
         .def("clone", [](const sg::Game& g) { return sg::Game(g); });
+
+    // A game continued from a saved state (validated by the Python engine's loader).
+    m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
+                     const py::dict& state, py::tuple rng, const std::vector<std::pair<int, int>>& history) {
+        sg::Pcg64 r(joined(rng[0].cast<std::pair<uint64_t, uint64_t>>()),
+                    joined(rng[1].cast<std::pair<uint64_t, uint64_t>>()), rng[2].cast<bool>(),
+                    rng[3].cast<uint32_t>());
+        std::vector<sg::Decision> log;
+        for (auto [kind, arg] : history) log.push_back({kind, arg});
+        return sg::Game(content, config, r, sg::state_from_dict(state, *content), log);
+    });
 
     // Whole games with every decision drawn uniformly from the legal ones by a PCG64
     // seeded with the game's seed, without the GIL: (decisions per game, final VP).

@@ -15,13 +15,16 @@ number is written twice. docs/native.md says what is not native yet.
 
 from __future__ import annotations
 
+import json
+
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
 from .engine.decisions import DECISION, N_CHOOSE, N_LOOP
-from .engine.game import IllegalDecision
+from .engine.game import Game, IllegalDecision
 from .engine.rules.base import D4_SIDES, FACES
 from .engine.rules.turn import ACTION_COST
 from .engine.rulesets import ruleset_of
+from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION
 from .engine.state import VP_SOURCES
 from .engine.decisions import Kind
 
@@ -74,10 +77,8 @@ class Random:
     @classmethod
     def from_state(cls, state: dict) -> "Random":
         """The generator in a state given as numpy's ``bit_generator.state`` dict."""
-        inner = state["state"]
         r = cls.__new__(cls)
-        r._gen = require().Pcg64(_halves(inner["state"]), _halves(inner["inc"]),
-                                 bool(state["has_uint32"]), int(state["uinteger"]))
+        r._gen = require().Pcg64(*_halves_of(state))
         return r
 
     @property
@@ -116,9 +117,7 @@ class NativeGame:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.cfg = config if config is not None else RulesConfig.standard()
-        if self.cfg.ruleset not in NATIVE_RULESETS:
-            raise ConfigError(f"the native engine does not play the {self.cfg.ruleset!r} "
-                              f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
+        self._check_ruleset()
         self.c = content if content is not None else default_content(self.cfg.slavery)
         self.seed = seed
         native = require()
@@ -126,6 +125,11 @@ class NativeGame:
             self._game = native.Game(_content(self.c), _config(self.cfg), seed)
         except ValueError as exc:  # the configuration asks for more than the content has
             raise ConfigError(str(exc)) from None
+
+    def _check_ruleset(self) -> None:
+        if self.cfg.ruleset not in NATIVE_RULESETS:
+            raise ConfigError(f"the native engine does not play the {self.cfg.ruleset!r} "
+                              f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
 
     @property
     def is_over(self) -> bool:
@@ -171,16 +175,32 @@ class NativeGame:
         g.cfg, g.c, g.seed, g._game = self.cfg, self.c, self.seed, self._game.clone()
         return g
 
-    def state_view(self) -> dict:
-        """The state's fields under ``GameState.to_dict()``'s names (all but the stack
-        and the text log), with ``stack_kinds`` (the kind and seat of each pending
-        frame) and ``rng`` (numpy's ``bit_generator.state`` dict): what the differential
-        tests compare."""
-        d = self._game.state()
-        d["tableau"] = [[list(slot) for slot in row] for row in d["tableau"]]
-        d["modifiers"] = [list(m) for m in d["modifiers"]]
-        d["rng"] = _rng_dict(self._game.rng())
-        return d
+    def to_dict(self) -> dict:
+        """The game as :meth:`Game.to_dict <singapore_env.engine.game.Game.to_dict>` saves
+        it (the native engine keeps no text log: ``keep_text_log`` is false)."""
+        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "content": self.c.digest,
+                "seed": self.seed, "keep_text_log": False, "config": self.cfg.to_dict(),
+                "history": [list(d) for d in self._game.history()],
+                "rng": _rng_dict(self._game.rng()), "state": self._game.state()}
+
+    def to_json(self) -> str:
+        """The save as canonical JSON: the Python engine's save of the same game (made
+        with ``keep_text_log=False``), byte for byte; ``Game.from_json`` loads it."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, content: Content | None = None) -> "NativeGame":
+        """Continue a saved game (a Python or native save) on the native engine. The save
+        is read and validated by the Python engine's loader (the same SaveFormatError
+        for a bad file); its text log is not kept."""
+        python = Game.from_json(text, content)
+        g = cls.__new__(cls)
+        g.cfg, g.c, g.seed = python.cfg, python.c, python.seed
+        g._check_ruleset()
+        g._game = require().load(_content(g.c), _config(g.cfg), python.s.to_dict(),
+                                 _halves_of(python.rng.bit_generator.state),
+                                 [tuple(d) for d in python.history])
+        return g
 
 
 def play_random(seeds, ruleset: str = "standard", config: RulesConfig | None = None,
@@ -269,6 +289,13 @@ def _rng_dict(halves) -> dict:
     (sh, sl), (ih, il), has_uint32, uinteger = halves
     return {"bit_generator": "PCG64", "state": {"state": sh << 64 | sl, "inc": ih << 64 | il},
             "has_uint32": int(has_uint32), "uinteger": uinteger}
+
+
+def _halves_of(state: dict) -> tuple:
+    """numpy's ``bit_generator.state`` dict as the native module takes it."""
+    inner = state["state"]
+    return (_halves(inner["state"]), _halves(inner["inc"]), bool(state["has_uint32"]),
+            int(state["uinteger"]))
 
 
 def _halves(value: int) -> tuple[int, int]:
