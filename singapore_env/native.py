@@ -16,6 +16,7 @@ number is written twice. docs/native.md says what is not native yet.
 from __future__ import annotations
 
 import json
+import random
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
@@ -201,6 +202,48 @@ class NativeGame:
                                  _halves_of(python.rng.bit_generator.state),
                                  [tuple(d) for d in python.history])
         return g
+
+
+def differences(python: Game, ours: NativeGame) -> list[str]:
+    """What differs now between a Python game and a native one ([] when nothing does):
+    the saves (each top-level entry and state field that differs; the Python game made
+    with ``keep_text_log=False``) and the legal decisions."""
+    bad = []
+    if python.to_json() != ours.to_json():
+        theirs, mine = python.to_dict(), json.loads(ours.to_json())
+        bad += [k for k in theirs if json.dumps(theirs[k]) != json.dumps(mine[k])]
+        bad += [f"state.{k}" for k in theirs["state"]
+                if json.dumps(theirs["state"][k]) != json.dumps(mine["state"][k])]
+    if python.legal_decisions() != ours.legal_decisions():
+        bad.append("legal decisions")
+    return bad
+
+
+def compare_random_game(seed: int, config: RulesConfig | None = None,
+                        content: Content | None = None, save_every: int = 25) -> tuple[int, str]:
+    """Play one random game (decisions drawn with ``random.Random(seed)``) on both
+    engines, comparing the legal decisions after every step and the saves after every
+    ``save_every``-th step and at the end. Returns (decisions played, "" or where and
+    what first differed)."""
+    python = Game(seed, config, content, keep_text_log=False)
+    ours = NativeGame(seed, config, content)
+    pick = random.Random(seed)
+    while True:
+        step = python.s.decisions
+        if step % save_every == 0 or python.is_over:
+            bad = differences(python, ours)
+        else:
+            bad = [] if python.legal_decisions() == ours.legal_decisions() else ["legal decisions"]
+        if not bad and python.is_over and (ours.final_scores != python.final_scores
+                                           or not ours.is_over):
+            bad = ["final scores"]
+        if bad:
+            return step, f"seed {seed}, decision {step}: {', '.join(bad)} differ"
+        if python.is_over:
+            return step, ""
+        decision = pick.choice(python.legal_decisions())
+        python.step(decision)
+        ours.step(decision)
 
 
 def play_random(seeds, ruleset: str = "standard", config: RulesConfig | None = None,

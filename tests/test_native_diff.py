@@ -5,7 +5,6 @@ generator state, the decision log), and at the end the same final scores. With c
 numbers and edited card data too; saves cross between the engines.
 ``scripts/native_soak.py`` plays the same comparison on many more games."""
 
-import json
 import random
 import shutil
 
@@ -20,43 +19,12 @@ from singapore_env.engine.save_validation import SaveFormatError
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
 
-def differences(python: Game, ours: "native.NativeGame") -> list[str]:
-    """What differs between the two engines now ([] when nothing does): the saves (the
-    whole state with its pending frames, the generator state, the decision log) and the
-    legal decisions."""
-    bad = []
-    if python.to_json() != ours.to_json():
-        theirs, mine = python.to_dict(), json.loads(ours.to_json())
-        bad += [k for k in theirs if json.dumps(theirs[k]) != json.dumps(mine[k])]
-        bad += [f"state.{k}" for k in theirs["state"]
-                if json.dumps(theirs["state"][k]) != json.dumps(mine["state"][k])]
-    if python.legal_decisions() != ours.legal_decisions():
-        bad.append("legal decisions")
-    return bad
-
-
-def assert_same_game(seed: int, cfg=None, content=None, save_every: int = 25) -> int:
-    """Play one random game on both engines, comparing the legal decisions after every
-    step and the saves after every ``save_every``-th step and at the end; return the
-    number of decisions."""
-    python = Game(seed, cfg, content, keep_text_log=False)
-    ours = native.NativeGame(seed, cfg, content)
-    pick = random.Random(seed)
-    while True:
-        step = python.s.decisions
-        if step % save_every == 0 or python.is_over:
-            bad = differences(python, ours)
-        else:
-            bad = [] if python.legal_decisions() == ours.legal_decisions() else ["legal decisions"]
-        assert not bad, f"seed {seed}, decision {step}: {bad} differ"
-        if python.is_over:
-            break
-        decision = pick.choice(python.legal_decisions())
-        python.step(decision)
-        ours.step(decision)
-    assert ours.is_over and ours.final_scores == python.final_scores
-    assert ours.winners == python.winners
-    return python.s.decisions
+def assert_same_game(seed: int, cfg=None, content=None) -> int:
+    """Play one random game on both engines (``native.compare_random_game``); return
+    the number of decisions."""
+    decisions, difference = native.compare_random_game(seed, cfg, content)
+    assert not difference
+    return decisions
 
 
 @pytest.mark.parametrize("ruleset", native.NATIVE_RULESETS)
@@ -90,7 +58,7 @@ def test_clone_is_independent():
     assert copy.to_dict()["state"]["decisions"] == 0
     assert game.to_dict()["state"]["decisions"] == 1
     python = Game(3, keep_text_log=False)
-    assert not differences(python, copy)
+    assert not native.differences(python, copy)
 
 
 def test_illegal_decisions_are_refused_and_change_nothing():
@@ -117,7 +85,7 @@ def test_saves_cross_between_the_engines(ruleset):
         from_native = Game.from_json(ours.to_json())
         from_python = native.NativeGame.from_json(python.to_json())
         while not python.is_over:
-            assert not differences(from_native, from_python)
+            assert not native.differences(from_native, from_python)
             decision = pick.choice(python.legal_decisions())
             for game in (python, from_native, from_python):
                 game.step(decision)
