@@ -20,7 +20,7 @@ import random
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
-from .engine.decisions import DECISION, N_CHOOSE, N_LOOP
+from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, is_decision
 from .engine.game import Game, IllegalDecision
 from .engine.rules.base import D4_SIDES, FACES
 from .engine.rules.turn import ACTION_COST
@@ -44,6 +44,7 @@ BUILD_HINT = ("build it with `python -m pip install -e .` from the project's roo
               "the compile fails")
 
 _MASK64 = (1 << 64) - 1
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 
 class NativeUnavailable(ImportError):
@@ -146,18 +147,18 @@ class NativeGame:
         return [DECISION[kind, arg] for kind, arg in self._game.legal()]
 
     def step(self, decision) -> None:
-        """Apply one decision of the acting seat; raise IllegalDecision if not legal."""
-        try:
-            kind, arg = decision
-            legal = self._game.is_legal(int(kind), int(arg))
-        except (TypeError, ValueError, OverflowError):
-            legal = False
-        if not legal:
-            if self.is_over:
-                raise IllegalDecision("the game is over; no decision is legal")
-            raise IllegalDecision(f"{decision!r} is not legal now; legal: "
-                                  f"{[tuple(d) for d in self.legal_decisions()]}")
-        self._game.step(int(kind), int(arg))
+        """Apply one decision of the acting seat; raise IllegalDecision if not legal,
+        with the Python engine's words (and the game unchanged)."""
+        if is_decision(decision):
+            kind, arg = int(decision[0]), int(decision[1])
+            if _INT32_MIN <= min(kind, arg) and max(kind, arg) <= _INT32_MAX \
+                    and self._game.is_legal(kind, arg):
+                self._game.step(kind, arg)
+                return
+        # The rare path: the Python engine, on a copy of this game, words the refusal.
+        Game.from_json(self.to_json(), self.c).step(decision)
+        raise RuntimeError(f"the engines disagree: the Python engine takes {decision!r}, "
+                           f"the native engine does not (seed {self.seed})")
 
     @property
     def final_scores(self) -> list[int]:
