@@ -5,6 +5,8 @@ without a C++ compiler (or a build without pybind11) installs the package all th
 with the Python engine only; ``singapore_env.native`` then says why it is missing.
 """
 
+from glob import glob
+
 from setuptools import setup
 
 try:
@@ -15,6 +17,7 @@ except ImportError:  # a build without its build requirements (--no-build-isolat
 else:
     ext_modules = [Pybind11Extension(
         "singapore_env._native", ["native/module.cpp"], include_dirs=["native"],
+        depends=sorted(glob("native/*.hpp") + glob("native/*.inc")),
         cxx_std=17, extra_compile_args=["-O2"], optional=True)]
 
 setup(ext_modules=ext_modules)
