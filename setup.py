@@ -5,9 +5,16 @@ without a C++ compiler (or a build without pybind11) installs the package all th
 with the Python engine only; ``singapore_env.native`` then says why it is missing.
 """
 
+import hashlib
 from glob import glob
+from pathlib import Path
 
 from setuptools import setup
+
+#: The native sources; the module is built with their digest (``SOURCE_DIGEST``), which
+#: ``singapore_env.native`` compares with the sources beside it to refuse a stale build.
+SOURCES = sorted(glob("native/*.cpp") + glob("native/*.hpp") + glob("native/*.inc"))
+DIGEST = hashlib.sha256(b"".join(Path(p).read_bytes() for p in SOURCES)).hexdigest()[:16]
 
 try:
     from pybind11.setup_helpers import Pybind11Extension
@@ -17,7 +24,7 @@ except ImportError:  # a build without its build requirements (--no-build-isolat
 else:
     ext_modules = [Pybind11Extension(
         "singapore_env._native", ["native/module.cpp"], include_dirs=["native"],
-        depends=sorted(glob("native/*.hpp") + glob("native/*.inc")),
+        depends=SOURCES, define_macros=[("SOURCE_DIGEST", f'"{DIGEST}"')],
         cxx_std=17, extra_compile_args=["-O2"], optional=True)]
 
 setup(ext_modules=ext_modules)

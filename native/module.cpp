@@ -223,6 +223,7 @@ py::list decisions_list(const std::vector<sg::Decision>& legal) {
 
 PYBIND11_MODULE(_native, m) {
     m.doc() = "The native engine of singapore_env (see docs/native.md).";
+    m.attr("SOURCE_DIGEST") = SOURCE_DIGEST;  // of the sources it was built from (setup.py)
 
     py::class_<sg::Pcg64>(m, "Pcg64", "numpy's PCG64 and the Generator draws the engine makes.")
         .def(py::init<uint64_t>(), py::arg("seed"))

@@ -15,8 +15,10 @@ number is written twice. docs/native.md says what is not native yet.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from pathlib import Path
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
@@ -29,13 +31,27 @@ from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION
 from .engine.state import VP_SOURCES
 from .engine.decisions import Kind
 
+#: The native sources of a source checkout (absent from an installed wheel).
+_SOURCES = Path(__file__).resolve().parent.parent / "native"
+
+
+def _source_digest() -> str:
+    """The digest setup.py builds the module with, of the sources beside this file."""
+    files = sorted(p for p in _SOURCES.glob("*") if p.suffix in (".cpp", ".hpp", ".inc"))
+    return hashlib.sha256(b"".join(p.read_bytes() for p in files)).hexdigest()[:16]
+
+
 try:
     from . import _native
-except ImportError as exc:  # not built (no compiler at install time) or a stale build
+except ImportError as exc:  # not built (no compiler at install time)
     _native = None
     _MISSING = f"{type(exc).__name__}: {exc}"
 else:
     _MISSING = ""
+    if _SOURCES.is_dir() and getattr(_native, "SOURCE_DIGEST", "") != _source_digest():
+        # a failed rebuild leaves the module of older sources in place
+        _native = None
+        _MISSING = "the compiled module was built from other sources than native/ holds"
 
 #: What to do when the module is missing (said by every NativeUnavailable).
 BUILD_HINT = ("build it with `python -m pip install -e .` from the project's root "
