@@ -22,14 +22,12 @@ from pathlib import Path
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
-from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, is_decision
+from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, is_decision
 from .engine.game import Game, IllegalDecision
-from .engine.rules.base import D4_SIDES, FACES
-from .engine.rules.turn import ACTION_COST
+from .engine.query import ACTION_COST, D4_SIDES, FACES
 from .engine.rulesets import ruleset_of
-from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION
+from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
 from .engine.state import VP_SOURCES
-from .engine.decisions import Kind
 
 #: The native sources of a source checkout (absent from an installed wheel).
 _SOURCES = Path(__file__).resolve().parent.parent / "native"
@@ -197,7 +195,8 @@ class NativeGame:
         """The game as :meth:`Game.to_dict <singapore_env.engine.game.Game.to_dict>` saves
         it (the native engine keeps no text log: ``keep_text_log`` is false)."""
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "content": self.c.digest,
-                "seed": self.seed, "keep_text_log": False, "config": self.cfg.to_dict(),
+                "seed": self.seed, "keep_text_log": False,
+                "config": {**self.cfg.to_dict(), **env_settings_in_saves()},
                 "history": [list(d) for d in self._game.history()],
                 "rng": _rng_dict(self._game.rng()), "state": self._game.state()}
 

@@ -27,6 +27,7 @@ from .rules.roles import (ALLY, LEADER, ROLE_NAMES, RULER, lone_leader, may_acce
                           storehouse_tokens)
 from .rules.scoring import legacy_metric, legacy_vp, projected_final_vp
 from .rules.tableau import activation_groups, joins, move_card, run_bounds
+from .rules.turn import ACTION_COST
 from .rules.upkeep import tax_totals
 from .rules.war import commit_options, committed_card, war_cost
 from .rules.war_first_edition import steal_price
@@ -48,8 +49,8 @@ def row_after_card_move(row, src: int, target: int) -> list:
 __all__ = [
     # seating, dice and roles
     "CLOCKWISE", "FACES", "D4_SIDES", "ALLY", "LEADER", "RULER", "ROLE_NAMES",
-    # the frame stack
-    "DECISION_FRAME_KINDS", "AUTOMATIC_FRAME_KINDS", "COMMIT_FRAMES", "find_frame",
+    # the turn and the frame stack
+    "ACTION_COST", "DECISION_FRAME_KINDS", "AUTOMATIC_FRAME_KINDS", "COMMIT_FRAMES", "find_frame",
     # boosts and modifiers
     "boost_total", "modifier_total", "active_boosts", "revealed_boosts", "multiplier",
     "star_allowed_in_war", "star_allowed_in_conflict",
