@@ -5,12 +5,14 @@ The build is optional: without a C++17 compiler the package installs with the Py
 engine only, and :func:`require` (which everything that asks for the native engine
 calls) raises :class:`NativeUnavailable` saying why and how to build it.
 
-What is native so far: the random stream (:class:`Random` draws exactly what the Python
-engine's ``numpy.random.Generator(PCG64(seed))`` draws, with the same generator state
-after each draw) and the standard ruleset's games (:class:`NativeGame`), built from the
-loaded :class:`~singapore_env.engine.content.Content` and
-:class:`~singapore_env.engine.config.RulesConfig` of the Python engine: no card or
-number is written twice. docs/native.md says what is not native yet.
+What is native: the random stream (:class:`Random` draws exactly what the Python engine's
+``numpy.random.Generator(PCG64(seed))`` draws, with the same generator state after each
+draw), the games of every ruleset (:class:`NativeGame`, with the Python engine's legal
+decisions, scores and saves) and whole random games in C++ (:func:`play_random`), built
+from the loaded :class:`~singapore_env.engine.content.Content` and
+:class:`~singapore_env.engine.config.RulesConfig` of the Python engine: no card or number
+is written twice. :func:`compare_random_game` is the check that keeps the two engines
+equal. docs/native.md says what is not native yet.
 """
 
 from __future__ import annotations
@@ -39,23 +41,29 @@ def _source_digest() -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in files)).hexdigest()[:16]
 
 
+def _stale(module) -> str:
+    """Why a compiled module may not be used ("" when it may): in a source checkout, one
+    built from other sources than ``native/`` holds (a failed rebuild leaves the module
+    of the older sources in place)."""
+    if _SOURCES.is_dir() and getattr(module, "SOURCE_DIGEST", "") != _source_digest():
+        return "the compiled module was built from other sources than native/ holds"
+    return ""
+
+
 try:
     from . import _native
 except ImportError as exc:  # not built (no compiler at install time)
     _native = None
     _MISSING = f"{type(exc).__name__}: {exc}"
 else:
-    _MISSING = ""
-    if _SOURCES.is_dir() and getattr(_native, "SOURCE_DIGEST", "") != _source_digest():
-        # a failed rebuild leaves the module of older sources in place
+    _MISSING = _stale(_native)
+    if _MISSING:
         _native = None
-        _MISSING = "the compiled module was built from other sources than native/ holds"
 
 #: What to do when the module is missing (said by every NativeUnavailable).
 BUILD_HINT = ("build it with `python -m pip install -e .` from the project's root "
-              "(it needs a C++17 compiler such as g++; pybind11 comes from PyPI): the "
-              "install prints `building extension failed` and the compiler's error if "
-              "the compile fails")
+              "(it needs a C++17 compiler such as g++; pybind11 comes from PyPI); "
+              "`pip install -v` shows the compiler's error if the compile fails")
 
 _MASK64 = (1 << 64) - 1
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1

@@ -14,4 +14,15 @@ def test_missing_module_says_why_and_how(monkeypatch):
         native.Random(1)
     text = str(info.value)
     assert "not built here (ImportError: no module named _native)" in text
-    assert "pip install -e ." in text and "C++17 compiler" in text
+    assert "pip install -e ." in text and "C++17 compiler" in text and "pip install -v" in text
+
+
+def test_a_module_of_other_sources_is_refused():
+    """A failed rebuild leaves the module of older sources in place: it does not play."""
+    class Old:
+        SOURCE_DIGEST = "0" * 16
+
+    assert "built from other sources" in native._stale(Old())
+    assert "built from other sources" in native._stale(object())
+    if native.available():
+        assert native._stale(native._native) == ""
