@@ -40,7 +40,6 @@ public:
          uint64_t seed)
         : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
         find_sources();
-        for (auto& row : s_.vp_sources) row.assign(cfg().vp_sources.size(), 0);
         setup();
         run();
     }
@@ -56,6 +55,7 @@ public:
 
     const State& state() const { return s_; }
     const Content& content() const { return *content_; }
+    const Config& config() const { return *config_; }
     const std::vector<Decision>& history() const { return history_; }
     const Pcg64& rng() const { return rng_; }
     const std::vector<Decision>& legal() const { return legal_; }

@@ -210,8 +210,30 @@ std::shared_ptr<const sg::Config> config_from(const py::dict& d) {
     c.sim_put_away_british = item<std::vector<std::string>>(d, "sim_put_away_british");
     c.faces = item<sg::Ids>(d, "faces");
     c.vp_sources = item<std::vector<std::string>>(d, "vp_sources");
+    if (c.vp_sources.size() > (size_t)sg::MAX_VP_SOURCES) throw std::invalid_argument("too many VP sources");
     return cfg;
 }
+
+// The Decision objects of one action table (ActionTable.decisions), by kind and arg:
+// legal decisions cross to Python as these shared objects, with no tuple built. A
+// decision outside the table (the rules may offer one past a small tableau limit) comes
+// from ``lookup((kind, arg))``.
+struct DecisionTable {
+    std::vector<py::object> objects;
+    std::vector<int> offset, size;  // by kind
+    py::object lookup;
+    py::list legal(const std::vector<sg::Decision>& legal) const {
+        py::list out(legal.size());
+        for (size_t i = 0; i < legal.size(); ++i) {
+            const sg::Decision& d = legal[i];
+            py::object o = (d.kind >= 0 && d.kind < (int)offset.size() && d.arg >= 0 && d.arg < size[d.kind])
+                               ? objects[offset[d.kind] + d.arg]
+                               : lookup(py::make_tuple(d.kind, d.arg));
+            PyList_SET_ITEM(out.ptr(), (Py_ssize_t)i, o.release().ptr());
+        }
+        return out;
+    }
+};
 
 py::list decisions_list(const std::vector<sg::Decision>& legal) {
     py::list out;
@@ -241,11 +263,23 @@ PYBIND11_MODULE(_native, m) {
     m.def("content", [](const py::dict& d) { return std::const_pointer_cast<sg::Content>(content_from(d)); });
     m.def("config", [](const py::dict& d) { return std::const_pointer_cast<sg::Config>(config_from(d)); });
 
+    py::class_<DecisionTable>(m, "DecisionTable", "The Decision objects of an action table.")
+        .def(py::init([](const py::list& decisions, std::vector<int> offset, std::vector<int> size,
+                         py::object lookup) {
+            DecisionTable t;
+            t.lookup = std::move(lookup);
+            for (auto d : decisions) t.objects.push_back(py::reinterpret_borrow<py::object>(d));
+            t.offset = std::move(offset);
+            t.size = std::move(size);
+            return t;
+        }));
+
     py::class_<sg::Game>(m, "Game", "A game on the native rules.")
         .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config, uint64_t seed) {
                  return sg::Game(content, config, seed);
              }))
         .def("legal", [](const sg::Game& g) { return decisions_list(g.legal()); })
+        .def("legal_in", [](const sg::Game& g, const DecisionTable& t) { return t.legal(g.legal()); })
         .def("is_legal", [](const sg::Game& g, int kind, int arg) { return g.is_legal({kind, arg}); })
         .def("step", [](sg::Game& g, int kind, int arg) {
             if (!g.is_legal({kind, arg})) throw std::invalid_argument("not legal");
@@ -255,7 +289,9 @@ PYBIND11_MODULE(_native, m) {
         .def("acting_seat", &sg::Game::acting_seat)
         .def("final_vp", [](const sg::Game& g) { return g.state().final_vp; })
         .def("decisions", [](const sg::Game& g) { return g.state().decisions; })
-        .def("state", [](const sg::Game& g) { return sg::state_to_dict(g.state(), g.content()); })
+        .def("state", [](const sg::Game& g) {
+            return sg::state_to_dict(g.state(), g.content(), (int)g.config().vp_sources.size());
+        })
         .def("rng", [](const sg::Game& g) { return rng_halves(g.rng()); })
         .def("history", [](const sg::Game& g) { return decisions_list(g.history()); })
         .def("clone", [](const sg::Game& g) { return sg::Game(g); });

@@ -206,7 +206,7 @@ inline Frame frame_from(const std::string& kind, int seat, const py::dict& d, co
 
 // The whole state in its saved form (GameState.to_dict(); the native engine keeps no
 // text log).
-inline py::dict state_to_dict(const State& s, const Content& c) {
+inline py::dict state_to_dict(const State& s, const Content& c, int n_sources) {
     py::dict d;
     d["round"] = s.round; d["first_player"] = s.first_player; d["anglo_dutch"] = s.anglo_dutch;
     d["ships"] = s.ships; d["current_event"] = s.current_event; d["game_over"] = s.game_over;
@@ -226,12 +226,15 @@ inline py::dict state_to_dict(const State& s, const Content& c) {
     py::list modifiers;
     for (auto [type, n] : s.modifiers) modifiers.append(py::make_tuple(MODIFIER_NAMES[type], n));
     d["modifiers"] = modifiers;
-    d["folk_hands"] = id_rows(s.folk_hands); d["vp_sources"] = id_rows(s.vp_sources);
+    d["folk_hands"] = id_rows(s.folk_hands);
+    py::list sources;
+    for (const auto& row : s.vp_sources) sources.append(py::cast(Ids(row.begin(), row.begin() + n_sources)));
+    d["vp_sources"] = sources;
     py::list facts;
-    for (const auto& [kind, values] : s.facts) {
+    for (size_t i = 0; i < s.facts.size(); i += 2 + s.facts[i + 1]) {
         py::list row;
-        row.append(kind);
-        for (int v : values) row.append(v);
+        row.append(FACT_NAMES[s.facts[i]]);
+        for (int k = 0; k < s.facts[i + 1]; ++k) row.append(s.facts[i + 2 + k]);
         facts.append(row);
     }
     d["facts"] = facts;
@@ -277,7 +280,11 @@ inline State state_from_dict(const py::dict& d, const Content& c) {
     s.folk_deck = get<Ids>(d, "folk_deck"); s.folk_discard = get<Ids>(d, "folk_discard");
     s.put_away = get<Ids>(d, "put_away");
     s.hands = id_rows_from(d, "hands"); s.revealed = id_rows_from(d, "revealed");
-    s.folk_hands = id_rows_from(d, "folk_hands"); s.vp_sources = id_rows_from(d, "vp_sources");
+    s.folk_hands = id_rows_from(d, "folk_hands");
+    auto sources = id_rows_from(d, "vp_sources");
+    for (int seat = 0; seat < 4; ++seat)
+        for (size_t k = 0; k < sources[seat].size() && k < (size_t)MAX_VP_SOURCES; ++k)
+            s.vp_sources[seat][k] = sources[seat][k];
     auto battle = get<std::vector<Ids>>(d, "battle_deck");
     auto discard = get<std::vector<Ids>>(d, "battle_discard");
     for (int fac = 0; fac < 2; ++fac) {
@@ -290,9 +297,9 @@ inline State state_from_dict(const py::dict& d, const Content& c) {
     }
     for (auto row : d["facts"]) {
         py::sequence values = row.cast<py::sequence>();
-        Ids rest;
-        for (size_t i = 1; i < values.size(); ++i) rest.push_back(values[i].cast<int>());
-        s.facts.emplace_back(values[0].cast<std::string>(), rest);
+        s.facts.push_back(index_of(FACT_NAMES, values[0].cast<std::string>()));
+        s.facts.push_back((int)values.size() - 1);
+        for (size_t i = 1; i < values.size(); ++i) s.facts.push_back(values[i].cast<int>());
     }
     auto rows = d["tableau"].cast<py::list>();
     for (size_t seat = 0; seat < 4; ++seat)

@@ -32,6 +32,10 @@ inline const std::vector<std::string> FRAME_NAMES = {
     "fe_plunder"};
 
 enum Down { UP, CLOSED, OUTLAWED };
+constexpr int MAX_VP_SOURCES = 16;
+// Kinds of game facts the rules record (rules/base.py record_fact).
+enum FactKind { FACT_ANGLO_DUTCH, FACT_DECREE, FACT_RAID, FACT_CONFLICT, FACT_WAR };
+inline const std::vector<std::string> FACT_NAMES = {"anglo_dutch", "decree", "raid", "conflict", "war"};
 enum { PHASE_VETO = 0, PHASE_DECREE_RESOLVE = 1 };
 enum { RAID_ROLL = 0, RAID_HINDER = 1, RAID_RESOLVE = 2 };
 enum { CONFLICT_ROLL = 0, CONFLICT_REVEAL = 1 };
@@ -99,8 +103,8 @@ struct State {
     std::array<Ids, 4> hands, revealed, folk_hands;
     std::array<Ids, 2> battle_deck, battle_discard;
     std::vector<std::pair<int, int>> modifiers;   // (ModifierType, n)
-    std::array<Ids, 4> vp_sources;
-    std::vector<std::pair<std::string, Ids>> facts;  // kind, [round, values...]
+    std::array<std::array<int, MAX_VP_SOURCES>, 4> vp_sources{};  // the first n_sources count
+    Ids facts;  // each fact: its FACT_NAMES index, the count of its ints, round, values...
     std::array<std::vector<Slot>, 4> tableau;
     std::vector<Frame> stack;
 };

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
-from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, is_decision
+from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
 from .engine.game import Game, IllegalDecision
 from .engine.query import ACTION_COST, D4_SIDES, FACES
 from .engine.rulesets import ruleset_of
@@ -166,7 +166,7 @@ class NativeGame:
 
     def legal_decisions(self) -> list:
         """Every legal decision of the acting seat (empty once the game is over)."""
-        return [DECISION[kind, arg] for kind, arg in self._game.legal()]
+        return self._game.legal_in(_decision_table(self.cfg))
 
     def step(self, decision) -> None:
         """Apply one decision of the acting seat; raise IllegalDecision if not legal,
@@ -289,6 +289,27 @@ def play_random(seeds, ruleset: str = "standard", config: RulesConfig | None = N
 #: Content -> its native copy (a Content is frozen: built once; the Content is kept so
 #: that its id is not reused).
 _NATIVE_CONTENT: dict[int, tuple[Content, object]] = {}
+
+
+#: (max_tableau, max_hand) -> the native table of the shared Decision objects.
+_DECISION_TABLES: dict[tuple[int, int], object] = {}
+
+
+def _decision_table(cfg: RulesConfig):
+    """The Decision objects of the action table of ``cfg``'s limits, for the native
+    engine to hand out as legal decisions."""
+    key = (cfg.max_tableau, cfg.max_hand)
+    table = _DECISION_TABLES.get(key)
+    if table is None:
+        sizes = arg_sizes(*key)
+        kinds = sorted(int(k) for k in Kind)
+        offsets, decisions = [], []
+        for kind in kinds:
+            offsets.append(len(decisions))
+            decisions += [DECISION[kind, arg] for arg in range(sizes[kind])]
+        table = _DECISION_TABLES[key] = require().DecisionTable(
+            decisions, offsets, [sizes[kind] for kind in kinds], DECISION.__getitem__)
+    return table
 
 
 def _content(content: Content):
