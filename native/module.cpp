@@ -280,11 +280,11 @@ PYBIND11_MODULE(_native, m) {
              }))
         .def("legal", [](const sg::Game& g) { return decisions_list(g.legal()); })
         .def("legal_in", [](const sg::Game& g, const DecisionTable& t) { return t.legal(g.legal()); })
-        .def("is_legal", [](const sg::Game& g, int kind, int arg) { return g.is_legal({kind, arg}); })
         .def("step", [](sg::Game& g, int kind, int arg) {
-            if (!g.is_legal({kind, arg})) throw std::invalid_argument("not legal");
+            if (!g.is_legal({kind, arg})) return false;
             g.step({kind, arg});
-        })
+            return true;
+        }, "Apply the decision if it is legal now; false (and nothing changed) if not.")
         .def("is_over", &sg::Game::is_over)
         .def("acting_seat", &sg::Game::acting_seat)
         .def("final_vp", [](const sg::Game& g) { return g.state().final_vp; })

@@ -174,8 +174,7 @@ class NativeGame:
         if is_decision(decision):
             kind, arg = int(decision[0]), int(decision[1])
             if _INT32_MIN <= min(kind, arg) and max(kind, arg) <= _INT32_MAX \
-                    and self._game.is_legal(kind, arg):
-                self._game.step(kind, arg)
+                    and self._game.step(kind, arg):
                 return
         # The rare path: the Python engine, on a copy of this game, words the refusal.
         Game.from_json(self.to_json(), self.c).step(decision)
