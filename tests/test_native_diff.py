@@ -37,8 +37,12 @@ def test_games_follow_the_configuration():
     for cfg in (RulesConfig.standard(market_slots=7, event_i_cards=1, event_ii_cards=2,
                                      war_cost=2, district_threshold=3),
                 RulesConfig.standard(slavery=False, spoils_sharing="optional",
-                                     conflict_vp_full_strength=False, max_tableau=6)):
-        for seed in range(6):
+                                     conflict_vp_full_strength=False, max_tableau=6),
+                RulesConfig.named("simulation", anglo_dutch_ship_threshold=0, folk_hero_cost=0,
+                                  max_hand=2),
+                RulesConfig.named("first-edition", fe_raid_d4=20, fe_war_d4=20, max_hand=1,
+                                  max_tableau=4, war_dice=20)):
+        for seed in range(4):
             assert_same_game(seed, cfg)
 
 
