@@ -19,7 +19,7 @@ from singapore_env.candidates import CandidateEncoder
 from singapore_env.engine.content import FACTIONS
 
 from .base import Agent, _encoder_for
-from .numpy_nets import ACTIVATIONS, masked_choice
+from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import resolve_prior
 from .threads import limit_threads
@@ -57,6 +57,7 @@ class NumpyPolicy:
         return self.head[0].shape[1]
 
     def logits(self, x: np.ndarray) -> np.ndarray:
+        check_input_size(x.shape[-1], self.obs_dim)
         for w, b in self.layers:
             x = self._act(x @ w + b)
         return x @ self.head[0] + self.head[1]

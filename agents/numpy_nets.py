@@ -12,6 +12,17 @@ ACTIVATIONS = {
 }
 
 
+def check_input_size(size: int, expected: int) -> None:
+    """ValueError unless a network that reads ``expected`` inputs is given ``size``: the
+    observation's size follows the rules (card counts, market and spoils sizes, limits),
+    so a network trained on other rules cannot read this game."""
+    if size != expected:
+        raise ValueError(
+            f"this network reads {expected} inputs but the game's observation gives {size}: "
+            f"it was trained for other rules (card counts, market or spoils sizes, limits "
+            f"shape the observation); train a network for these rules")
+
+
 def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
                   deterministic: bool = True) -> int:
     """The best (or, with ``rng`` and not ``deterministic``, a sampled) action among

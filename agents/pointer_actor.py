@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .numpy_nets import ACTIVATIONS, masked_choice
+from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
 from .outcome import projected_margin
 
 KIND = "pointer"
@@ -64,6 +64,7 @@ class PointerActor:
         """The state MLP's output for ``observation`` and ``projected_vp``."""
         x = np.concatenate([np.asarray(obs["observation"], np.float32),
                             np.asarray(obs["projected_vp"], np.float32)])
+        check_input_size(x.shape[-1], self.layers[0][0].shape[0])
         for w, b in self.layers:
             x = self._act(x @ w + b)
         return x

@@ -121,7 +121,7 @@ def test_a_learned_player_reads_each_games_own_observation_in_one_process(spec):
                 game.step(agent.choose(game, game.acting_seat))
         assert seen and all(np.array_equal(a, b) for a, b in seen)
         game = Game(9, CONFIGS[2], keep_text_log=False)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="trained for other rules"):
             for _ in range(200):
                 game.step(agent.choose(game, game.acting_seat))
         assert seen[-1][0].size == encoder_for(Game(9).c, CONFIGS[2]).size
@@ -147,3 +147,14 @@ def test_a_study_cell_plays_the_same_games_alone_or_after_another_ruleset():
                           text=True, check=True)
     alone = json.loads(done.stdout.splitlines()[-1])
     assert len(alone) == 1 and _simulation_cell(True) == alone
+
+
+def test_a_network_given_another_observation_size_says_so():
+    """At env level too: an observation of another size is refused with the reason, not
+    numpy's matmul error."""
+    from agents.learned import NumpyPolicy
+
+    net = NumpyPolicy([(np.zeros((6, 2)), np.zeros(2))], (np.zeros((2, 4)), np.zeros(4)))
+    assert net.logits(np.zeros(6, np.float32)).shape == (4,)
+    with pytest.raises(ValueError, match="reads 6 inputs but the game's observation gives 5"):
+        net.logits(np.zeros(5, np.float32))
