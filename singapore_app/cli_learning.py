@@ -43,13 +43,31 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci
               help="rllib: the Ray cluster to train on (default: a local one); expert "
                    "iteration: the Ray cluster playing the games (same games as on "
                    "processes).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
+              help="Batched self-play (algorithm = \"selfplay\", docs/selfplay.md): train "
+                   "this long, then checkpoint (run again to continue).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
-          progress, backend, ray_address) -> None:
+          progress, backend, ray_address, seconds) -> None:
     """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
     (search targets distilled into policy-value networks) with algorithm = "expert",
     or PPO on RLlib with --backend rllib."""
     from training.config import TrainConfig, TrainConfigError, load_config
 
+    if config_path and _algorithm(config_path) == "selfplay":
+        if phases or timesteps or iterations or workers or ray_address or backend != "sb3":
+            raise click.UsageError("a self-play config is sized by its keys; of the "
+                                   "options it takes --seconds, --seed and --ruleset")
+        from training.ppo_trainer import run_cli
+
+        try:
+            run_cli(config_path, out, seconds, seed=seed, ruleset=ruleset, progress=progress,
+                    log=click.echo)
+        except TrainConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--config'") from None
+        return
+    if seconds:
+        raise click.UsageError("--seconds is an option of batched self-play "
+                               "(algorithm = \"selfplay\" in the config)")
     if backend == "rllib":
         if phases or timesteps or iterations or workers:
             raise click.UsageError("--phases, --timesteps, --iterations and --workers are "
@@ -57,7 +75,7 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
         _train_rllib(config_path, out, seed, ruleset, ray_address)
         return
     try:
-        if config_path and _is_expert(config_path):
+        if config_path and _algorithm(config_path) == "expert":
             if phases or timesteps:
                 raise click.UsageError("--phases and --timesteps are PPO options; an "
                                        "expert run takes --iterations")
@@ -88,15 +106,15 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
                f"{out}/progress.csv, {out}/learning_curve.png")
 
 
-def _is_expert(config_path: str) -> bool:
-    """Whether a training config names ``algorithm = "expert"`` (read errors are left
-    to the full load)."""
+def _algorithm(config_path: str) -> str | None:
+    """The ``algorithm`` a training config names (read errors are left to the full
+    load)."""
     from training.config import TrainConfigError, read_toml
 
     try:
-        return read_toml(config_path).get("algorithm") == "expert"
+        return read_toml(config_path).get("algorithm")
     except TrainConfigError:
-        return False
+        return None
 
 
 def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:

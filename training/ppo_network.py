@@ -1,0 +1,131 @@
+"""The self-play PPO network and the compact rows it reads (torch trains, numpy plays).
+
+The observation is sparse (about 90 of its 5,146 entries are non-zero in a typical
+position, at most ~160) and few actions are legal (about 5 on average, at most ~40 of
+1,040), so the network never touches the zeros:
+
+* the first layer multiplies a sparse matrix of the rows' non-zero entries (kept as
+  indices and values, :func:`sparse_rows`; scipy's CSR product, forward and backward)
+  with its weights: the same product as ``x @ W`` at ~2 % of its cost (torch's
+  ``EmbeddingBag`` with per-entry weights measured 4x slower forward and backward);
+* the policy head scores only the legal actions (:func:`legal_rows`): the logits of a
+  linear head over the whole table, computed at the legal columns only;
+* a value head (one linear output) shares the trunk.
+
+:meth:`ActorCritic.to_numpy` writes the actor as an :class:`agents.learned.NumpyPolicy`
+(``learned:PATH`` plays it): dense ``w0`` = the first layer's matrix, the hidden layers, and
+``head_w`` / ``head_b`` over the whole table. It gives the same logits on the legal
+actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse
+import torch
+from torch import nn
+
+#: The logit of the padding of a legal-action row.
+_NEG = -1e9
+
+
+def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, value)`` of the non-zero entries of each row of ``obs`` (N, D), padded
+    to ``width`` columns with index 0 and value 0 (ValueError if a row has more)."""
+    rows, cols = np.nonzero(obs)
+    n = obs.shape[0]
+    counts = np.bincount(rows, minlength=n)
+    if len(counts) and counts.max() > width:
+        raise ValueError(f"a row has {counts.max()} non-zero entries, more than {width}")
+    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    index = np.zeros((n, width), np.int32)
+    value = np.zeros((n, width), np.float32)
+    index[rows, pos] = cols
+    value[rows, pos] = obs[rows, cols]
+    return index, value
+
+
+def legal_rows(mask: np.ndarray, width: int, pad: int) -> np.ndarray:
+    """The legal action indices of each row of ``mask`` (N, A), padded to ``width``
+    columns with ``pad`` (ValueError if a row allows more)."""
+    rows, cols = np.nonzero(mask)
+    n = mask.shape[0]
+    counts = np.bincount(rows, minlength=n)
+    if len(counts) and counts.max() > width:
+        raise ValueError(f"a row allows {counts.max()} actions, more than {width}")
+    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    legal = np.full((n, width), pad, np.int32)
+    legal[rows, pos] = cols
+    return legal
+
+
+class _SparseProduct(torch.autograd.Function):
+    """``csr @ weight`` for a scipy CSR matrix (no gradient to the matrix)."""
+
+    @staticmethod
+    def forward(ctx, weight, csr):
+        ctx.csr = csr
+        return torch.from_numpy(csr @ weight.detach().numpy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return torch.from_numpy(np.ascontiguousarray(ctx.csr.T @ grad.numpy())), None
+
+
+def to_csr(index: np.ndarray, value: np.ndarray, size: int) -> scipy.sparse.csr_matrix:
+    """The CSR matrix (rows, ``size`` columns) of padded rows of :func:`sparse_rows`."""
+    keep = value != 0
+    crow = np.zeros(len(index) + 1, np.int64)
+    np.cumsum(keep.sum(axis=1), out=crow[1:])
+    return scipy.sparse.csr_matrix((value[keep], index[keep], crow), shape=(len(index), size))
+
+
+class ActorCritic(nn.Module):
+    """Sparse first layer, ``len(hidden) - 1`` dense hidden layers, a policy head over
+    the legal actions and a value head."""
+
+    def __init__(self, obs_size: int, n_actions: int, hidden: list[int],
+                 activation: str = "tanh"):
+        super().__init__()
+        if not hidden:
+            raise ValueError("hidden needs at least one layer width")
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"activation must be 'tanh' or 'relu', got {activation!r}")
+        self.obs_size, self.n_actions, self.activation = obs_size, n_actions, activation
+        self.w0 = nn.Parameter(torch.randn(obs_size, hidden[0]) / np.sqrt(30.0))
+        self.b0 = nn.Parameter(torch.zeros(hidden[0]))
+        self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(hidden, hidden[1:]))
+        self.act = torch.tanh if activation == "tanh" else torch.relu
+        self.head_w = nn.Parameter(torch.randn(n_actions, hidden[-1]) * 0.01)
+        self.head_b = nn.Parameter(torch.zeros(n_actions))
+        self.value = nn.Linear(hidden[-1], 1)
+
+    def trunk(self, csr: scipy.sparse.csr_matrix) -> torch.Tensor:
+        x = self.act(_SparseProduct.apply(self.w0, csr) + self.b0)
+        for layer in self.dense:
+            x = self.act(layer(x))
+        return x
+
+    def forward(self, csr, legal: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits over each row's legal actions (``legal`` padded with ``n_actions``;
+        padding scores -1e9) and the values, for the observations of ``csr``."""
+        x = self.trunk(csr)
+        rows, pos = np.nonzero(legal != self.n_actions)
+        rows_t, pos_t = torch.from_numpy(rows), torch.from_numpy(pos)
+        acts = torch.from_numpy(legal[rows, pos].astype(np.int64))
+        scores = (x[rows_t] * self.head_w[acts]).sum(-1) + self.head_b[acts]
+        logits = torch.full(legal.shape, _NEG).index_put((rows_t, pos_t), scores)
+        return logits, self.value(x).squeeze(-1)
+
+    def to_numpy(self, meta: dict | None = None):
+        """The actor as an :class:`agents.learned.NumpyPolicy` (dense, whole table)."""
+        from agents.learned import NumpyPolicy
+
+        def np_(t):
+            return t.detach().cpu().numpy().astype(np.float32)
+
+        layers = [(np_(self.w0), np_(self.b0))]
+        layers += [(np_(m.weight).T, np_(m.bias)) for m in self.dense]
+        head = (np_(self.head_w).T, np_(self.head_b))
+        return NumpyPolicy(layers, head, self.activation, meta)
+

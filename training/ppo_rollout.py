@@ -1,0 +1,158 @@
+"""Self-play collection on a :class:`singapore_env.vector.VectorEnv`: who plays each
+faction of each game, one batched forward pass per network and step, the rows the
+learners learn from, and their advantages.
+
+Every game's two factions are played by the two learners, except that a new game gives
+one faction (drawn) to a frozen past self of that faction with probability
+``past_self_share`` (once the pool holds one). A decision of a learner is a row of its
+faction's :class:`Rollout`; a past self's decisions are played, not learned from.
+
+Each seat of each game is one trajectory: its decisions in order, the reward at its
+last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
+faction share it), no discount by default. A trajectory still running at the end of a
+rollout is cut there and bootstrapped from its last row's value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
+
+#: Width of the compact rows: non-zero observation entries and legal actions (the
+#: standard observation has at most ~160 non-zero entries and ~40 legal actions).
+NONZERO_WIDTH = 256
+LEGAL_WIDTH = 64
+LEARNER = -1
+
+
+class Rollout:
+    """One faction's rows of a rollout (preallocated; ``n`` rows filled)."""
+
+    def __init__(self, capacity: int, n_actions: int):
+        self.capacity, self.n = capacity, 0
+        self.index = np.zeros((capacity, NONZERO_WIDTH), np.int32)
+        self.value_in = np.zeros((capacity, NONZERO_WIDTH), np.float32)
+        self.legal = np.full((capacity, LEGAL_WIDTH), n_actions, np.int32)
+        self.choice = np.zeros(capacity, np.int64)       # position in the legal row
+        self.logp = np.zeros(capacity, np.float32)
+        self.value = np.zeros(capacity, np.float32)
+        self.reward = np.zeros(capacity, np.float32)
+        self.terminal = np.zeros(capacity, np.bool_)
+        self.stream = np.zeros(capacity, np.int64)        # slot * 4 + seat
+        self.advantage = np.zeros(capacity, np.float32)
+        self.ret = np.zeros(capacity, np.float32)
+
+    def clear(self) -> None:
+        self.n = 0
+        self.reward[:] = 0.0
+        self.terminal[:] = False
+
+    def add(self, index, value_in, legal, choice, logp, value, stream) -> np.ndarray:
+        """Append rows; their positions."""
+        k = len(choice)
+        at = np.arange(self.n, self.n + k)
+        self.index[at], self.value_in[at], self.legal[at] = index, value_in, legal
+        self.choice[at], self.logp[at], self.value[at], self.stream[at] = \
+            choice, logp, value, stream
+        self.n += k
+        return at
+
+    def finish(self, gamma: float, lam: float, n_streams: int) -> None:
+        """Generalized advantage estimates and returns of the filled rows."""
+        next_value = np.zeros(n_streams, np.float32)
+        next_adv = np.zeros(n_streams, np.float32)
+        seen = np.zeros(n_streams, np.bool_)
+        for t in range(self.n - 1, -1, -1):
+            s = self.stream[t]
+            if self.terminal[t]:
+                nv, na = 0.0, 0.0
+            elif seen[s]:
+                nv, na = next_value[s], next_adv[s]
+            else:                       # cut by the rollout's end: bootstrap from itself
+                nv, na = self.value[t], 0.0
+            delta = self.reward[t] + gamma * nv - self.value[t]
+            adv = delta + gamma * lam * na
+            self.advantage[t], next_value[s], next_adv[s], seen[s] = adv, self.value[t], adv, True
+        self.ret[:self.n] = self.advantage[:self.n] + self.value[:self.n]
+
+
+class Collector:
+    """Steps the games and feeds each faction's acting seats to its network."""
+
+    def __init__(self, venv, learners: list[ActorCritic], rng: np.random.Generator,
+                 past_self_share: float, rollout_steps: int, gamma: float = 1.0,
+                 lam: float = 0.95):
+        self.venv, self.learners, self.rng = venv, learners, rng
+        self.past_self_share, self.gamma, self.lam = past_self_share, gamma, lam
+        self.pool: list[list[ActorCritic]] = [[], []]
+        n = venv.num_games
+        self.rollouts = [Rollout(n * rollout_steps, venv.num_actions) for _ in range(2)]
+        self.controller = np.full((n, 2), LEARNER, np.int64)
+        self.last_row = np.full((n, 4), -1, np.int64)
+        self.games_played = 0
+        self.obs, self.mask, self.seat = venv.reset()
+
+    def _assign(self, slot: int) -> None:
+        """Who plays the factions of the game starting in ``slot``."""
+        self.controller[slot] = LEARNER
+        if self.rng.random() < self.past_self_share:
+            faction = int(self.rng.integers(2))
+            if self.pool[faction]:
+                self.controller[slot, faction] = int(self.rng.integers(len(self.pool[faction])))
+
+    def _act(self, net: ActorCritic, rows: np.ndarray) -> tuple:
+        index, value_in = sparse_rows(self.obs[rows], NONZERO_WIDTH)
+        legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
+        width = int((legal != net.n_actions).sum(axis=1).max())
+        with torch.no_grad():
+            logits, values = net(to_csr(index, value_in, net.obs_size), legal[:, :width])
+        logits = logits.numpy()
+        gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
+        choice = (logits + gumbel[:, :width]).argmax(axis=1)
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        logp = shifted[np.arange(len(rows)), choice] - np.log(np.exp(shifted).sum(axis=1))
+        actions = legal[np.arange(len(rows)), choice]
+        return actions, (index, value_in, legal, choice, logp, values.numpy())
+
+    def collect(self, steps: int) -> int:
+        """Play ``steps`` steps of every game into the rollouts; learned decisions."""
+        for r in self.rollouts:
+            r.clear()
+        self.last_row[:] = -1
+        n = self.venv.num_games
+        actions = np.zeros(n, np.int64)
+        slots = np.arange(n)
+        for _ in range(steps):
+            faction = self.seat >> 1
+            who = self.controller[slots, faction]
+            for f in (0, 1):
+                mine = faction == f
+                rows = np.flatnonzero(mine & (who == LEARNER))
+                if len(rows):
+                    acts, rec = self._act(self.learners[f], rows)
+                    actions[rows] = acts
+                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows])
+                    self.last_row[rows, self.seat[rows]] = at
+                for k in np.unique(who[mine & (who != LEARNER)]):
+                    rows = np.flatnonzero(mine & (who == k))
+                    actions[rows] = self._act(self.pool[f][k], rows)[0]
+            self.obs, self.mask, self.seat, rewards, done = self.venv.step(actions)
+            for slot in np.flatnonzero(done):
+                self._end_game(slot, rewards[slot])
+        for r in self.rollouts:
+            r.finish(self.gamma, self.lam, n * 4)
+        return sum(r.n for r in self.rollouts)
+
+    def _end_game(self, slot: int, rewards: np.ndarray) -> None:
+        share = (rewards[0] + rewards[1], rewards[2] + rewards[3])
+        for seat in range(4):
+            row = self.last_row[slot, seat]
+            if row >= 0:
+                r = self.rollouts[seat >> 1]
+                r.reward[row], r.terminal[row] = share[seat >> 1], True
+        self.last_row[slot] = -1
+        self.games_played += 1
+        self._assign(slot)
+

@@ -1,0 +1,323 @@
+"""Batched self-play PPO: ``singapore-1819 train --config training/configs/selfplay.toml``.
+
+A small PPO of our own (CleanRL-sized, one torch thread): the British and the Malay
+policy learn at the same time, against each other and a pool of their past selves, on
+a :class:`singapore_env.vector.VectorEnv`; each rollout step makes one forward pass per
+network over every game where its faction acts (:mod:`training.ppo_rollout`), the
+network's first layer reads only the observation's non-zero entries and its head only
+the legal actions (:mod:`training.ppo_network`). Every rollout of ``rollout_steps``
+steps makes one PPO update per faction (``epochs`` passes over its rows in minibatches).
+
+Files in ``--out``: ``checkpoint.pt`` (networks, optimizers, pool, counters and random
+state; written every ``checkpoint_every_s`` seconds and at the end: starting again on
+the folder continues from it), ``config.json``, ``british.npz`` / ``malay.npz`` (the
+actors: ``learned:DIR/british.npz`` plays them), ``progress.csv`` (a row per
+evaluation: ``decisions`` learned from so far, both factions, not counting the seats
+of past selves; ``wall_s``; win rates against random and heuristic players and the
+heuristic mirror's on the same seeds) and ``learning_curve.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from singapore_env.engine.content import FACTIONS
+from singapore_env.vector import VectorEnv
+
+from .config_base import TrainConfigError
+from .ppo_config import SelfPlayConfig
+from .ppo_evaluate import evaluate, plot_curve, trim_progress, write_row
+from .ppo_network import ActorCritic, to_csr
+from .ppo_rollout import Collector, Rollout
+
+CHECKPOINT = "checkpoint.pt"
+
+
+def new_network(cfg: SelfPlayConfig, obs_size: int, n_actions: int) -> ActorCritic:
+    return ActorCritic(obs_size, n_actions, list(cfg.hidden), cfg.activation)
+
+
+def load_actor(net: ActorCritic, path: Path) -> None:
+    """Copy a saved actor (``NumpyPolicy`` of the same shape) into ``net``'s policy."""
+    from agents.learned import NumpyPolicy
+
+    policy = NumpyPolicy.load(path)
+    shapes = [w.shape for w, _ in policy.layers] + [policy.head[0].shape]
+    want = ([tuple(net.w0.shape)] + [tuple(m.weight.T.shape) for m in net.dense]
+            + [(net.head_w.shape[1], net.n_actions)])
+    if (not hasattr(policy, "layers") or shapes != want
+            or policy.activation != net.activation):
+        raise TrainConfigError(f"init: {path} is not an actor of this shape ({want}, "
+                               f"{net.activation}); it has {shapes}")
+    with torch.no_grad():
+        net.w0.copy_(torch.from_numpy(policy.layers[0][0]))
+        net.b0.copy_(torch.from_numpy(policy.layers[0][1]))
+        for m, (w, b) in zip(net.dense, policy.layers[1:]):
+            m.weight.copy_(torch.from_numpy(w.T))
+            m.bias.copy_(torch.from_numpy(b))
+        net.head_w.copy_(torch.from_numpy(policy.head[0].T))
+        net.head_b.copy_(torch.from_numpy(policy.head[1]))
+
+
+def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
+               cfg: SelfPlayConfig, rng: np.random.Generator) -> dict:
+    """PPO epochs over one faction's rows; mean entropy and losses of the last epoch."""
+    if r.n == 0:
+        return {}
+    stats = []
+    for _ in range(cfg.epochs):
+        stats = []
+        order = rng.permutation(r.n)
+        for start in range(0, r.n, cfg.minibatch_size):
+            mb = order[start:start + cfg.minibatch_size]
+            legal = r.legal[mb]
+            width = int((legal != net.n_actions).sum(axis=1).max())
+            logits, values = net(to_csr(r.index[mb], r.value_in[mb], net.obs_size),
+                                 legal[:, :width])
+            logp_all = torch.log_softmax(logits, dim=-1)
+            choice = torch.from_numpy(r.choice[mb])
+            logp = logp_all.gather(1, choice[:, None]).squeeze(1)
+            adv = torch.from_numpy(r.advantage[mb])
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(mb) > 1 else adv
+            ratio = torch.exp(logp - torch.from_numpy(r.logp[mb]))
+            clipped = torch.clamp(ratio, 1 - cfg.clip_range, 1 + cfg.clip_range)
+            policy_loss = -torch.min(ratio * adv, clipped * adv).mean()
+            value_loss = ((values - torch.from_numpy(r.ret[mb])) ** 2).mean()
+            entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+            loss = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            stats.append((entropy.item(), policy_loss.item(), value_loss.item()))
+    entropy, policy_loss, value_loss = np.mean(stats, axis=0)
+    return {"entropy": entropy, "policy_loss": policy_loss, "value_loss": value_loss}
+
+
+class Trainer:
+    """The state of a run: networks, optimizers, pool, counters; saved and restored."""
+
+    def __init__(self, cfg: SelfPlayConfig, out: Path):
+        self.cfg, self.out = cfg, out
+        probe = VectorEnv(1, cfg.ruleset, seed=0)
+        self.obs_size, self.n_actions = probe.obs_size, probe.num_actions
+        probe.close()
+        torch.manual_seed(cfg.seed)
+        self.nets = [new_network(cfg, self.obs_size, self.n_actions) for _ in FACTIONS]
+        if cfg.init:
+            for net, name in zip(self.nets, FACTIONS):
+                load_actor(net, Path(cfg.init) / f"{name}.npz")
+        self.opts = [torch.optim.Adam(n.parameters(), lr=cfg.learning_rate, eps=1e-5)
+                     for n in self.nets]
+        self.pool: list[list[dict]] = [[], []]
+        self.rng = np.random.default_rng(cfg.seed)
+        self.counters = {"decisions": 0, "updates": 0, "games": 0, "wall_s": 0.0,
+                         "eval_s": 0.0, "last_eval": -1}
+        self.mirror: dict | None = None
+
+    # -------------------------------------------------------------- files
+    def save(self) -> None:
+        state = {"config": self.cfg.to_dict(), "nets": [n.state_dict() for n in self.nets],
+                 "opts": [o.state_dict() for o in self.opts], "pool": self.pool,
+                 "rng": self.rng.bit_generator.state, "counters": self.counters,
+                 "mirror": self.mirror, "torch_rng": torch.get_rng_state()}
+        tmp = self.out / (CHECKPOINT + ".tmp")
+        torch.save(state, tmp)
+        tmp.replace(self.out / CHECKPOINT)
+        for net, name in zip(self.nets, FACTIONS):
+            net.to_numpy({"trainer": "selfplay", "decisions": self.counters["decisions"]}
+                         ).save(self.out / f"{name}.npz")
+
+    def restore(self) -> bool:
+        """Continue from the folder's checkpoint if there is one (TrainConfigError if
+        it was made with another configuration)."""
+        path = self.out / CHECKPOINT
+        if not path.exists():
+            return False
+        state = torch.load(path, weights_only=False)
+        if state["config"] != self.cfg.to_dict():
+            changed = sorted(k for k, v in self.cfg.to_dict().items()
+                             if state["config"].get(k) != v)
+            raise TrainConfigError(f"{self.out} holds a run of another configuration "
+                                   f"(differs in {changed}); use another --out")
+        for net, opt, s_net, s_opt in zip(self.nets, self.opts, state["nets"], state["opts"]):
+            net.load_state_dict(s_net)
+            opt.load_state_dict(s_opt)
+        self.pool, self.counters, self.mirror = state["pool"], state["counters"], state["mirror"]
+        self.rng.bit_generator.state = state["rng"]
+        torch.set_rng_state(state["torch_rng"])
+        return True
+
+    def frozen(self, faction: int) -> list[ActorCritic]:
+        nets = []
+        for sd in self.pool[faction]:
+            net = new_network(self.cfg, self.obs_size, self.n_actions)
+            net.load_state_dict(sd)
+            nets.append(net.eval())
+        return nets
+
+    def snapshot(self) -> None:
+        """A copy of each learner joins its pool (the oldest leaves when full)."""
+        for f, net in enumerate(self.nets):
+            self.pool[f].append({k: v.clone() for k, v in net.state_dict().items()})
+            del self.pool[f][:-self.cfg.pool_size]
+
+
+def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
+          progress: bool = True, log: Callable[[str], None] = print) -> dict:
+    """Train (or continue) a run in ``out`` for ``seconds`` of wall time or until
+    ``total_decisions``; the counters at the end."""
+    from agents.threads import limit_threads
+
+    limit_threads()
+    torch.set_num_threads(1)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if seconds is None and cfg.total_decisions == 0:
+        raise TrainConfigError("give --seconds or total_decisions in the config: the run "
+                               "would not end")
+    trainer = Trainer(cfg, out)
+    resumed = trainer.restore()
+    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2, sort_keys=True))
+    c = trainer.counters
+    if resumed:
+        trim_progress(out, c["last_eval"])
+        log(f"resuming {out}: {c['decisions']:,} decisions, {c['updates']} updates")
+    session = np.random.SeedSequence([cfg.seed, c["updates"]]).generate_state(1)[0] >> 1
+    venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), workers=cfg.workers)
+    collector = Collector(venv, trainer.nets, trainer.rng, cfg.past_self_share,
+                          cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
+    collector.pool = [trainer.frozen(0), trainer.frozen(1)]
+    started = time.perf_counter()
+    last_save = started
+    base_wall = c["wall_s"]
+    stats: dict = {}
+    bar = _bar(progress, cfg, c["decisions"])
+
+    def wall() -> float:
+        return base_wall + time.perf_counter() - started
+
+    evaluator = Evaluator(cfg, out, trainer)
+
+    try:
+        if c["last_eval"] < 0:
+            evaluator.start(dict(c, wall_s=wall()), stats)
+        while True:
+            elapsed = time.perf_counter() - started
+            if seconds is not None and elapsed >= seconds:
+                break
+            if cfg.total_decisions and c["decisions"] >= cfg.total_decisions:
+                break
+            learned = collector.collect(cfg.rollout_steps)
+            for f in (0, 1):
+                s = ppo_update(trainer.nets[f], trainer.opts[f], collector.rollouts[f], cfg,
+                               trainer.rng)
+                stats.update({f"{k}_{FACTIONS[f]}": v for k, v in s.items()})
+            c["decisions"] += learned
+            c["updates"] += 1
+            c["games"] = c["games"] + collector.games_played
+            collector.games_played = 0
+            c["wall_s"] = wall()
+            if c["updates"] % cfg.pool_every == 0:
+                trainer.snapshot()
+                collector.pool = [trainer.frozen(0), trainer.frozen(1)]
+            if c["decisions"] - c["last_eval"] >= cfg.eval_every and evaluator.idle():
+                evaluator.start(dict(c), stats)
+            if time.perf_counter() - last_save >= cfg.checkpoint_every_s:
+                trainer.save()
+                last_save = time.perf_counter()
+            if bar is not None:
+                bar.update(learned)
+                bar.set_postfix(dec_s=f"{c['decisions'] / max(c['wall_s'], 1e-9):,.0f}",
+                                games=c["games"])
+        c["wall_s"] = wall()
+        trainer.save()
+        if c["last_eval"] != c["decisions"]:
+            evaluator.wait()
+            evaluator.start(dict(c), stats)
+        evaluator.wait()
+        trainer.save()
+    finally:
+        evaluator.close()
+        venv.close()
+        if bar is not None:
+            bar.close()
+    return dict(c)
+
+
+class Evaluator:
+    """Evaluations in one background process (the trainer goes on meanwhile; its rows
+    reach ``progress.csv`` in order). The mirror is measured by the first one."""
+
+    def __init__(self, cfg: SelfPlayConfig, out: Path, trainer: Trainer):
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.cfg, self.out, self.trainer = cfg, out, trainer
+        self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+        self.pending = None
+
+    def idle(self) -> bool:
+        """Whether no evaluation is running (a finished one's row is written now)."""
+        if self.pending is not None and self.pending[0].done():
+            self.wait()
+        return self.pending is None
+
+    def start(self, counters: dict, stats: dict) -> None:
+        """Evaluate the learners as they are now (``counters`` at this point)."""
+        policies = [n.to_numpy() for n in self.trainer.nets]
+        self.trainer.counters["last_eval"] = counters["decisions"]
+        future = self.pool.submit(_evaluate_job, policies, self.cfg, self.trainer.mirror)
+        self.pending = (future, counters, dict(stats))
+
+    def wait(self) -> None:
+        """Wait for the running evaluation and write its row."""
+        if self.pending is None:
+            return
+        future, counters, stats = self.pending
+        self.pending = None
+        rates, mirror, seconds = future.result()
+        self.trainer.mirror = mirror
+        self.trainer.counters["eval_s"] += seconds
+        write_row(self.out, {**rates, **mirror}, counters, counters["wall_s"], stats)
+        plot_curve(self.out)
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+def _evaluate_job(policies, cfg: SelfPlayConfig, mirror: dict | None):
+    """In the evaluation process: the rates, the mirror's and the seconds it took."""
+    started = time.perf_counter()
+    mirror = mirror or evaluate(None, cfg)
+    return evaluate(policies, cfg), mirror, time.perf_counter() - started
+
+
+def _bar(progress: bool, cfg: SelfPlayConfig, start: int):
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=cfg.total_decisions or None, initial=start, unit="dec",
+                desc="self-play", unit_scale=True, dynamic_ncols=True)
+
+
+def run_cli(config_path: str, out: str | Path, seconds: float | None, *,
+            seed: int | None = None, ruleset: str | None = None, progress: bool = True,
+            log: Callable[[str], None] = print) -> None:
+    """``singapore-1819 train`` with a self-play config: train, then say where the
+    actors and the curve are."""
+    from .ppo_config import load_selfplay_config
+
+    cfg = load_selfplay_config(config_path, seed=seed, ruleset=ruleset)
+    c = train(cfg, out, seconds=seconds, progress=progress, log=log)
+    log(f"{c['decisions']:,} learned decisions in {c['wall_s']:.0f} s "
+        f"({c['decisions'] / max(c['wall_s'], 1e-9):,.0f}/s); actors: "
+        f"{out}/british.npz, {out}/malay.npz (learned:{out}/british.npz); curve: "
+        f"{out}/progress.csv, {out}/learning_curve.png")
