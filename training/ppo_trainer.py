@@ -100,6 +100,17 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
     return {"entropy": entropy, "policy_loss": policy_loss, "value_loss": value_loss}
 
 
+def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
+    """One rollout and one PPO update per faction; the learned decisions (``stats``
+    gets the update's entropy and losses)."""
+    learned = collector.collect(trainer.cfg.rollout_steps)
+    for f in (0, 1):
+        s = ppo_update(trainer.nets[f], trainer.opts[f], collector.rollouts[f], trainer.cfg,
+                       trainer.rng)
+        stats.update({f"{k}_{FACTIONS[f]}": v for k, v in s.items()})
+    return learned
+
+
 class Trainer:
     """The state of a run: networks, optimizers, pool, counters; saved and restored."""
 
@@ -154,6 +165,18 @@ class Trainer:
         torch.set_rng_state(state["torch_rng"])
         return True
 
+    def collector(self) -> Collector:
+        """A collector on new games (their seeds drawn from the seed and the updates
+        done, so a resumed run plays new games)."""
+        cfg = self.cfg
+        session = np.random.SeedSequence([cfg.seed, self.counters["updates"]]
+                                         ).generate_state(1)[0] >> 1
+        venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), workers=cfg.workers)
+        collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
+                              cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
+        collector.pool = [self.frozen(0), self.frozen(1)]
+        return collector
+
     def frozen(self, faction: int) -> list[ActorCritic]:
         nets = []
         for sd in self.pool[faction]:
@@ -189,11 +212,8 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
     if resumed:
         trim_progress(out, c["last_eval"])
         log(f"resuming {out}: {c['decisions']:,} decisions, {c['updates']} updates")
-    session = np.random.SeedSequence([cfg.seed, c["updates"]]).generate_state(1)[0] >> 1
-    venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), workers=cfg.workers)
-    collector = Collector(venv, trainer.nets, trainer.rng, cfg.past_self_share,
-                          cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
-    collector.pool = [trainer.frozen(0), trainer.frozen(1)]
+    collector = trainer.collector()
+    venv = collector.venv
     started = time.perf_counter()
     last_save = started
     base_wall = c["wall_s"]
@@ -214,11 +234,7 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
                 break
             if cfg.total_decisions and c["decisions"] >= cfg.total_decisions:
                 break
-            learned = collector.collect(cfg.rollout_steps)
-            for f in (0, 1):
-                s = ppo_update(trainer.nets[f], trainer.opts[f], collector.rollouts[f], cfg,
-                               trainer.rng)
-                stats.update({f"{k}_{FACTIONS[f]}": v for k, v in s.items()})
+            learned = learn(trainer, collector, stats)
             c["decisions"] += learned
             c["updates"] += 1
             c["games"] = c["games"] + collector.games_played

@@ -1,0 +1,143 @@
+"""Learned decisions per second of the batched self-play trainer, next to ``env()``'s
+random agent-steps per second and the SB3 pipeline's learner steps per second, measured
+in the same run.
+
+    nice .venv/bin/python benchmarks/bench_training.py [--seconds 60] [--config FILE]
+    nice .venv/bin/python benchmarks/bench_training.py --minutes 60 --skip-sb3   # memory over an hour
+
+Wall-clock rates, each measured for ``--seconds`` after a short warm-up, in this order:
+``env()`` random play, the self-play trainer (``--config``, default
+``training/configs/selfplay.toml``: rollouts and PPO updates, no evaluation; with
+``workers`` > 0 its env processes are included), the SB3 pipeline (MaskablePPO, MLP
+[256, 256], 4 FactionEnvs in one process, random opponents: what ``train`` ran before
+the batched trainer), then ``env()`` again (the table shows the mean of the two
+``env()`` runs, which brackets the others on a machine whose load changes). The
+trainer's resident memory (this process and its workers) is sampled after every
+update: first, highest and last. A benchmark, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.threads import limit_threads  # noqa: E402
+from singapore_env import env  # noqa: E402
+
+
+def env_random(seconds: float, seed: int = 0) -> float:
+    """Agent-steps/s of uniformly random legal play through ``env()``."""
+    e = env()
+    rng = np.random.default_rng(seed)
+    n, episode = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        e.reset(seed=seed + episode)
+        episode += 1
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[int(rng.random() * legal.size)]))
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
+def _rss_mb() -> float:
+    import psutil
+
+    proc = psutil.Process()
+    return sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)]) / 2**20
+
+
+def selfplay(config: str, seconds: float) -> dict:
+    """Learned decisions/s of the batched trainer (no evaluation), and its memory."""
+    from training.ppo_config import load_selfplay_config
+    from training.ppo_trainer import Trainer, learn
+
+    cfg = load_selfplay_config(config)
+    with tempfile.TemporaryDirectory() as out:
+        trainer = Trainer(cfg, Path(out))
+        collector = trainer.collector()
+        try:
+            stats: dict = {}
+            learn(trainer, collector, stats)            # warm-up
+            memory = [_rss_mb()]
+            decisions, start = 0, time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                decisions += learn(trainer, collector, stats)
+                memory.append(_rss_mb())
+            elapsed = time.perf_counter() - start
+        finally:
+            collector.venv.close()
+    return {"rate": decisions / elapsed, "decisions": decisions, "seconds": elapsed,
+            "memory_mb": (memory[0], max(memory), memory[-1]),
+            "games": cfg.num_games, "workers": cfg.workers}
+
+
+def sb3(seconds: float) -> float:
+    """Learner steps/s of MaskablePPO on 4 FactionEnvs (the SB3 pipeline)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.config import TrainConfig
+    from training.selfplay import Pools, _make_model, make_env_fn
+
+    cfg = TrainConfig(p_frozen=0.0, p_heuristic=0.0)
+    vec = DummyVecEnv([make_env_fn(cfg, "british", Pools([], []), r, 0) for r in range(4)])
+    model = _make_model(cfg, vec, None, 0)
+    model.learn(cfg.n_steps * 4)                            # warm-up: one update
+
+    class Stop(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.start, self.first = time.perf_counter(), self.model.num_timesteps
+
+        def _on_step(self) -> bool:
+            return time.perf_counter() - self.start < seconds
+
+    stop = Stop()
+    model.learn(10**9, callback=stop, reset_num_timesteps=False)
+    return (model.num_timesteps - stop.first) / (time.perf_counter() - stop.start)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--minutes", type=float, help="the trainer's run alone, in minutes "
+                        "(for memory over a long run; overrides --seconds for it)")
+    parser.add_argument("--config", default="training/configs/selfplay.toml")
+    parser.add_argument("--skip-sb3", action="store_true")
+    args = parser.parse_args(argv)
+    limit_threads()
+    import torch
+
+    torch.set_num_threads(1)
+    env_before = env_random(args.seconds)
+    ours = selfplay(args.config, args.minutes * 60 if args.minutes else args.seconds)
+    sb3_rate = None if args.skip_sb3 else sb3(args.seconds)
+    env_after = env_random(args.seconds, seed=1)
+    env_rate = (env_before + env_after) / 2
+    print(f"{'path':<46} {'per second':>12} {'x env()':>8}")
+    print(f"{'env() random agent-steps (before / after)':<46} {env_rate:>12,.0f} {1:>8.2f}"
+          f"   ({env_before:,.0f} / {env_after:,.0f})")
+    print(f"{'self-play PPO learned decisions':<46} {ours['rate']:>12,.0f} "
+          f"{ours['rate'] / env_rate:>8.2f}   ({ours['decisions']:,} in {ours['seconds']:.0f} s,"
+          f" {ours['games']} games, {ours['workers']} env workers)")
+    if sb3_rate is not None:
+        print(f"{'SB3 MaskablePPO learner steps':<46} {sb3_rate:>12,.0f} "
+              f"{sb3_rate / env_rate:>8.2f}")
+    first, top, last = ours["memory_mb"]
+    print(f"trainer memory (MB): first {first:,.0f}, highest {top:,.0f}, last {last:,.0f}")
+
+
+if __name__ == "__main__":
+    main()
