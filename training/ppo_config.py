@@ -37,8 +37,13 @@ class SelfPlayConfig:
     # Network: sparse first layer of hidden[0] units, then the other hidden layers.
     hidden: list = field(default_factory=lambda: [256, 256])
     activation: str = "tanh"
-    # Warm start: a folder with british.npz / malay.npz of the same shape ("" = random).
+    # Warm start: a folder with british.npz / malay.npz of the same shape ("" = random),
+    # or imitation of a teacher (an agent spec) on imitation_games games before the first
+    # update (training/ppo_imitation.py; 0 = none; its processes: max(workers, 1)).
     init: str = ""
+    teacher: str = "heuristic"
+    imitation_games: int = 0
+    imitation_epochs: int = 8
     # PPO
     learning_rate: float = 3e-4
     gamma: float = 1.0
@@ -76,7 +81,8 @@ class SelfPlayConfig:
                      "pool_size", "eval_every", "eval_games"):
             if getattr(self, name) < 1:
                 raise TrainConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("workers", "total_decisions", "seed"):
+        for name in ("workers", "total_decisions", "seed", "imitation_games",
+                     "imitation_epochs"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not (0 <= self.past_self_share <= 1 and 0 <= self.gamma <= 1
@@ -86,6 +92,15 @@ class SelfPlayConfig:
                 and self.checkpoint_every_s > 0):
             raise TrainConfigError("learning_rate, clip_range, max_grad_norm and "
                                    "checkpoint_every_s must be > 0")
+        if self.init and self.imitation_games:
+            raise TrainConfigError("give init or imitation_games, not both")
+        if self.imitation_games:
+            from agents.registry import make_agent
+
+            try:
+                make_agent(self.teacher)
+            except (ValueError, FileNotFoundError) as exc:
+                raise TrainConfigError(f"teacher: {exc}") from None
         if self.init and not all((Path(self.init) / f"{f}.npz").exists()
                                  for f in ("british", "malay")):
             raise TrainConfigError(f"init: {self.init} must hold british.npz and malay.npz")

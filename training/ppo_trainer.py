@@ -111,6 +111,20 @@ def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
     return learned
 
 
+def imitate(trainer: "Trainer", log: Callable[[str], None]) -> None:
+    """The imitation warm start (:mod:`training.ppo_imitation`)."""
+    from .ppo_imitation import collect, fit
+
+    cfg = trainer.cfg
+    data = collect(cfg.teacher, cfg.imitation_games, cfg.seed, cfg.ruleset,
+                   max(cfg.workers, 1), log)
+    for f, name in enumerate(FACTIONS):
+        agree = fit(trainer.nets[f], data[f], cfg.imitation_epochs, 1e-3, 512, trainer.rng)
+        trainer.counters[f"imitation_agreement_{name}"] = agree
+        log(f"imitation: {name} network agrees with the teacher on {agree:.1%} of its "
+            f"decisions")
+
+
 class Trainer:
     """The state of a run: networks, optimizers, pool, counters; saved and restored."""
 
@@ -209,6 +223,9 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
     resumed = trainer.restore()
     (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2, sort_keys=True))
     c = trainer.counters
+    if not resumed and cfg.imitation_games:
+        imitate(trainer, log)
+        trainer.save()
     if resumed:
         trim_progress(out, c["last_eval"])
         log(f"resuming {out}: {c['decisions']:,} decisions, {c['updates']} updates")

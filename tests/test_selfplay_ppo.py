@@ -1,0 +1,90 @@
+"""The batched self-play trainer: a tiny run end to end (progress, resume, actors that
+play as learned:PATH), the compact network's equality with its numpy actor, errors."""
+
+import csv
+
+import numpy as np
+import pytest
+import torch
+from click.testing import CliRunner
+
+from agents.learned import NumpyPolicy
+from agents.registry import make_agent
+from arena.simulate import play_game
+from singapore_app.cli import main
+from singapore_env.vector import VectorEnv
+from training.ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
+
+TINY = """algorithm = "selfplay"
+num_games = 4
+rollout_steps = 8
+hidden = [16, 16]
+minibatch_size = 32
+eval_games = 1
+eval_every = 1
+pool_every = 1
+past_self_share = 0.5
+"""
+
+
+def run(args):
+    return CliRunner().invoke(main, ["train", *map(str, args), "--no-progress"])
+
+
+def rows(out):
+    with open(out / "progress.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_a_tiny_run_writes_progress_resumes_and_exports_playable_actors(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY)
+    out = tmp_path / "run"
+    first = run(["--config", config, "--out", out, "--seconds", 1])
+    assert first.exit_code == 0, first.output
+    done = rows(out)
+    assert done[0]["decisions"] == "0" and int(done[-1]["decisions"]) > 0
+    assert {"wall_s", "british_vs_heuristic", "mirror_malay"} <= set(done[0])
+    assert (out / "learning_curve.png").exists()
+    second = run(["--config", config, "--out", out, "--seconds", 1])
+    assert second.exit_code == 0 and "resuming" in second.output, second.output
+    more = rows(out)
+    assert int(more[-1]["decisions"]) > int(done[-1]["decisions"])
+    assert float(more[-1]["wall_s"]) > float(done[-1]["wall_s"])
+    record = play_game(3, [make_agent(f"learned:{out}/british.npz"),
+                           make_agent(f"learned:{out}/british.npz"), make_agent("random"),
+                           make_agent("random")])
+    assert record.decisions > 0 and record.final_scores
+    config.write_text(TINY.replace("hidden = [16, 16]", "hidden = [8]"))
+    other = run(["--config", config, "--out", out, "--seconds", 1])
+    assert other.exit_code == 2 and "another configuration" in other.output
+
+
+def test_the_numpy_actor_scores_legal_actions_as_the_network_does():
+    torch.manual_seed(0)
+    net = ActorCritic(VectorEnv(1).obs_size, VectorEnv(1).num_actions, [16, 8])
+    with VectorEnv(3, seed=2) as venv:
+        obs, mask, _ = venv.reset()
+        index, value = sparse_rows(obs, 256)
+        legal = legal_rows(mask, 64, net.n_actions)
+        with torch.no_grad():
+            logits, _ = net(to_csr(index, value, net.obs_size), legal)
+        actor = net.to_numpy()
+        dense = actor.logits(obs)
+        for row in range(3):
+            acts = legal[row][legal[row] != net.n_actions]
+            np.testing.assert_allclose(logits[row, :len(acts)].numpy(), dense[row, acts],
+                                       rtol=1e-4, atol=1e-5)
+    assert isinstance(actor, NumpyPolicy)
+
+
+def test_bad_configs_and_options_are_usage_errors(tmp_path):
+    config = tmp_path / "bad.toml"
+    config.write_text(TINY + "surprise = 1\n")
+    result = run(["--config", config, "--out", tmp_path / "o", "--seconds", 1])
+    assert result.exit_code == 2 and "surprise" in result.output
+    config.write_text(TINY)
+    result = run(["--config", config, "--out", tmp_path / "o", "--phases", 2])
+    assert result.exit_code == 2 and "--seconds" in result.output
+    result = run(["--config", config, "--out", tmp_path / "o"])
+    assert result.exit_code == 2 and "would not end" in result.output
