@@ -84,6 +84,42 @@ def selfplay(config: str, seconds: float) -> dict:
             "games": cfg.num_games, "workers": cfg.workers}
 
 
+def profile(config: str, updates: int = 3) -> dict:
+    """Where the trainer's time goes (cProfile, in one process: ``workers`` = 0):
+    seconds of the engine, the observation encoding, the legal masks, the policy's
+    forward passes with their compact rows, the PPO updates, and the rest."""
+    import cProfile
+    import pstats
+
+    from training.ppo_config import load_selfplay_config
+    from training.ppo_trainer import Trainer, learn
+
+    cfg = load_selfplay_config(config, workers=0)
+    parts = {"engine (Game.step)": ("game.py", "step"),
+             "observation encoding": ("encoding_writer.py", "encode"),
+             "legal masks": ("encoding.py", "legal_mask"),
+             "policy forward passes (with compact rows)": ("ppo_rollout.py", "_act"),
+             "PPO update": ("ppo_trainer.py", "ppo_update")}
+    with tempfile.TemporaryDirectory() as out:
+        trainer = Trainer(cfg, Path(out))
+        collector = trainer.collector()
+        learn(trainer, collector, {})
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(updates):
+            learn(trainer, collector, {})
+        prof.disable()
+        collector.venv.close()
+    stats = pstats.Stats(prof).stats
+    total = sum(v[2] for v in stats.values())     # all own times
+    cumulative = {}
+    for name, (file, function) in parts.items():
+        cumulative[name] = sum(v[3] for k, v in stats.items()
+                               if (Path(k[0]).name, k[2]) == (file, function))
+    cumulative["rest (vector env bookkeeping, rollout, GAE)"] = total - sum(cumulative.values())
+    return {name: seconds / total for name, seconds in cumulative.items()}
+
+
 def sb3(seconds: float) -> float:
     """Learner steps/s of MaskablePPO on 4 FactionEnvs (the SB3 pipeline)."""
     from stable_baselines3.common.callbacks import BaseCallback
@@ -116,11 +152,17 @@ def main(argv=None) -> None:
                         "(for memory over a long run; overrides --seconds for it)")
     parser.add_argument("--config", default="training/configs/selfplay.toml")
     parser.add_argument("--skip-sb3", action="store_true")
+    parser.add_argument("--profile", action="store_true",
+                        help="only the profile: the shares of the trainer's time")
     args = parser.parse_args(argv)
     limit_threads()
     import torch
 
     torch.set_num_threads(1)
+    if args.profile:
+        for name, share in profile(args.config).items():
+            print(f"{name:<46} {share:>6.1%}")
+        return
     env_before = env_random(args.seconds)
     ours = selfplay(args.config, args.minutes * 60 if args.minutes else args.seconds)
     sb3_rate = None if args.skip_sb3 else sb3(args.seconds)
