@@ -5,10 +5,12 @@ in the same run.
     nice .venv/bin/python benchmarks/bench_training.py [--seconds 60] [--config FILE]
     nice .venv/bin/python benchmarks/bench_training.py --minutes 60 --skip-sb3   # memory over an hour
 
-Wall-clock rates, each measured for ``--seconds`` after a short warm-up, in this order:
-``env()`` random play, the self-play trainer (``--config``, default
-``training/configs/selfplay.toml``: rollouts and PPO updates, no evaluation; with
-``workers`` > 0 its env processes are included), the SB3 pipeline (MaskablePPO, MLP
+Rates per second of this process's CPU time (``time.process_time``: other jobs on a
+shared machine disturb it less than wall time), in this order: ``env()`` random play
+(``--env-steps`` agent-steps, ``bench_env.play_aec``), the self-play trainer
+(``--config``, default ``training/configs/selfplay.toml``: rollouts and PPO updates, no
+evaluation, for ``--seconds`` after one warm-up update; with ``workers`` > 0 in the
+config, wall time, its env processes included), the SB3 pipeline (MaskablePPO, MLP
 [256, 256], 4 FactionEnvs in one process, random opponents: what ``train`` ran before
 the batched trainer), then ``env()`` again (the table shows the mean of the two
 ``env()`` runs, which brackets the others on a machine whose load changes). The
@@ -29,27 +31,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.threads import limit_threads  # noqa: E402
+from bench_env import play_aec  # noqa: E402
 from singapore_env import env  # noqa: E402
 
 
-def env_random(seconds: float, seed: int = 0) -> float:
-    """Agent-steps/s of uniformly random legal play through ``env()``."""
-    e = env()
-    rng = np.random.default_rng(seed)
-    n, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        e.reset(seed=seed + episode)
-        episode += 1
-        for agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[int(rng.random() * legal.size)]))
-            n += 1
-    return n / (time.perf_counter() - start)
+def env_random(steps: int, seed: int = 0) -> float:
+    """Agent-steps/s (CPU time) of uniformly random legal play through ``env()``."""
+    seconds, n = play_aec(env(), steps, seed)
+    return n / seconds
 
 
 def _rss_mb() -> float:
@@ -72,11 +61,12 @@ def selfplay(config: str, seconds: float) -> dict:
             stats: dict = {}
             learn(trainer, collector, stats)            # warm-up
             memory = [_rss_mb()]
-            decisions, start = 0, time.perf_counter()
-            while time.perf_counter() - start < seconds:
+            clock = time.process_time if cfg.workers == 0 else time.perf_counter
+            decisions, start, wall = 0, clock(), time.perf_counter()
+            while time.perf_counter() - wall < seconds:
                 decisions += learn(trainer, collector, stats)
                 memory.append(_rss_mb())
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
         finally:
             collector.venv.close()
     return {"rate": decisions / elapsed, "decisions": decisions, "seconds": elapsed,
@@ -135,19 +125,23 @@ def sb3(seconds: float) -> float:
 
     class Stop(BaseCallback):
         def _on_training_start(self) -> None:
-            self.start, self.first = time.perf_counter(), self.model.num_timesteps
+            self.start, self.first = time.process_time(), self.model.num_timesteps
+            self.wall = time.perf_counter()
 
         def _on_step(self) -> bool:
-            return time.perf_counter() - self.start < seconds
+            return time.perf_counter() - self.wall < seconds
 
     stop = Stop()
     model.learn(10**9, callback=stop, reset_num_timesteps=False)
-    return (model.num_timesteps - stop.first) / (time.perf_counter() - stop.start)
+    return (model.num_timesteps - stop.first) / (time.process_time() - stop.start)
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="wall time of the trainer's and SB3's measurements")
+    parser.add_argument("--env-steps", type=int, default=30_000,
+                        help="agent-steps of each env() measurement")
     parser.add_argument("--minutes", type=float, help="the trainer's run alone, in minutes "
                         "(for memory over a long run; overrides --seconds for it)")
     parser.add_argument("--config", default="training/configs/selfplay.toml")
@@ -163,10 +157,10 @@ def main(argv=None) -> None:
         for name, share in profile(args.config).items():
             print(f"{name:<46} {share:>6.1%}")
         return
-    env_before = env_random(args.seconds)
+    env_before = env_random(args.env_steps)
     ours = selfplay(args.config, args.minutes * 60 if args.minutes else args.seconds)
     sb3_rate = None if args.skip_sb3 else sb3(args.seconds)
-    env_after = env_random(args.seconds, seed=1)
+    env_after = env_random(args.env_steps, seed=1)
     env_rate = (env_before + env_after) / 2
     print(f"{'path':<46} {'per second':>12} {'x env()':>8}")
     print(f"{'env() random agent-steps (before / after)':<46} {env_rate:>12,.0f} {1:>8.2f}"

@@ -29,15 +29,21 @@ from torch import nn
 _NEG = -1e9
 
 
+def _nonzero_positions(array: np.ndarray, width: int, what: str):
+    """Rows, columns and positions within their row of ``array``'s non-zero entries
+    (ValueError if a row has more than ``width``)."""
+    rows, cols = np.nonzero(array)
+    counts = np.bincount(rows, minlength=array.shape[0])
+    if len(counts) and counts.max() > width:
+        raise ValueError(f"a row has {counts.max()} {what}, more than {width}")
+    return rows, cols, np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
 def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """``(index, value)`` of the non-zero entries of each row of ``obs`` (N, D), padded
     to ``width`` columns with index 0 and value 0 (ValueError if a row has more)."""
-    rows, cols = np.nonzero(obs)
+    rows, cols, pos = _nonzero_positions(obs, width, "non-zero entries")
     n = obs.shape[0]
-    counts = np.bincount(rows, minlength=n)
-    if len(counts) and counts.max() > width:
-        raise ValueError(f"a row has {counts.max()} non-zero entries, more than {width}")
-    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
     index = np.zeros((n, width), np.int32)
     value = np.zeros((n, width), np.float32)
     index[rows, pos] = cols
@@ -48,13 +54,8 @@ def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
 def legal_rows(mask: np.ndarray, width: int, pad: int) -> np.ndarray:
     """The legal action indices of each row of ``mask`` (N, A), padded to ``width``
     columns with ``pad`` (ValueError if a row allows more)."""
-    rows, cols = np.nonzero(mask)
-    n = mask.shape[0]
-    counts = np.bincount(rows, minlength=n)
-    if len(counts) and counts.max() > width:
-        raise ValueError(f"a row allows {counts.max()} actions, more than {width}")
-    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
-    legal = np.full((n, width), pad, np.int32)
+    rows, cols, pos = _nonzero_positions(mask, width, "legal actions")
+    legal = np.full((mask.shape[0], width), pad, np.int32)
     legal[rows, pos] = cols
     return legal
 
