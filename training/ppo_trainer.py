@@ -290,15 +290,14 @@ class Evaluator:
 
     def __init__(self, cfg: SelfPlayConfig, out: Path, trainer: Trainer):
         import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
 
         self.cfg, self.out, self.trainer = cfg, out, trainer
-        self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+        self.pool = mp.get_context("fork").Pool(1, initializer=_ignore_interrupts)
         self.pending = None
 
     def idle(self) -> bool:
         """Whether no evaluation is running (a finished one's row is written now)."""
-        if self.pending is not None and self.pending[0].done():
+        if self.pending is not None and self.pending[0].ready():
             self.wait()
         return self.pending is None
 
@@ -306,7 +305,7 @@ class Evaluator:
         """Evaluate the learners as they are now (``counters`` at this point)."""
         policies = [n.to_numpy() for n in self.trainer.nets]
         self.trainer.counters["last_eval"] = counters["decisions"]
-        future = self.pool.submit(_evaluate_job, policies, self.cfg, self.trainer.mirror)
+        future = self.pool.apply_async(_evaluate_job, (policies, self.cfg, self.trainer.mirror))
         self.pending = (future, counters, dict(stats))
 
     def wait(self) -> None:
@@ -315,14 +314,23 @@ class Evaluator:
             return
         future, counters, stats = self.pending
         self.pending = None
-        rates, mirror, seconds = future.result()
+        rates, mirror, seconds = future.get()
         self.trainer.mirror = mirror
         self.trainer.counters["eval_s"] += seconds
         write_row(self.out, {**rates, **mirror}, counters, counters["wall_s"], stats)
         plot_curve(self.out)
 
     def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
+        """Stop the evaluation process (a running evaluation is dropped)."""
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """In the evaluation process: Ctrl-C stops the trainer, which stops this process."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _evaluate_job(policies, cfg: SelfPlayConfig, mirror: dict | None):
@@ -349,7 +357,12 @@ def run_cli(config_path: str, out: str | Path, seconds: float | None, *,
     from .ppo_config import load_selfplay_config
 
     cfg = load_selfplay_config(config_path, seed=seed, ruleset=ruleset)
-    c = train(cfg, out, seconds=seconds, progress=progress, log=log)
+    try:
+        c = train(cfg, out, seconds=seconds, progress=progress, log=log)
+    except KeyboardInterrupt:
+        log(f"interrupted: {out} holds the last checkpoint; run the command again to "
+            f"continue")
+        return
     log(f"{c['decisions']:,} learned decisions in {c['wall_s']:.0f} s "
         f"({c['decisions'] / max(c['wall_s'], 1e-9):,.0f}/s); actors: "
         f"{out}/british.npz, {out}/malay.npz (learned:{out}/british.npz); curve: "
