@@ -28,7 +28,7 @@ PROGRESS_FIELDS = (["decisions", "wall_s", "games", "updates", "decisions_per_s"
 
 
 def _faction_rate(agents: list, faction: str, cfg) -> float:
-    from .evaluate import run_matchup
+    from arena.evaluate import run_matchup
 
     result = run_matchup(agents, cfg.eval_games, EVAL_SEED + cfg.seed,
                          RulesConfig.named(cfg.ruleset), swap=True)
