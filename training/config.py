@@ -20,17 +20,22 @@ from .config_base import TrainConfigError, build, read_toml
 #: The shipped configs: one per shipped network, and the demo's.
 CONFIG_DIR = Path(__file__).parent / "configs"
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
-ALGORITHMS = ("ppo", "expert")
+ALGORITHMS = ("ppo", "expert", "selfplay")
 
 
 def load_config(path: str | Path | None = None, **overrides):
     """The config of a TOML file, by its ``algorithm`` key: a :class:`TrainConfig`
-    (``"ppo"``, the default) or an :class:`~training.expert_config.ExpertConfig`
-    (``"expert"``); ``overrides`` (None: not given) replace file values."""
+    (``"ppo"``, the default), an :class:`~training.expert_config.ExpertConfig`
+    (``"expert"``) or a :class:`~training.ppo_config.SelfPlayConfig` (``"selfplay"``);
+    ``overrides`` (None: not given) replace file values."""
     data = read_toml(path)
     algorithm = data.get("algorithm", "ppo")
     if algorithm not in ALGORITHMS:
         raise TrainConfigError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    if algorithm == "selfplay":
+        from .ppo_config import load_selfplay_config
+
+        return load_selfplay_config(path, **overrides)
     if algorithm == "expert":
         from .expert_config import ExpertConfig
 
