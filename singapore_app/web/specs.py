@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass, field
 
+from agents.registry import AgentSpec
 from singapore_env.engine.content import SEAT_NAMES
 
 from .inputs import ApiError
@@ -41,28 +41,13 @@ REFUSED = ("this server plays its own agents only: random, heuristic, mcts (para
            "server started with --allow-code")
 
 
-@dataclass(frozen=True)
-class AgentSpec:
-    """A seat's agent spec read: ``name`` and its parameters as written."""
-
-    name: str
-    params: dict = field(default_factory=dict)
-
-
 def parse(text: str) -> AgentSpec | None:
-    """``"mcts:iters=24:topk=3"`` -> AgentSpec("mcts", {"iters": "24", "topk": "3"});
-    ``learned:default`` -> AgentSpec("learned", {"net": "default"}); None for anything
-    else (a file, a module, a malformed spec)."""
-    name, *parts = text.strip().split(":")
-    if name in ("learned", "learned-sample"):
-        return AgentSpec(name, {"net": parts[0]}) if len(parts) == 1 else None
-    params = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not _WORD.fullmatch(key) or key in params:
-            return None
-        params[key] = value
-    return AgentSpec(name, params)
+    """The typed spec of ``text`` (:meth:`agents.registry.AgentSpec.parse`, which reads
+    the text only); None for a malformed spec."""
+    try:
+        return AgentSpec.parse(text)
+    except ValueError:
+        return None
 
 
 def _shipped_params() -> dict[str, dict]:
@@ -71,8 +56,7 @@ def _shipped_params() -> dict[str, dict]:
     from agents.rerank import RerankAgent
 
     return {"random": {}, "heuristic": DEFAULT_PARAMS, "mcts": MctsAgent.PARAMS,
-            "rerank": RerankAgent.PARAMS, "learned": {"net": ""},
-            "learned-sample": {"net": ""}}
+            "rerank": RerankAgent.PARAMS}
 
 
 def is_shipped(spec: AgentSpec | None) -> bool:
@@ -80,14 +64,16 @@ def is_shipped(spec: AgentSpec | None) -> bool:
     are numbers or words (never a path)."""
     if spec is None:
         return False
+    if spec.is_learned:
+        return spec.target in SHIPPED_NETS and not spec.params
     allowed = _shipped_params().get(spec.name)
-    if allowed is None:
+    if allowed is None or spec.target is not None:
         return False
     for key, value in spec.params.items():
         if key != "seed" and key not in allowed:
             return False
         if key == "net":
-            if value not in SHIPPED_NETS or (value == "pure" and "learned" not in spec.name):
+            if value != "default":
                 return False
         elif not (_NUMBER.fullmatch(value) or _WORD.fullmatch(value)):
             return False
@@ -101,8 +87,7 @@ def check_budget(spec: AgentSpec | None, think_limit: float) -> None:
     if spec is None or spec.name != "mcts":
         return
     most_iters = int(think_limit * SIMULATIONS_PER_SECOND)
-    limits = {"seconds": think_limit, "iters": most_iters, "topk": MOST_CANDIDATES,
-              "ptopk": MOST_CANDIDATES}
+    limits = {"seconds": think_limit, "iters": most_iters, "topk": MOST_CANDIDATES}
     for key, most in limits.items():
         value = spec.params.get(key)
         if value is not None and _NUMBER.fullmatch(value) and float(value) > most:
