@@ -25,47 +25,33 @@ def load_selfplay_config(path: str | Path | None = None, **overrides) -> "SelfPl
 class SelfPlayConfig:
     """British and Malay learn at once, against each other and a pool of past selves."""
 
-    seed: int = 0
-    ruleset: str = "standard"
-    # Games in lockstep and the processes stepping them (0: in the trainer's process).
-    num_games: int = 64
-    workers: int = 0
-    # Steps of every game per rollout; each faction's decisions of a rollout make one
-    # PPO update. Stop after total_decisions learned decisions (0: only --seconds).
-    rollout_steps: int = 64
-    total_decisions: int = 0
-    # Network: sparse first layer of hidden[0] units, then the other hidden layers.
-    hidden: list = field(default_factory=lambda: [256, 256])
-    activation: str = "tanh"
-    # Warm start: a folder with british.npz / malay.npz of the same shape ("" = random),
-    # or imitation of a teacher (an agent spec) on imitation_games games before the first
-    # update (training/ppo_imitation.py; 0 = none; its processes: max(workers, 1)).
-    init: str = ""
-    teacher: str = "heuristic"
-    imitation_games: int = 0
-    imitation_epochs: int = 8
-    # PPO
-    learning_rate: float = 3e-4
-    gamma: float = 1.0
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    epochs: int = 2
-    minibatch_size: int = 1024
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    # Past selves: a game gives one faction (drawn) to a frozen past self with this
-    # probability; a copy of each learner joins the pool every pool_every updates
-    # (the oldest leaves beyond pool_size).
-    past_self_share: float = 0.2
-    pool_every: int = 20
-    pool_size: int = 8
-    # Evaluation every eval_every learned decisions (and at the start and the end of
-    # each invocation): eval_games seeds, seat-swapped, against random and heuristic
-    # (and the heuristic mirror, once).
-    eval_every: int = 500_000
-    eval_games: int = 20
-    checkpoint_every_s: float = 120.0
+    seed: int = 0  # seed of the training games, the networks and the evaluation seeds
+    ruleset: str = "standard"  # the rules the games are played by
+    num_games: int = 64  # games in lockstep (the vector env's slots)
+    workers: int = 0  # processes stepping the games over shared memory (0: the trainer's own)
+    rollout_steps: int = 64  # steps of every game per rollout; a rollout makes one PPO update per faction
+    total_decisions: int = 0  # stop after this many learned decisions (0: only --seconds stops)
+    hidden: list = field(default_factory=lambda: [256, 256])  # hidden widths; the first layer is sparse
+    activation: str = "tanh"  # "tanh" or "relu"
+    init: str = ""  # warm start: a folder with british.npz / malay.npz of the same shape ("": random)
+    teacher: str = "heuristic"  # the agent spec imitated before the first update (with imitation_games)
+    imitation_games: int = 0  # games of the teacher to imitate (0: no imitation)
+    imitation_epochs: int = 8  # passes over the teacher's decisions
+    learning_rate: float = 3e-4  # Adam's step size
+    gamma: float = 1.0  # discount (1: the win at the end counts in full)
+    gae_lambda: float = 0.95  # GAE's lambda
+    clip_range: float = 0.2  # PPO's clipped ratio
+    epochs: int = 2  # passes over a rollout per update
+    minibatch_size: int = 1024  # decisions per gradient step
+    ent_coef: float = 0.01  # entropy bonus
+    vf_coef: float = 0.5  # weight of the value loss
+    max_grad_norm: float = 0.5  # gradient norm clipped to this
+    past_self_share: float = 0.2  # chance that a new game gives one faction (drawn) to a frozen past self
+    pool_every: int = 20  # a copy of each learner joins the pool every this many updates
+    pool_size: int = 8  # past selves kept per faction (the oldest leaves)
+    eval_every: int = 500_000  # learned decisions between evaluations (also at each invocation's start and end)
+    eval_games: int = 20  # seeds per evaluation, seat-swapped, against random and heuristic, and the mirror
+    checkpoint_every_s: float = 120.0  # seconds between checkpoints (and one at the end)
 
     def __post_init__(self) -> None:
         from singapore_env.engine.config import RULESETS
