@@ -83,6 +83,8 @@ def _new_game(driver, url: str, seats: list[str], seed: int, settings: str = "",
 
 
 def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
+    from selenium.common.exceptions import StaleElementReferenceException
+
     _new_game(driver, url, ["random", "person", "random", "heuristic"], 5, SHORT)
     link = _until(driver, lambda d: _by(d, "a.seat-link"), what="the seat link")[0]
     assert link.get_attribute("data-seat") == "resident"
@@ -96,10 +98,16 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
         if clicks == 3:
             driver.save_screenshot(str(shots / "play.png"))
         button = rng.choice(state)
-        button.click()
+        try:
+            button.click()
+        except StaleElementReferenceException:
+            continue   # the question was drawn again between reading and clicking
         clicks += 1
         _until(driver, lambda d: _taken(button), what="the answer taken")
-        assert not _by(driver, "#error")[0].text, _by(driver, "#error")[0].text
+        error = _by(driver, "#error")[0].text
+        # a click on a view that an agent's move made stale is refused (409) and the
+        # page draws the new question: the one answer a busy machine may see
+        assert not error or "the game has moved on" in error, error
     driver.save_screenshot(str(shots / "play-over.png"))
     assert clicks >= 5
     assert "game is over" in _by(driver, "#question")[0].text
