@@ -1,9 +1,13 @@
 // The compiled module singapore_env._native: the Python face of the native engine.
 // One translation unit (the build compiles this file only); singapore_env/native.py
 // wraps it.
+#include <map>
+
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "encoder.hpp"
 #include "engine.hpp"
 #include "rng.hpp"
 #include "save.hpp"
@@ -241,6 +245,54 @@ py::list decisions_list(const std::vector<sg::Decision>& legal) {
     return out;
 }
 
+// The Python ObservationLayout's numbers as the native writer reads them
+// (singapore_env.native.layout_record builds the dict).
+sg::Layout layout_from(const sg::Content& c, const py::dict& d) {
+    sg::Layout L;
+    int* ints[] = {&L.D, &L.H, &L.T, &L.W, &L.BK, &L.MK, &L.TK, &L.FK, &L.rounds, &L.n_choose, &L.n_actions};
+    const char* int_names[] = {"D", "H", "T", "W", "BK", "MK", "TK", "FK", "rounds", "n_choose", "n_actions"};
+    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); ++i) *ints[i] = item<int>(d, int_names[i]);
+    double* doubles[] = {&L.inv_event, &L.inv_market, &L.inv_popdeck, &L.inv_battle, &L.inv_maxpop,
+                         &L.inv_pw, &L.inv_pops, &L.inv_actions};
+    const char* double_names[] = {"inv_event", "inv_market", "inv_popdeck", "inv_battle", "inv_maxpop",
+                                  "inv_pw", "inv_pops", "inv_actions"};
+    for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); ++i) *doubles[i] = item<double>(d, double_names[i]);
+    L.has_roles = item<bool>(d, "has_roles");
+    auto offsets = item<std::map<std::string, int>>(d, "offsets");
+    for (size_t i = 0; i < sg::SLICE_NAMES.size(); ++i) L.o[i] = offsets.at(sg::SLICE_NAMES[i]);
+    L.key = item<sg::Ids>(d, "key");
+    L.tkey = item<sg::Ids>(d, "tkey");
+    L.mkey = item<sg::Ids>(d, "mkey");
+    L.bkey = item<sg::Ids>(d, "bkey");
+    L.ekey = item<sg::Ids>(d, "ekey");
+    L.fkey = item<sg::Ids>(d, "fkey");
+    L.loop_open = item<std::vector<std::pair<int, int>>>(d, "loop_open");
+    auto by_name = [&](const char* key, const std::vector<std::string>& names) {
+        auto index = item<std::map<std::string, int>>(d, key);
+        sg::Ids out;
+        for (const auto& name : names) out.push_back(index.count(name) ? index.at(name) : -1);
+        return out;
+    };
+    L.pending_idx = by_name("pending_idx", sg::FRAME_NAMES);
+    L.stack_idx = by_name("stack_idx", sg::FRAME_NAMES);
+    L.mod_idx = by_name("mod_idx", sg::MODIFIER_NAMES);
+    L.table_idx = by_name("table_idx", c.table_names);
+    L.action_offset = item<sg::Ids>(d, "action_offset");
+    L.action_size = item<sg::Ids>(d, "action_size");
+    return L;
+}
+
+void check_seat(int seat) {
+    if (seat < 0 || seat > 3) throw std::invalid_argument("seat must be 0..3, got " + std::to_string(seat));
+}
+
+template <class T>
+T* row_of(py::array_t<T, py::array::c_style>& out, py::ssize_t size) {
+    if (out.ndim() != 1 || out.shape(0) != size)
+        throw std::invalid_argument("expected a contiguous vector of " + std::to_string(size) + " values");
+    return out.mutable_data();
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -295,6 +347,23 @@ PYBIND11_MODULE(_native, m) {
         .def("rng", [](const sg::Game& g) { return rng_halves(g.rng()); })
         .def("history", [](const sg::Game& g) { return decisions_list(g.history()); })
         .def("clone", [](const sg::Game& g) { return sg::Game(g); });
+
+
+    py::class_<sg::Encoder>(m, "Encoder", "The observation writer and action mask of a layout.")
+        .def(py::init([](std::shared_ptr<sg::Content> content, const py::dict& layout) {
+            return sg::Encoder(layout_from(*content, layout));
+        }))
+        .def("encode", [](const sg::Encoder& e, const sg::Game& g, int seat, py::array_t<float, py::array::c_style> out) {
+            check_seat(seat);
+            e.encode(g, seat, row_of(out, e.layout().D));
+        }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert())
+        .def("mask", [](const sg::Encoder& e, const sg::Game& g, int seat, py::array_t<int8_t, py::array::c_style> out) {
+            check_seat(seat);
+            sg::Decision bad{};
+            if (!e.mask(g, seat, row_of(out, e.layout().n_actions), &bad))
+                throw py::value_error("engine decision (" + std::to_string(bad.kind) + ", " +
+                                      std::to_string(bad.arg) + ") is outside the action table");
+        }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert());
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
