@@ -47,6 +47,10 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``candidates``: a scorer ``(game, seat) -> [(score, decision), ...]`` whose scores fill
 the prior columns of the candidate features, such as the heuristic's
 ``agents.priors.resolve_prior("heuristic")``),
+``engine`` (``"python"``, the default, or ``"native"``: the compiled twin of the rules
+and of the observation writer, :mod:`singapore_env.native`, with the same observations,
+masks and rewards; it needs the built module, ``keep_text_log`` off and no
+``candidates``),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -58,7 +62,8 @@ always give the same observations.
 
 For search agents and bug reports: ``clone()`` (an independent raw env), ``save()`` (the
 engine's JSON snapshot with the decision log), ``load(text)`` and ``set_game(game)``;
-``game`` is the engine :class:`~singapore_env.engine.Game`.
+``game`` is the engine :class:`~singapore_env.engine.Game` (a
+:class:`~singapore_env.native.NativeGame` with ``engine="native"``).
 """
 
 from __future__ import annotations
@@ -90,6 +95,7 @@ ENV_NAME = "singapore_1819_v0"
 AGENTS: tuple[str, ...] = SEAT_NAMES
 SEAT_OF = {name: seat for seat, name in enumerate(AGENTS)}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+ENGINES = ("python", "native")
 
 __all__ = ["env", "raw_env", "IllegalActionError", "ENV_NAME", "AGENTS"]
 
@@ -133,13 +139,13 @@ class raw_env(AECEnv, EzPickle):
                  config: RulesConfig | None = None, illegal_reward: float = -1.0,
                  keep_text_log: bool = False, ruleset: str | None = None,
                  candidates: bool = False, candidate_prior: Callable | None = None,
-                 content: Content | str | None = None):
+                 content: Content | str | None = None, engine: str = "python"):
         EzPickle.__init__(self, seed=seed, slavery=slavery, reward_mode=reward_mode,
                           illegal_action=illegal_action, max_steps=max_steps,
                           render_mode=render_mode, config=config,
                           illegal_reward=illegal_reward, keep_text_log=keep_text_log,
                           ruleset=ruleset, candidates=candidates,
-                          candidate_prior=candidate_prior, content=content)
+                          candidate_prior=candidate_prior, content=content, engine=engine)
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
@@ -152,9 +158,16 @@ class raw_env(AECEnv, EzPickle):
         if max_steps is not None and not (is_int(max_steps) and 0 <= max_steps <= 10**9):
             raise ValueError(f"max_steps must be an int in 0..{10**9} (0: no cap), "
                              f"got {max_steps!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
         self.cfg = make_config(config, slavery, ruleset)
         self.content = resolve_content(content, self.cfg.slavery)
-        self.encoder = encoder_for(self.content, self.cfg)
+        self.engine = engine
+        if engine == "native":
+            self._game_class, self.encoder = native_engine(self.cfg, self.content,
+                                                           keep_text_log, candidates)
+        else:
+            self._game_class, self.encoder = Game, encoder_for(self.content, self.cfg)
         self.table = self.encoder.table
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -203,7 +216,11 @@ class raw_env(AECEnv, EzPickle):
             if self._seed_rng is None:
                 self._seed_rng = np.random.default_rng()
             game_seed = int(self._seed_rng.integers(2**31 - 1))
-        self._attach(Game(game_seed, self.cfg, self.content, keep_text_log=self.keep_text_log))
+        if self.engine == "native":
+            self._attach(self._game_class(game_seed, self.cfg, self.content))
+        else:
+            self._attach(Game(game_seed, self.cfg, self.content,
+                              keep_text_log=self.keep_text_log))
 
     def _attach(self, game: Game) -> None:
         self.game = game
@@ -220,7 +237,7 @@ class raw_env(AECEnv, EzPickle):
             self._finish()
         else:
             self.agent_selection = AGENTS[game.acting_seat]
-            if self.max_steps and game.s.decisions >= self.max_steps:
+            if self.max_steps and decisions_made(game) >= self.max_steps:
                 self._truncate()
 
     def step(self, action) -> None:
@@ -245,19 +262,20 @@ class raw_env(AECEnv, EzPickle):
             return
         self._obs_cache = {}
         self._cumulative_rewards[agent] = 0.0
-        if game.s.game_over:
+        if game.is_over:
             self._finish()
-        elif self.max_steps and game.s.decisions >= self.max_steps:
+        elif self.max_steps and decisions_made(game) >= self.max_steps:
             self._truncate()
         else:
             self.agent_selection = AGENTS[game.acting_seat]
 
     def _illegal(self, agent: str, action, decision, exc: IllegalDecision) -> None:
         legal = self.encoder.legal_indices(self.game)
-        what = (f"{decision!r} '{describe(self.game, decision)}'" if decision is not None
+        game = python_game(self.game)
+        what = (f"{decision!r} '{describe(game, decision)}'" if decision is not None
                 else "not an action")
         msg = (f"{agent}: action {action!r} ({what}) is masked out now "
-               f"(pending: {self.game.pending.kind}); legal actions: {legal}. Engine: {exc}")
+               f"(pending: {game.pending.kind}); legal actions: {legal}. Engine: {exc}")
         if self.illegal_action == "raise":
             raise IllegalActionError(msg)
         self._obs_cache = {}
@@ -284,11 +302,11 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def _truncate(self) -> None:
-        vp = self.game.s.vp
+        s = python_game(self.game).s
         for seat, a in enumerate(AGENTS):
             if a in self.truncations:
                 self.truncations[a] = True
-                self.infos[a] = {"vp": vp[seat], "truncated_at": self.game.s.decisions}
+                self.infos[a] = {"vp": s.vp[seat], "truncated_at": s.decisions}
 
     # ------------------------------------------------------------ observations
     def observe(self, agent: str) -> dict:
@@ -317,7 +335,7 @@ class raw_env(AECEnv, EzPickle):
 
     def describe_action(self, action: int) -> str:
         """An action index in words, in the context of the pending question."""
-        return describe(self.game, self.table.decision(int(action)))
+        return describe(python_game(self.game), self.table.decision(int(action)))
 
     # ------------------------------------------------------------ render / close
     def render(self) -> str | None:
@@ -327,9 +345,9 @@ class raw_env(AECEnv, EzPickle):
                                   "render_mode='ansi' or 'human'")
             return None
         if self.render_mode == "human":
-            print(render_text(self.game))
+            print(render_text(python_game(self.game)))
             return None
-        return render_text(self.game)
+        return render_text(python_game(self.game))
 
     def close(self) -> None:
         pass
@@ -360,14 +378,16 @@ class raw_env(AECEnv, EzPickle):
         """Continue from a JSON snapshot made by :meth:`save` (or ``Game.to_json``); a
         bad snapshot, or one whose configuration does not fit this env, raises
         ``SaveFormatError`` and leaves the env unchanged."""
-        game = Game.from_json(text, self.content)
+        game = (self._game_class if self.engine == "native" else Game).from_json(text,
+                                                                               self.content)
         try:
             self.set_game(game)
         except ValueError as exc:
             raise SaveFormatError(str(exc)) from None
 
     def set_game(self, game: Game) -> None:
-        """Play on from an engine game (its configuration must fit this env's spaces)."""
+        """Play on from an engine game (its configuration must fit this env's spaces; a
+        Python game continues on the native engine with ``engine="native"``)."""
         fields = ("max_tableau", "max_hand", "market_slots", "event_i_cards",
                   "event_ii_cards", "actions_per_turn", "spoils_shares", "slavery")
         diff = [f for f in fields if getattr(game.cfg, f) != getattr(self.cfg, f)]
@@ -375,8 +395,40 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"the game's configuration differs from the env's in {diff}")
         if game.c is not self.content and game.c.digest != self.content.digest:
             raise ValueError("the game uses other content than this env")
-        game.keep_text_log = self.keep_text_log
+        if self.engine == "native":
+            if isinstance(game, Game):
+                game = self._game_class.from_json(game.to_json(), self.content)
+        elif not isinstance(game, Game):
+            raise ValueError("a native game needs an env made with engine=\"native\"")
+        else:
+            game.keep_text_log = self.keep_text_log
         self._attach(game)
+
+
+def native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
+                  candidates: bool) -> tuple[type, Any]:
+    """The native game class and observation encoder, or the error that says why the
+    native engine cannot serve this env (its module missing: ``NativeUnavailable``)."""
+    from . import native
+    native.require()
+    if keep_text_log or candidates:
+        raise ValueError("engine=\"native\" keeps no text log and has no candidate features "
+                         "(keep_text_log=False, candidates=False)")
+    if cfg.ruleset not in native.NATIVE_RULESETS:
+        raise ValueError(f"the native engine does not play the {cfg.ruleset!r} ruleset")
+    from .native_encoding import native_encoder_for
+    return native.NativeGame, native_encoder_for(content, cfg)
+
+
+def decisions_made(game) -> int:
+    """Decisions made so far in a Python or native game."""
+    return game.s.decisions if isinstance(game, Game) else game.decisions
+
+
+def python_game(game) -> Game:
+    """The game on the Python engine (a native game is copied through its save): for
+    the words of render, describe and refusals."""
+    return game if isinstance(game, Game) else Game.from_json(game.to_json(), game.c)
 
 
 class _CallableModule(types.ModuleType):

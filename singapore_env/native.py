@@ -182,6 +182,11 @@ class NativeGame:
                            f"the native engine does not (seed {self.seed})")
 
     @property
+    def decisions(self) -> int:
+        """Decisions made so far (the Python engine's ``s.decisions``)."""
+        return self._game.decisions()
+
+    @property
     def final_scores(self) -> list[int]:
         """Final VP per seat; [] before the end."""
         return list(self._game.final_vp())
