@@ -1,5 +1,6 @@
 """The native engine against the Python engine, in the same run on one core: random
-games (decisions per second) and ``clone()``.
+games (decisions per second), ``clone()`` and the environments (agent steps per second,
+observations and masks written).
 
     .venv/bin/python benchmarks/bench_native.py --games 200
 
@@ -10,7 +11,11 @@ Rows:
 * native, driven from Python: ``NativeGame`` played the same way (one crossing into
   C++ per call);
 * native ``play_random``: whole games in C++ (decisions drawn by a seeded PCG64);
-* ``clone()`` of both engines on states sampled along the Python-driven games.
+* ``clone()`` of both engines on states sampled along the Python-driven games;
+* ``env()`` (PettingZoo, with its wrappers) on each engine: every agent step reads
+  ``last()`` (the observation and mask) and plays a random legal action;
+* ``NativeVectorEnv`` of ``--slots`` games against the Python ``env()``: one agent step
+  per slot per ``step``, the random legal actions drawn with numpy from the mask rows.
 
 The decisions are the questions asked (forced decisions, applied by the engine, are
 not counted), the same in both engines for the same game. Times are CPU time of this
@@ -31,8 +36,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from singapore_env import native  # noqa: E402
+from singapore_env import env, native  # noqa: E402
 from singapore_env.engine.game import Game  # noqa: E402
+
+from singapore_env.native_vector import NativeVectorEnv  # noqa: E402
 
 clock = time.process_time
 
@@ -67,11 +74,41 @@ def clone_rate(states, reps: int) -> float:
     return n / seconds
 
 
+def env_steps(engine: str, seeds) -> int:
+    """Agent steps of one random game per seed in ``env(engine=...)``."""
+    steps = 0
+    for seed in seeds:
+        e = env(engine=engine, seed=seed)
+        e.reset()
+        pick = random.Random(seed)
+        for agent in e.agent_iter():
+            ob, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(pick.choice(np.flatnonzero(ob["action_mask"]).tolist()))
+            steps += 1
+    return steps
+
+
+def vector_steps(slots: int, steps: int) -> int:
+    """Agent steps of ``steps`` vector steps of a NativeVectorEnv of ``slots`` games."""
+    venv = NativeVectorEnv(slots, seed=0)
+    _, mask, _ = venv.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = (rng.random(mask.shape, np.float32) * mask).argmax(axis=1)
+        _, mask, *_ = venv.step(actions)
+    return slots * steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per repetition")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (the best counts)")
+    parser.add_argument("--env-games", type=int, default=10, help="env games per repetition")
+    parser.add_argument("--slots", type=int, default=16, help="games of the vector env")
     args = parser.parse_args()
     native.require()
     seeds = range(args.seed, args.seed + args.games)
@@ -86,9 +123,18 @@ def main() -> None:
             ("random games, NativeGame from Python", py_n / py_s, nd_n / nd_s),
             ("random games, native play_random", py_n / py_s, pr_n / pr_s),
             ("clone()", clone_rate(python_states, args.reps), clone_rate(native_states, args.reps))]
+    env_seeds = seeds[:args.env_games]
+    ep_n, ep_s = best(lambda: env_steps("python", env_seeds), args.reps)
+    en_n, en_s = best(lambda: env_steps("native", env_seeds), args.reps)
+    vec_steps = max(1, ep_n // args.slots)
+    vn_n, vn_s = best(lambda: vector_steps(args.slots, vec_steps), args.reps)
+    rows += [("env() agent steps, engine=native", ep_n / ep_s, en_n / en_s),
+             (f"NativeVectorEnv({args.slots}) agent steps", ep_n / ep_s, vn_n / vn_s)]
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}")
     print(f"{'what':<40}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
+    print(f"{'random games, Python engine':<40}{rows[0][1]:>12,.0f}\n"
+          f"{'env() agent steps, Python engine':<40}{ep_n / ep_s:>12,.0f}")
     for what, py_rate, native_rate in rows[1:]:
         print(f"{what:<40}{py_rate:>12,.0f}{native_rate:>12,.0f}{native_rate / py_rate:>7.1f}x")
 

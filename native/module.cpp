@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "batch.hpp"
 #include "encoder.hpp"
 #include "engine.hpp"
 #include "rng.hpp"
@@ -293,6 +294,38 @@ T* row_of(py::array_t<T, py::array::c_style>& out, py::ssize_t size) {
     return out.mutable_data();
 }
 
+template <class T>
+using Array = py::array_t<T, py::array::c_style>;
+
+// A batch's array of ``rows`` rows of ``width`` values (width 0: a vector).
+template <class T>
+T* rows_of(Array<T>& a, const char* name, py::ssize_t rows, py::ssize_t width) {
+    bool fits = width ? a.ndim() == 2 && a.shape(0) == rows && a.shape(1) == width
+                      : a.ndim() == 1 && a.shape(0) == rows;
+    if (!fits)
+        throw std::invalid_argument(std::string(name) + ": expected a contiguous array of shape (" +
+                                    std::to_string(rows) + (width ? ", " + std::to_string(width) : ",") + ")");
+    return a.mutable_data();
+}
+
+struct BatchArrays {
+    Array<float> obs;
+    Array<int8_t> mask;
+    Array<int64_t> seat;
+    Array<bool> done;
+    Array<int64_t> final_vp, game_seeds;
+    sg::Rows rows(const sg::Batch& b, const sg::Layout& L) {
+        int n = b.size();
+        return {rows_of(obs, "obs", n, L.D), rows_of(mask, "mask", n, L.n_actions), rows_of(seat, "seat", n, 0),
+                rows_of(done, "done", n, 0), rows_of(final_vp, "final_vp", n, 4),
+                rows_of(game_seeds, "game_seeds", n, 0)};
+    }
+};
+
+void check(const std::string& why) {
+    if (!why.empty()) throw py::value_error(why);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -349,7 +382,7 @@ PYBIND11_MODULE(_native, m) {
         .def("clone", [](const sg::Game& g) { return sg::Game(g); });
 
 
-    py::class_<sg::Encoder>(m, "Encoder", "The observation writer and action mask of a layout.")
+    py::class_<sg::Encoder, std::shared_ptr<sg::Encoder>>(m, "Encoder", "The observation writer and action mask of a layout.")
         .def(py::init([](std::shared_ptr<sg::Content> content, const py::dict& layout) {
             return sg::Encoder(layout_from(*content, layout));
         }))
@@ -364,6 +397,42 @@ PYBIND11_MODULE(_native, m) {
                 throw py::value_error("engine decision (" + std::to_string(bad.kind) + ", " +
                                       std::to_string(bad.arg) + ") is outside the action table");
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert());
+
+    // The slots of a vector env (batch.hpp), stepped without the GIL.
+    py::class_<sg::Batch>(m, "Batch", "Native games stepped together, writing rows of arrays.")
+        .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
+                         std::shared_ptr<sg::Encoder> encoder, int n, uint64_t seed) {
+            if (n < 1) throw std::invalid_argument("a batch needs at least one game");
+            return sg::Batch(content, config, encoder, n, seed);
+        }))
+        .def("reset", [](sg::Batch& b, const sg::Encoder& e, BatchArrays a) {
+            sg::Rows r = a.rows(b, e.layout());
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.reset(r);
+            }
+            check(why);
+        })
+        .def("step", [](sg::Batch& b, const sg::Encoder& e, Array<int64_t> actions, BatchArrays a) {
+            sg::Rows r = a.rows(b, e.layout());
+            const int64_t* act = rows_of(actions, "actions", b.size(), 0);
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.step(act, r);
+            }
+            check(why);
+        })
+        .def("game", [](const sg::Batch& b, int i) { return sg::Game(b.game(i)); });
+    py::class_<BatchArrays>(m, "BatchArrays", "The arrays a Batch writes.")
+        .def(py::init([](Array<float> obs, Array<int8_t> mask, Array<int64_t> seat, Array<bool> done,
+                         Array<int64_t> final_vp, Array<int64_t> game_seeds) {
+                 return BatchArrays{obs, mask, seat, done, final_vp, game_seeds};
+             }),
+             py::arg("obs").noconvert(), py::arg("mask").noconvert(), py::arg("seat").noconvert(),
+             py::arg("done").noconvert(), py::arg("final_vp").noconvert(), py::arg("game_seeds").noconvert());
+    m.def("slot_game_seed", &sg::slot_game_seed, py::arg("seed"), py::arg("slot"), py::arg("k"));
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

@@ -1,0 +1,118 @@
+// Many native games stepped together (the slots of a vector env): each slot shows the
+// question of its acting seat as an observation row, a mask row and the seat; a game
+// that ends writes its final VP, raises ``done`` and starts the slot's next game, seeded
+// as singapore_env.vector.game_seed(seed, slot, k) is.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "encoder.hpp"
+#include "engine.hpp"
+#include "rng.hpp"
+
+namespace sg {
+
+// SeedSequence([seed, slot, k]).generate_state(1)[0] >> 1 (a uint32 word, halved).
+inline uint64_t slot_game_seed(uint64_t seed, uint64_t slot, uint64_t k) {
+    std::vector<uint32_t> words;
+    for (uint64_t x : {seed, slot, k}) {
+        std::vector<uint32_t> w = seed_words(x);
+        words.insert(words.end(), w.begin(), w.end());
+    }
+    return (uint32_t)seed_sequence_state(words, 1)[0] >> 1;
+}
+
+// The rows of the arrays a batch writes (each of the batch's size; nullptr: not written).
+struct Rows {
+    float* obs;
+    int8_t* mask;
+    int64_t* seat;
+    bool* done;
+    int64_t* final_vp;    // 4 per slot
+    int64_t* game_seeds;
+};
+
+class Batch {
+public:
+    Batch(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
+          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed)
+        : content_(std::move(content)), config_(std::move(config)),
+          encoder_(std::move(encoder)), seed_(seed), games_(n), played_(n, 0) {
+        const Layout& L = encoder_->layout();
+        for (int kind = 0; kind < (int)L.action_size.size(); ++kind)
+            for (int arg = 0; arg < L.action_size[kind]; ++arg) decisions_.push_back({kind, arg});
+    }
+    int size() const { return (int)games_.size(); }
+
+    // Start every slot's first game; "" or why a question fell outside the action table.
+    std::string reset(const Rows& r) {
+        std::fill(played_.begin(), played_.end(), 0);
+        for (int i = 0; i < size(); ++i) {
+            start(i, r);
+            r.done[i] = false;
+            std::fill(r.final_vp + 4 * i, r.final_vp + 4 * i + 4, 0);
+        }
+        return show_all(r);
+    }
+
+    // The legal action index of every slot first (nothing changes if one is not), then
+    // every step; "" or why not.
+    std::string step(const int64_t* actions, const Rows& r) {
+        for (int i = 0; i < size(); ++i) {
+            int64_t a = actions[i];
+            if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a]))
+                return "slot " + std::to_string(i) + ": action " + std::to_string(a) +
+                       " is not legal now";
+        }
+        for (int i = 0; i < size(); ++i) {
+            Game& g = *games_[i];
+            g.step(decisions_[actions[i]]);
+            r.done[i] = g.is_over();
+            if (g.is_over()) {
+                const Ids& vp = g.state().final_vp;
+                for (int p = 0; p < 4; ++p) r.final_vp[4 * i + p] = vp[p];
+                start(i, r);
+            } else {
+                std::fill(r.final_vp + 4 * i, r.final_vp + 4 * i + 4, 0);
+            }
+        }
+        return show_all(r);
+    }
+
+    const Game& game(int i) const { return *games_.at(i); }
+
+private:
+    std::shared_ptr<const Content> content_;
+    std::shared_ptr<const Config> config_;
+    std::shared_ptr<const Encoder> encoder_;
+    uint64_t seed_;
+    std::vector<std::unique_ptr<Game>> games_;
+    std::vector<uint64_t> played_;
+    std::vector<Decision> decisions_;  // by action index
+
+    void start(int i, const Rows& r) {
+        uint64_t s = slot_game_seed(seed_, (uint64_t)i, played_[i]++);
+        r.game_seeds[i] = (int64_t)s;
+        games_[i] = std::make_unique<Game>(content_, config_, s);
+    }
+
+    std::string show_all(const Rows& r) {
+        const Layout& L = encoder_->layout();
+        for (int i = 0; i < size(); ++i) {
+            const Game& g = *games_[i];
+            int seat = g.acting_seat();
+            r.seat[i] = seat;
+            encoder_->encode(g, seat, r.obs + (size_t)i * L.D);
+            Decision bad{};
+            if (!encoder_->mask(g, seat, r.mask + (size_t)i * L.n_actions, &bad))
+                return "slot " + std::to_string(i) + ": engine decision (" + std::to_string(bad.kind) +
+                       ", " + std::to_string(bad.arg) + ") is outside the action table";
+        }
+        return "";
+    }
+};
+
+}  // namespace sg
