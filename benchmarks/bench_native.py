@@ -15,7 +15,8 @@ Rows:
 * ``env()`` (PettingZoo, with its wrappers) on each engine: every agent step reads
   ``last()`` (the observation and mask) and plays a random legal action;
 * ``NativeVectorEnv`` of ``--slots`` games against the Python ``env()``: one agent step
-  per slot per ``step``, the random legal actions drawn with numpy from the mask rows.
+  per slot per ``step``, the random legal actions drawn with numpy from the mask rows
+  (a row with the policy's time, a row with ``step``'s alone).
 
 The decisions are the questions asked (forced decisions, applied by the engine, are
 not counted), the same in both engines for the same game. Times are CPU time of this
@@ -91,14 +92,19 @@ def env_steps(engine: str, seeds) -> int:
     return steps
 
 
-def vector_steps(slots: int, steps: int) -> int:
-    """Agent steps of ``steps`` vector steps of a NativeVectorEnv of ``slots`` games."""
+def vector_steps(slots: int, steps: int, in_step: list) -> int:
+    """Agent steps of ``steps`` vector steps of a NativeVectorEnv of ``slots`` games;
+    appends to ``in_step`` the seconds spent in ``step`` alone (without the policy)."""
     venv = NativeVectorEnv(slots, seed=0)
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
+    seconds = 0.0
     for _ in range(steps):
         actions = (rng.random(mask.shape, np.float32) * mask).argmax(axis=1)
+        start = clock()
         _, mask, *_ = venv.step(actions)
+        seconds += clock() - start
+    in_step.append(seconds)
     return slots * steps
 
 
@@ -127,9 +133,11 @@ def main() -> None:
     ep_n, ep_s = best(lambda: env_steps("python", env_seeds), args.reps)
     en_n, en_s = best(lambda: env_steps("native", env_seeds), args.reps)
     vec_steps = max(1, ep_n // args.slots)
-    vn_n, vn_s = best(lambda: vector_steps(args.slots, vec_steps), args.reps)
+    in_step: list[float] = []
+    vn_n, vn_s = best(lambda: vector_steps(args.slots, vec_steps, in_step), args.reps)
     rows += [("env() agent steps, engine=native", ep_n / ep_s, en_n / en_s),
-             (f"NativeVectorEnv({args.slots}) agent steps", ep_n / ep_s, vn_n / vn_s)]
+             (f"NativeVectorEnv({args.slots}), numpy policy", ep_n / ep_s, vn_n / vn_s),
+             (f"NativeVectorEnv({args.slots}), step alone", ep_n / ep_s, vn_n / min(in_step))]
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}")
     print(f"{'what':<40}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
