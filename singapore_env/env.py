@@ -164,8 +164,8 @@ class raw_env(AECEnv, EzPickle):
         self.content = resolve_content(content, self.cfg.slavery)
         self.engine = engine
         if engine == "native":
-            self._game_class, self.encoder = native_engine(self.cfg, self.content,
-                                                           keep_text_log, candidates)
+            self._game_class, self.encoder = _native_engine(self.cfg, self.content,
+                                                            keep_text_log, candidates)
         else:
             self._game_class, self.encoder = Game, encoder_for(self.content, self.cfg)
         self.table = self.encoder.table
@@ -237,7 +237,7 @@ class raw_env(AECEnv, EzPickle):
             self._finish()
         else:
             self.agent_selection = AGENTS[game.acting_seat]
-            if self.max_steps and decisions_made(game) >= self.max_steps:
+            if self.max_steps and _decisions_made(game) >= self.max_steps:
                 self._truncate()
 
     def step(self, action) -> None:
@@ -264,14 +264,14 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             self._finish()
-        elif self.max_steps and decisions_made(game) >= self.max_steps:
+        elif self.max_steps and _decisions_made(game) >= self.max_steps:
             self._truncate()
         else:
             self.agent_selection = AGENTS[game.acting_seat]
 
     def _illegal(self, agent: str, action, decision, exc: IllegalDecision) -> None:
         legal = self.encoder.legal_indices(self.game)
-        game = python_game(self.game)
+        game = _python_game(self.game)
         what = (f"{decision!r} '{describe(game, decision)}'" if decision is not None
                 else "not an action")
         msg = (f"{agent}: action {action!r} ({what}) is masked out now "
@@ -302,7 +302,7 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def _truncate(self) -> None:
-        s = python_game(self.game).s
+        s = _python_game(self.game).s
         for seat, a in enumerate(AGENTS):
             if a in self.truncations:
                 self.truncations[a] = True
@@ -335,7 +335,7 @@ class raw_env(AECEnv, EzPickle):
 
     def describe_action(self, action: int) -> str:
         """An action index in words, in the context of the pending question."""
-        return describe(python_game(self.game), self.table.decision(int(action)))
+        return describe(_python_game(self.game), self.table.decision(int(action)))
 
     # ------------------------------------------------------------ render / close
     def render(self) -> str | None:
@@ -345,9 +345,9 @@ class raw_env(AECEnv, EzPickle):
                                   "render_mode='ansi' or 'human'")
             return None
         if self.render_mode == "human":
-            print(render_text(python_game(self.game)))
+            print(render_text(_python_game(self.game)))
             return None
-        return render_text(python_game(self.game))
+        return render_text(_python_game(self.game))
 
     def close(self) -> None:
         pass
@@ -405,7 +405,7 @@ class raw_env(AECEnv, EzPickle):
         self._attach(game)
 
 
-def native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
+def _native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
                   candidates: bool) -> tuple[type, Any]:
     """The native game class and observation encoder, or the error that says why the
     native engine cannot serve this env (its module missing: ``NativeUnavailable``)."""
@@ -420,12 +420,12 @@ def native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
     return native.NativeGame, native_encoder_for(content, cfg)
 
 
-def decisions_made(game) -> int:
+def _decisions_made(game) -> int:
     """Decisions made so far in a Python or native game."""
     return game.s.decisions if isinstance(game, Game) else game.decisions
 
 
-def python_game(game) -> Game:
+def _python_game(game) -> Game:
     """The game on the Python engine (a native game is copied through its save): for
     the words of render, describe and refusals."""
     return game if isinstance(game, Game) else Game.from_json(game.to_json(), game.c)
