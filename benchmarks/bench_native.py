@@ -14,8 +14,8 @@ Rows:
 * ``clone()`` of both engines on states sampled along the Python-driven games;
 * ``env()`` (PettingZoo, with its wrappers) on each engine: every agent step reads
   ``last()`` (the observation and mask) and plays a random legal action;
-* ``NativeVectorEnv`` of ``--slots`` games against the Python ``env()``: one agent step
-  per slot per ``step``, the random legal actions drawn with numpy from the mask rows
+* ``VectorEnv(engine="native")`` of ``--slots`` games against the Python ``env()``: one
+  agent step per slot per ``step``, the random legal actions drawn with numpy from the mask rows
   (a row with the policy's time, a row with ``step``'s alone).
 
 The decisions are the questions asked (forced decisions, applied by the engine, are
@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 from singapore_env import env, native  # noqa: E402
 from singapore_env.engine.game import Game  # noqa: E402
 
-from singapore_env.native_vector import NativeVectorEnv  # noqa: E402
+from singapore_env.vector import VectorEnv  # noqa: E402
 
 clock = time.process_time
 
@@ -93,9 +93,9 @@ def env_steps(engine: str, seeds) -> int:
 
 
 def vector_steps(slots: int, steps: int, in_step: list) -> int:
-    """Agent steps of ``steps`` vector steps of a NativeVectorEnv of ``slots`` games;
+    """Agent steps of ``steps`` vector steps of a native VectorEnv of ``slots`` games;
     appends to ``in_step`` the seconds spent in ``step`` alone (without the policy)."""
-    venv = NativeVectorEnv(slots, seed=0)
+    venv = VectorEnv(slots, seed=0, engine="native")
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
     seconds = 0.0
@@ -136,15 +136,16 @@ def main() -> None:
     in_step: list[float] = []
     vn_n, vn_s = best(lambda: vector_steps(args.slots, vec_steps, in_step), args.reps)
     rows += [("env() agent steps, engine=native", ep_n / ep_s, en_n / en_s),
-             (f"NativeVectorEnv({args.slots}), numpy policy", ep_n / ep_s, vn_n / vn_s),
-             (f"NativeVectorEnv({args.slots}), step alone", ep_n / ep_s, vn_n / min(in_step))]
+             (f"VectorEnv({args.slots}, engine=native), numpy policy", ep_n / ep_s, vn_n / vn_s),
+             (f"VectorEnv({args.slots}, engine=native), step alone", ep_n / ep_s,
+              vn_n / min(in_step))]
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}")
-    print(f"{'what':<40}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
-    print(f"{'random games, Python engine':<40}{rows[0][1]:>12,.0f}\n"
-          f"{'env() agent steps, Python engine':<40}{ep_n / ep_s:>12,.0f}")
+    print(f"{'what':<44}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
+    print(f"{'random games, Python engine':<44}{rows[0][1]:>12,.0f}\n"
+          f"{'env() agent steps, Python engine':<44}{ep_n / ep_s:>12,.0f}")
     for what, py_rate, native_rate in rows[1:]:
-        print(f"{what:<40}{py_rate:>12,.0f}{native_rate:>12,.0f}{native_rate / py_rate:>7.1f}x")
+        print(f"{what:<44}{py_rate:>12,.0f}{native_rate:>12,.0f}{native_rate / py_rate:>7.1f}x")
 
 
 if __name__ == "__main__":

@@ -38,9 +38,9 @@ struct Rows {
 class Batch {
 public:
     Batch(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
-          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed)
+          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed, uint64_t first_slot)
         : content_(std::move(content)), config_(std::move(config)),
-          encoder_(std::move(encoder)), seed_(seed), games_(n), played_(n, 0) {
+          encoder_(std::move(encoder)), seed_(seed), first_slot_(first_slot), games_(n), played_(n, 0) {
         const Layout& L = encoder_->layout();
         for (int kind = 0; kind < (int)L.action_size.size(); ++kind)
             for (int arg = 0; arg < L.action_size[kind]; ++arg) decisions_.push_back({kind, arg});
@@ -64,7 +64,7 @@ public:
         for (int i = 0; i < size(); ++i) {
             int64_t a = actions[i];
             if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a]))
-                return "slot " + std::to_string(i) + ": action " + std::to_string(a) +
+                return "slot " + std::to_string(first_slot_ + i) + ": action " + std::to_string(a) +
                        " is not legal now";
         }
         for (int i = 0; i < size(); ++i) {
@@ -88,13 +88,13 @@ private:
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;
     std::shared_ptr<const Encoder> encoder_;
-    uint64_t seed_;
+    uint64_t seed_, first_slot_;  // the vector env's seed, the slot of the first game here
     std::vector<std::unique_ptr<Game>> games_;
     std::vector<uint64_t> played_;
     std::vector<Decision> decisions_;  // by action index
 
     void start(int i, const Rows& r) {
-        uint64_t s = slot_game_seed(seed_, (uint64_t)i, played_[i]++);
+        uint64_t s = slot_game_seed(seed_, first_slot_ + i, played_[i]++);
         r.game_seeds[i] = (int64_t)s;
         games_[i] = std::make_unique<Game>(content_, config_, s);
     }
@@ -108,7 +108,7 @@ private:
             encoder_->encode(g, seat, r.obs + (size_t)i * L.D);
             Decision bad{};
             if (!encoder_->mask(g, seat, r.mask + (size_t)i * L.n_actions, &bad))
-                return "slot " + std::to_string(i) + ": engine decision (" + std::to_string(bad.kind) +
+                return "slot " + std::to_string(first_slot_ + i) + ": engine decision (" + std::to_string(bad.kind) +
                        ", " + std::to_string(bad.arg) + ") is outside the action table";
         }
         return "";

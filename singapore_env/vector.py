@@ -26,8 +26,9 @@ the slot's current game.
 ``workers`` > 1 splits the slots among that many processes that write into shared
 memory (``multiprocessing.shared_memory``); 0 or 1 steps them in this process. Results
 are the same either way. ``engine`` names the rules implementation behind the slots:
-only ``"python"`` (the engine of :mod:`singapore_env.engine`) exists; an unknown name is
-a ValueError.
+``"python"`` (the engine of :mod:`singapore_env.engine`) or ``"native"`` (its compiled
+twin, :mod:`singapore_env.native_vector`: the same rows, stepped in C++; an illegal action
+moves no slot there); an unknown name is a ValueError.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from .rewards import rewards as final_rewards
 __all__ = ["VectorEnv", "game_seed", "ENGINES"]
 
 #: The rules implementations a VectorEnv can run.
-ENGINES = ("python",)
+ENGINES = ("python", "native")
 
 
 def game_seed(seed: int, slot: int, k: int) -> int:
@@ -125,15 +126,23 @@ class _Slots:
             self._show(row, game)
 
 
-def _worker(conn, ruleset: str, seed: int, lo: int, hi: int, names: dict, n: int, d: int,
-            a: int) -> None:
+def _slots_class(engine: str) -> type:
+    """The slots of an engine (the native ones need its compiled module)."""
+    if engine == "native":
+        from .native_vector import NativeSlots
+        return NativeSlots
+    return _Slots
+
+
+def _worker(conn, engine: str, ruleset: str, seed: int, lo: int, hi: int, names: dict,
+            n: int, d: int, a: int) -> None:
     """A worker process: steps its slots on command, in the shared arrays."""
     blocks, arrays = [], {}
     for key, (shape, dtype) in _fields(n, d, a).items():
         shm = shared_memory.SharedMemory(name=names[key])
         blocks.append(shm)
         arrays[key] = np.ndarray(shape, dtype, buffer=shm.buf)
-    slots = _Slots(ruleset, seed, lo, hi, arrays)
+    slots = _slots_class(engine)(ruleset, seed, lo, hi, arrays)
     try:
         while True:
             command = conn.recv()
@@ -166,6 +175,9 @@ class VectorEnv:
             raise ValueError(f"num_games must be at least 1, got {num_games}")
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, got {workers}")
+        if engine == "native":
+            from .native import require
+            require()  # here, not in a worker: NativeUnavailable says why
         cfg = RulesConfig.named(ruleset)
         encoder = ObservationEncoder(resolve_content(None, cfg.slavery), cfg)
         self.num_games, self.ruleset, self.engine = num_games, ruleset, engine
@@ -190,7 +202,7 @@ class VectorEnv:
         if self.workers:
             self._start_workers({k: s.name for k, s in zip(fields, self._shm)})
         else:
-            self._slots = _Slots(ruleset, self.seed, 0, num_games, arrays)
+            self._slots = _slots_class(engine)(ruleset, self.seed, 0, num_games, arrays)
 
     def _start_workers(self, names: dict) -> None:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
@@ -198,7 +210,8 @@ class VectorEnv:
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker, daemon=True,
-                               args=(child, self.ruleset, self.seed, int(lo), int(hi), names,
+                               args=(child, self.engine, self.ruleset, self.seed, int(lo),
+                                     int(hi), names,
                                      self.num_games, self.obs_size, self.num_actions))
             proc.start()
             child.close()

@@ -1,23 +1,17 @@
-"""NativeVectorEnv: native games stepped together in C++ write, row for row, what the
-Python engine and encoder show for the same seeds and actions, across auto-resets."""
-
-import random
+"""``VectorEnv(engine="native")``: the slots stepped in C++ write, row for row, what the
+Python slots write for the same seeds and actions, across auto-resets, in one process
+or in workers."""
 
 import numpy as np
 import pytest
 
 from singapore_env import native
-from singapore_env.encoding import encoder_for
-from singapore_env.engine.config import RulesConfig
-from singapore_env.engine.content import default_content
-from singapore_env.engine.game import Game
-from singapore_env.rewards import rewards
+from singapore_env.vector import VectorEnv, game_seed
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
 
-if native.available():
-    from singapore_env.native_vector import NativeVectorEnv, game_seed
+FIELDS = ("obs", "mask", "seat", "rewards", "done", "final_vp", "game_seeds")
 
 
 def test_slot_seeds_are_the_seed_sequences():
@@ -25,41 +19,41 @@ def test_slot_seeds_are_the_seed_sequences():
         assert native.require().slot_game_seed(seed, slot, k) == game_seed(seed, slot, k)
 
 
-@pytest.mark.parametrize("ruleset", native.NATIVE_RULESETS)
-def test_rows_equal_the_python_engine(ruleset):
-    cfg = RulesConfig.named(ruleset)
-    enc = encoder_for(default_content(cfg.slavery), cfg)
-    n, seed = 3, 11
-    venv = NativeVectorEnv(n, ruleset, seed=seed)
-    obs, mask, seat = venv.reset()
-    games = [Game(game_seed(seed, i, 0), cfg) for i in range(n)]
-    played = [1] * n
-    pick = random.Random(seed)
+def assert_same_rows(ruleset: str, steps: int, workers: int = 0) -> int:
+    """Step both engines' vector envs with the same random legal actions; return the
+    games finished."""
+    envs = [VectorEnv(3, ruleset, seed=11, engine=engine, workers=w)
+            for engine, w in (("python", 0), ("native", workers))]
+    rng = np.random.default_rng(0)
     finished = 0
-    for _ in range(400):
-        for i, g in enumerate(games):
-            assert seat[i] == g.acting_seat
-            assert obs[i].tobytes() == enc.encode(g, g.acting_seat).tobytes()
-            assert np.array_equal(mask[i], enc.legal_mask(g, g.acting_seat))
-        actions = [pick.choice(np.flatnonzero(mask[i]).tolist()) for i in range(n)]
-        obs, mask, seat, reward, done = venv.step(np.array(actions))
-        for i, g in enumerate(games):
-            g.step(enc.table.decision(actions[i]))
-            assert done[i] == g.is_over
-            if g.is_over:
-                finished += 1
-                assert venv.final_vp[i].tolist() == g.final_scores
-                assert reward[i].tolist() == rewards(g.final_scores, "win")
-                games[i] = Game(game_seed(seed, i, played[i]), cfg)
-                played[i] += 1
-            else:
-                assert not reward[i].any()
-            assert venv.game_seeds[i] == games[i].seed
-    assert finished >= 1
+    try:
+        for e in envs:
+            e.reset()
+        for _ in range(steps):
+            for field in FIELDS:
+                assert getattr(envs[0], field).tobytes() == getattr(envs[1], field).tobytes(), field
+            mask = envs[0].mask
+            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+            for e in envs:
+                e.step(actions)
+            finished += int(envs[0].done.sum())
+    finally:
+        for e in envs:
+            e.close()
+    return finished
+
+
+@pytest.mark.parametrize("ruleset", native.NATIVE_RULESETS)
+def test_rows_equal_the_python_slots(ruleset):
+    assert assert_same_rows(ruleset, 400) >= 1
+
+
+def test_workers_write_the_same_rows():
+    assert_same_rows("standard", 60, workers=2)
 
 
 def test_an_illegal_action_moves_no_slot():
-    venv = NativeVectorEnv(2, seed=3)
+    venv = VectorEnv(2, seed=3, engine="native")
     obs, mask, _ = venv.reset()
     before = obs.copy()
     legal = int(np.flatnonzero(mask[0])[0])
@@ -67,7 +61,10 @@ def test_an_illegal_action_moves_no_slot():
     with pytest.raises(ValueError, match=f"slot 1: action {illegal} is not legal now"):
         venv.step(np.array([legal, illegal]))
     assert np.array_equal(venv.obs, before)
-    with pytest.raises(ValueError, match="expected 2 action indices"):
-        venv.step([legal])
-    with pytest.raises(ValueError, match="num_games must be at least 1"):
-        NativeVectorEnv(0)
+
+
+def test_a_missing_module_says_why(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    with pytest.raises(native.NativeUnavailable, match="not built here"):
+        VectorEnv(2, engine="native")

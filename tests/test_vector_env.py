@@ -59,8 +59,8 @@ def test_workers_give_the_same_arrays_as_one_process():
 
 
 def test_an_illegal_action_or_unknown_engine_is_a_clear_error():
-    with pytest.raises(ValueError, match="unknown engine 'native'"):
-        VectorEnv(1, engine="native")
+    with pytest.raises(ValueError, match="unknown engine 'fast'"):
+        VectorEnv(1, engine="fast")
     with VectorEnv(2, seed=1, workers=2) as venv:
         _, mask, _ = venv.reset()
         actions = mask.argmax(axis=1)
