@@ -27,6 +27,7 @@ class SelfPlayConfig:
 
     seed: int = 0  # seed of the training games, the networks and the evaluation seeds
     ruleset: str = "standard"  # the rules the games are played by
+    engine: str = "python"  # the training games' engine: "python" or "native" (the same games, faster)
     num_games: int = 64  # games in lockstep (the vector env's slots)
     workers: int = 0  # processes stepping the games over shared memory (0: the trainer's own)
     rollout_steps: int = 64  # steps of every game per rollout; a rollout makes one PPO update per faction
@@ -55,9 +56,12 @@ class SelfPlayConfig:
 
     def __post_init__(self) -> None:
         from singapore_env.engine.config import RULESETS
+        from singapore_env.vector import ENGINES
 
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        if self.engine not in ENGINES:
+            raise TrainConfigError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
         if (not isinstance(self.hidden, list) or not self.hidden

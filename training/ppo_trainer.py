@@ -185,7 +185,8 @@ class Trainer:
         cfg = self.cfg
         session = np.random.SeedSequence([cfg.seed, self.counters["updates"]]
                                          ).generate_state(1)[0] >> 1
-        venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), workers=cfg.workers)
+        venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), engine=cfg.engine,
+                         workers=cfg.workers)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
         collector.pool = [self.frozen(0), self.frozen(1)]
