@@ -88,3 +88,16 @@ def test_bad_configs_and_options_are_usage_errors(tmp_path):
     assert result.exit_code == 2 and "--seconds" in result.output
     result = run(["--config", config, "--out", tmp_path / "o"])
     assert result.exit_code == 2 and "would not end" in result.output
+
+
+def test_the_native_engine_missing_is_a_usage_error_saying_why(tmp_path, monkeypatch):
+    from singapore_env import native
+
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    config = tmp_path / "native.toml"
+    config.write_text(TINY + 'engine = "native"\n')
+    result = run(["--config", config, "--out", tmp_path / "o", "--seconds", 1])
+    assert result.exit_code == 2, result.output
+    assert "not built here" in result.output and 'engine = "python"' in result.output
+    assert not (tmp_path / "o").exists()

@@ -62,6 +62,14 @@ class SelfPlayConfig:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
         if self.engine not in ENGINES:
             raise TrainConfigError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
+        if self.engine == "native":
+            from singapore_env.native import NativeUnavailable, require
+
+            try:
+                require()
+            except NativeUnavailable as exc:
+                raise TrainConfigError(f"engine = \"native\": {exc}; or set "
+                                       f"engine = \"python\" (the same games, slower)") from None
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
         if (not isinstance(self.hidden, list) or not self.hidden
