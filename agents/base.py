@@ -12,6 +12,11 @@ The simulator, the tournament runner and the CLI use the engine level; training 
 evaluation in the RL environment use the env level. An agent that only implements
 :meth:`act` plays at engine level too: the default :meth:`choose` builds the seat's
 observation and mask with :mod:`singapore_env.encoding` (the same ones the env gives).
+
+An agent whose :meth:`choose` reads nothing of the game but ``legal_decisions()`` and
+the seat's observation and mask (through :func:`_encoder_for`) declares it with
+:attr:`Agent.observation_only`: it plays a :class:`~singapore_env.native.NativeGame`
+too, whose observation and mask the native encoder writes.
 """
 
 from __future__ import annotations
@@ -30,6 +35,13 @@ class Agent:
 
     #: Short name used in tournament summaries and by :func:`agents.registry.make_agent`.
     name: str = "agent"
+
+    @property
+    def observation_only(self) -> bool:
+        """Whether :meth:`choose` reads nothing of a game but its legal decisions and the
+        seat's observation and mask, so that the agent plays a native game as well (true
+        for an agent that plays through :meth:`act` alone)."""
+        return type(self).choose is Agent.choose
 
     def reset(self, seed: int | None = None) -> None:
         """Prepare for a new game; with ``seed``, make the agent's choices reproducible.
@@ -62,7 +74,13 @@ class Agent:
 
 def _encoder_for(game):
     """The observation encoder of ``game`` (the one the env of that game uses), shared
-    (:func:`singapore_env.encoding.encoder_for`)."""
+    (:func:`singapore_env.encoding.encoder_for`; for a native game the native encoder
+    of the same content and rules, with the same action table)."""
     from singapore_env.encoding import encoder_for
+    from singapore_env.native import NativeGame
 
+    if isinstance(game, NativeGame):
+        from singapore_env.native_encoding import native_encoder_for
+
+        return native_encoder_for(game.c, game.cfg)
     return encoder_for(game.c, game.cfg)

@@ -191,6 +191,12 @@ class LearnedAgent(Agent):
                              f"to it ({path.with_suffix('.npz').name})")
         return cls(NumpyPolicy.load(path), **kwargs)
 
+    @property
+    def observation_only(self) -> bool:
+        """A flat actor reads the observation alone; a pointer policy also reads the
+        candidate features, which are computed from the Python engine's state."""
+        return not self.policy.needs_candidates
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)

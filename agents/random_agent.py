@@ -22,6 +22,8 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    #: :meth:`choose` reads only ``game.legal_decisions()``.
+    observation_only = True
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)

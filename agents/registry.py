@@ -277,6 +277,11 @@ class FunctionAgent(Agent):
         self.name = str(getattr(inner, "name", None) or getattr(inner, "__name__", None)
                         or type(inner).__name__)
 
+    @property
+    def observation_only(self) -> bool:
+        """True unless the inner object plays at engine level (has ``choose``)."""
+        return not callable(getattr(self.inner, "choose", None))
+
     def reset(self, seed: int | None = None) -> None:
         reset = getattr(self.inner, "reset", None)
         if callable(reset):

@@ -1,6 +1,8 @@
 """One flat record per finished game: who played, who won, VP by source, game facts.
 
-A record is a dict of plain values (one row of the per-game table a study writes as
+A record is made from a finished game of either engine (a
+:class:`~singapore_env.engine.Game` or a :class:`~singapore_env.native.NativeGame`: the
+same game gives the same record). It is a dict of plain values (one row of the per-game table a study writes as
 Parquet or CSV). Columns, with ``SEAT`` each of the four seat names:
 
 ==============================  ==========================================================
@@ -27,20 +29,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from singapore_env.engine import Game
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION, SEAT_NAMES
 from singapore_env.engine.state import VP_SOURCES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from singapore_env.engine import Game
+    from singapore_env.native import NativeGame
 
 FACT_COLUMNS = ("anglo_dutch_round", "wars", "war_ties", "wars_won_british", "wars_won_malay",
                 "raids", "raid_dollars", "decrees", "decrees_vetoed", "outlawed",
                 "conflicts", "conflict_strength", "conflict_contributed")
 
 
-def vp_by_source(game: "Game") -> list[dict[str, int]]:
-    """Per seat, ``{source: VP}`` over :data:`~singapore_env.engine.state.VP_SOURCES`."""
-    return [dict(zip(VP_SOURCES, row)) for row in game.s.vp_sources]
+def final_state(game: "Game | NativeGame") -> dict:
+    """What a record reads of a game's state: ``vp_sources``, ``facts``, ``round`` and
+    ``decisions`` (a native game's from its saved state, the same values)."""
+    if isinstance(game, Game):
+        s = game.s
+        return {"vp_sources": s.vp_sources, "facts": s.facts, "round": s.round,
+                "decisions": s.decisions}
+    return game.to_dict()["state"]
+
+
+def vp_by_source(state: dict) -> list[dict[str, int]]:
+    """Per seat, ``{source: VP}`` over :data:`~singapore_env.engine.state.VP_SOURCES`
+    (``state``: :func:`final_state`)."""
+    return [dict(zip(VP_SOURCES, row)) for row in state["vp_sources"]]
 
 
 def win_shares(winners: Sequence[int]) -> list[float]:
@@ -48,10 +62,11 @@ def win_shares(winners: Sequence[int]) -> list[float]:
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(4)]
 
 
-def game_facts(game: "Game") -> dict[str, int]:
-    """The game's facts (:data:`FACT_COLUMNS`) counted from ``game.s.facts``."""
+def game_facts(state: dict) -> dict[str, int]:
+    """The game's facts (:data:`FACT_COLUMNS`) counted from ``state["facts"]``
+    (``state``: :func:`final_state`)."""
     out = dict.fromkeys(FACT_COLUMNS, 0)
-    for kind, round_, *values in game.s.facts:
+    for kind, round_, *values in state["facts"]:
         if kind == "anglo_dutch":
             out["anglo_dutch_round"] = round_
         elif kind == "war":
@@ -75,20 +90,21 @@ def game_facts(game: "Game") -> dict[str, int]:
     return out
 
 
-def game_record(finished: "Game", agents: Sequence[str], **keys) -> dict:
+def game_record(finished: "Game | NativeGame", agents: Sequence[str], **keys) -> dict:
     """The record of a finished game; ``keys`` (study, variant, game index...) come first."""
     record = dict(keys)
+    state = final_state(finished)
     shares = win_shares(finished.winners)
-    sources = vp_by_source(finished)
+    sources = vp_by_source(state)
     for p, seat in enumerate(SEAT_NAMES):
         record[f"agent_{seat}"] = agents[p]
         record[f"vp_{seat}"] = finished.final_scores[p]
         record[f"win_{seat}"] = shares[p]
         for source, vp in sources[p].items():
             record[f"vp_{seat}_{source}"] = vp
-    record["decisions"] = len(finished.history)
-    record["rounds"] = finished.s.round
-    record.update(game_facts(finished))
+    record["decisions"] = state["decisions"]
+    record["rounds"] = state["round"]
+    record.update(game_facts(state))
     return record
 
 

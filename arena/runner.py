@@ -13,7 +13,9 @@ Game ``i`` of every table uses the seeds ``game_seeds(seed, n_games)[i]``
 (:mod:`arena.simulate`); with ``swap`` it is played again with each faction's
 two seats exchanged (players and their agent seeds), so seat advantages cancel. Every
 game resets its agents with its own seeds, so a record does not depend on which
-process played it: the records are identical for any number of workers.
+process played it: the records are identical for any number of workers, and on either
+``engine`` (``"native"`` plays the same games on the compiled twin, for the players
+:func:`arena.simulate.check_engine` lets sit; it refuses the others before any game).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from singapore_env.engine.config import RulesConfig
 
 from .records import game_record
-from .simulate import game_seeds, play_game
+from .simulate import check_engine, game_seeds, play_game
 from .summary import summarize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,33 +81,36 @@ def _agent(table_index: int, seat: int, player):
     return _AGENTS[key]
 
 
-def play_job(tables: Sequence[Table], job: tuple) -> dict:
-    """Play one game of a job list and return its record."""
+def play_job(tables: Sequence[Table], job: tuple, engine: str = "python") -> dict:
+    """Play one game of a job list on ``engine`` and return its record."""
     t, i, layout, (engine_seed, *agent_seeds) = job
     table = tables[t]
     order = MIRROR if layout else IDENTITY
     labels = table.labels()
     agents = [_agent(t, p, table.players[order[p]]) for p in range(4)]
     result = play_game(engine_seed, agents, table.config, content=table.content,
-                       agent_seeds=[agent_seeds[order[p]] for p in range(4)], keep_game=True)
+                       agent_seeds=[agent_seeds[order[p]] for p in range(4)], keep_game=True,
+                       engine=engine)
     return game_record(result.game, [labels[order[p]] for p in range(4)], **table.keys,
                        game=i, layout=layout, seed=engine_seed)
 
 
 # ---------------------------------------------------------------- worker processes
 _TABLES: list[Table] = []
+_ENGINE: list[str] = ["python"]
 
 
-def _init_worker(tables: list[Table]) -> None:
+def _init_worker(tables: list[Table], engine: str) -> None:
     from agents.threads import limit_threads
 
     limit_threads(1)
     _TABLES[:] = tables
+    _ENGINE[:] = [engine]
     _AGENTS.clear()
 
 
 def _play_chunk(jobs: list[tuple]) -> list[dict]:
-    return [play_job(_TABLES, job) for job in jobs]
+    return [play_job(_TABLES, job, _ENGINE[0]) for job in jobs]
 
 
 def _chunks(jobs: list, size: int) -> list[list]:
@@ -116,14 +121,15 @@ def _chunk_size(n_jobs: int, workers: int) -> int:
     return max(1, min(50, n_jobs // (workers * 8)))
 
 
-def _local(tables: list[Table], jobs: list[tuple], workers: int) -> Iterator[list[dict]]:
+def _local(tables: list[Table], jobs: list[tuple], workers: int,
+           engine: str) -> Iterator[list[dict]]:
     if workers <= 1:
         for job in jobs:
-            yield [play_job(tables, job)]
+            yield [play_job(tables, job, engine)]
         return
     if any(not isinstance(p, str) for t in tables for p in t.players):
         raise ValueError("workers > 1 needs agent specs (strings), not agent objects")
-    with multiprocessing.get_context().Pool(workers, _init_worker, (tables,)) as pool:
+    with multiprocessing.get_context().Pool(workers, _init_worker, (tables, engine)) as pool:
         yield from pool.imap(_play_chunk, _chunks(jobs, _chunk_size(len(jobs), workers)))
 
 
@@ -142,7 +148,8 @@ def connect_ray(address: str, **init_kwargs) -> None:
                              f"{exc}") from None
 
 
-def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[dict]]:
+def _ray(tables: list[Table], jobs: list[tuple], address: str,
+         engine: str) -> Iterator[list[dict]]:
     """The same chunks as remote Ray tasks (results in submission order)."""
     import ray
 
@@ -150,7 +157,7 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[
 
     @ray.remote
     def chunk(tables_ref, jobs_chunk):
-        _init_worker(tables_ref)
+        _init_worker(tables_ref, engine)
         return _play_chunk(jobs_chunk)
 
     tables_ref = ray.put(tables)
@@ -163,16 +170,20 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str) -> Iterator[list[
 
 def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: bool = False,
                 workers: int = 1, ray_address: str | None = None, progress: bool = False,
-                desc: str = "games") -> list[dict]:
+                desc: str = "games", engine: str = "python") -> list[dict]:
     """Play ``n_games`` seeds (twice with ``swap``) on every table; the records in table,
     game, layout order. ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
-    the games on a Ray cluster instead of local processes."""
+    the games on a Ray cluster instead of local processes. ``engine`` is ``"python"``
+    or ``"native"`` (the same records; players refused by
+    :func:`arena.simulate.check_engine` before any game)."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     tables = list(tables)
+    for table in tables:
+        check_engine(table.players, engine)
     jobs = _jobs(len(tables), n_games, seed, swap)
-    source = (_ray(tables, jobs, ray_address) if ray_address
-              else _local(tables, jobs, workers))
+    source = (_ray(tables, jobs, ray_address, engine) if ray_address
+              else _local(tables, jobs, workers, engine))
     bar = None
     if progress and sys.stderr.isatty():
         from tqdm import tqdm
@@ -193,7 +204,8 @@ def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: b
 def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
                    config: RulesConfig | None = None, progress: bool = False, *,
                    content: "Content | str | None" = None, swap: bool = False,
-                   workers: int = 1, ray_address: str | None = None) -> dict:
+                   workers: int = 1, ray_address: str | None = None,
+                   engine: str = "python") -> dict:
     """Play ``n_games`` games with the named agents (seat order) and summarize them
     (:func:`arena.summary.summarize`, the schema every command writes).
 
@@ -201,7 +213,8 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
     summary by their ``name``). ``content`` is an edited data folder (or a loaded
     :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
     faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
-    games, with the same records for any number. The returned dict is JSON-serializable.
+    games, with the same records for any number, on the ``engine`` given (``"python"``
+    or ``"native"``: the same records too). The returned dict is JSON-serializable.
     """
     players = list(agent_names)
     if len(players) != 4:
@@ -210,7 +223,7 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
     start = time.perf_counter()
     records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
-                          desc="simulating")
+                          desc="simulating", engine=engine)
     return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
                      swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
                      changes=config_changes(cfg), data=_content_name(content))

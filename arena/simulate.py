@@ -7,6 +7,13 @@ Many games (a tournament, on processes or Ray) are :mod:`arena.runner`.
 
 No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 
+Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine.Game`;
+``engine="native"`` a :class:`~singapore_env.native.NativeGame`, the compiled twin: the
+same seeds and decisions give the same game, so the same result and record. Only
+agents that read the observation alone (:attr:`agents.base.Agent.observation_only`:
+``random``, ``learned:PATH`` of a flat ``.npz`` actor, an agent playing through
+``act``) sit at a native game; :func:`check_engine` refuses the others by name.
+
 Seeds. Many games with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
 from ``numpy.random.SeedSequence(S).spawn(n_games)[i].generate_state(5, numpy.uint64)``:
 word 0 is the engine seed (``Game(seed=...)``) and words 1..4 re-seed the agents of
@@ -29,13 +36,21 @@ from singapore_env.engine import Game, IllegalDecision
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import resolve_content
 
+from .records import final_state
+
 if TYPE_CHECKING:  # pragma: no cover
     from agents.base import Agent
 
     from singapore_env.engine.content import Content
+    from singapore_env.native import NativeGame
 
 #: Safety cap on decisions in one game (a random game takes a few hundred).
 MAX_DECISIONS = 100_000
+#: The engines a game can be played on.
+ENGINES = ("python", "native")
+#: Who may sit at a native game, as the refusal says it.
+NATIVE_PLAYERS = ("random, learned:PATH or learned-sample:PATH of a flat .npz actor, an "
+                  "agent that plays through act(observation, mask) alone")
 
 
 @dataclass
@@ -45,9 +60,9 @@ class GameResult:
     seed: int
     final_scores: list[int]
     winners: list[int]
-    decisions: int                # decisions taken by the agents (len(game.history))
+    decisions: int                # decisions taken by the agents
     round: int                    # the round the game ended in (8 for a full game)
-    game: Game | None = field(default=None, repr=False, compare=False)
+    game: "Game | NativeGame | None" = field(default=None, repr=False, compare=False)
 
 
 def game_seeds(seed: int, n_games: int) -> list[list[int]]:
@@ -61,10 +76,44 @@ def default_agent_seeds(seed: int) -> list[int]:
     return [int(x) for x in np.random.SeedSequence([seed, 1819]).generate_state(4, np.uint64)]
 
 
+def check_engine(agents: Sequence, engine: str) -> None:
+    """Raise unless all ``agents`` (agents or specs) can play on ``engine``: ValueError
+    naming an unknown engine or the agents that cannot sit at a native game,
+    :class:`~singapore_env.native.NativeUnavailable` when the native module is not
+    built. Specs are built (:func:`agents.registry.as_agent`) only to ask a native
+    game's players."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    if engine == "python":
+        return
+    from singapore_env.native import require
+
+    require()
+    refused = [a.name for a in map(as_agent, agents) if not a.observation_only]
+    if refused:
+        raise ValueError(f"the native engine seats only players that read the observation "
+                         f"and the action mask alone ({NATIVE_PLAYERS}); these read the Python "
+                         f"engine's game and cannot sit: {', '.join(dict.fromkeys(refused))} "
+                         f"(play them on the python engine)")
+
+
+def new_game(engine: str, seed: int, config: RulesConfig, content: "Content",
+             keep_text_log: bool = False) -> "Game | NativeGame":
+    """A new game on ``engine`` (a native game keeps no text log)."""
+    if engine == "python":
+        return Game(seed, config, content, keep_text_log=keep_text_log)
+    if keep_text_log:
+        raise ValueError("the native engine keeps no text log: play with engine python")
+    from singapore_env.native import NativeGame
+
+    return NativeGame(seed, config, content)
+
+
 def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None = None, *,
               content: "Content | str | None" = None,
               agent_seeds: Sequence[int | None] | None = None, keep_text_log: bool = False,
-              keep_game: bool = False, max_decisions: int = MAX_DECISIONS) -> GameResult:
+              keep_game: bool = False, max_decisions: int = MAX_DECISIONS,
+              engine: str = "python") -> GameResult:
     """Play one full game; on each step the acting seat's agent ``choose(game, seat)``.
 
     ``agents[p]`` plays seat ``p`` (0 lieutenant_governor, 1 resident, 2 temenggong,
@@ -72,24 +121,28 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
     ``(observation, mask) -> action index`` (:func:`agents.registry.as_agent`). Every
     agent is first ``reset`` with its seed (``agent_seeds`` or seeds derived from
     ``seed``). ``content`` is the cards and board (a loaded content or an edited data
-    folder; the shipped data by default). With ``keep_game`` the finished
-    :class:`Game` is returned in ``result.game``. Raises IllegalDecision (naming the seat
-    and agent) if an agent picks an illegal decision, RuntimeError if the game exceeds ``max_decisions``.
+    folder; the shipped data by default). With ``keep_game`` the finished game is
+    returned in ``result.game``. ``engine`` is ``"python"`` or ``"native"`` (the same
+    game; :func:`check_engine` says who may play on it). Raises IllegalDecision (naming
+    the seat and agent) if an agent picks an illegal decision, RuntimeError if the game
+    exceeds ``max_decisions``.
     """
 
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) \
             or len(agents) != 4:
         raise ValueError(f"a game needs a list of 4 agents, got {agents!r}"[:200])
     agents = [as_agent(a) for a in agents]
+    check_engine(agents, engine)
     seeds = list(agent_seeds) if agent_seeds is not None else default_agent_seeds(seed)
     if len(seeds) != 4:
         raise ValueError(f"agent_seeds needs 4 entries, got {len(seeds)}")
     for agent, s in zip(agents, seeds):
         agent.reset(s)
     cfg = config if config is not None else RulesConfig.standard()
-    game = Game(seed, cfg, resolve_content(content, cfg.slavery), keep_text_log=keep_text_log)
+    game = new_game(engine, seed, cfg, resolve_content(content, cfg.slavery), keep_text_log)
+    decisions = 0
     while not game.is_over:
-        if len(game.history) >= max_decisions:
+        if decisions >= max_decisions:
             raise RuntimeError(f"game seed {seed} did not end within {max_decisions} decisions")
         seat = game.acting_seat
         decision = agents[seat].choose(game, seat)
@@ -98,6 +151,7 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
         except IllegalDecision as exc:
             raise IllegalDecision(
                 f"agent {agents[seat].name!r} at seat {seat} (game seed {seed}): {exc}") from None
+        decisions += 1
     return GameResult(seed=seed, final_scores=game.final_scores, winners=game.winners,
-                      decisions=len(game.history), round=game.s.round,
+                      decisions=decisions, round=final_state(game)["round"],
                       game=game if keep_game else None)

@@ -11,9 +11,10 @@ import click
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import SEAT_NAMES, ContentError, resolve_content
 
-from .cli_options import (OUTPUT_FILE, RECORDS_HELP, format_summary, parse_players,
-                          rules_config, rules_options, variant_config, variant_options,
-                          write_records_file, write_summary_json)
+from .cli_options import (OUTPUT_FILE, RECORDS_HELP, check_engine_players, engine_option,
+                          format_summary, parse_players, rules_config, rules_options,
+                          variant_config, variant_options, write_records_file,
+                          write_summary_json)
 
 
 # ---------------------------------------------------------------- simulate
@@ -31,6 +32,7 @@ from .cli_options import (OUTPUT_FILE, RECORDS_HELP, format_summary, parse_playe
               help="Play every seed again with each faction's two seats exchanged.")
 @rules_options
 @variant_options
+@engine_option
 @click.option("--json", "json_path", type=OUTPUT_FILE,
               help="Write the summary as JSON to this file.")
 @click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
@@ -40,8 +42,8 @@ from .cli_options import (OUTPUT_FILE, RECORDS_HELP, format_summary, parse_playe
               help="Show a progress bar (only on a terminal).")
 def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str,
              no_slavery: bool, settings: dict, data_dir: str | None, workers: int,
-             ray_address: str | None, json_path: str | None, records_path: str | None,
-             save_path: str | None, progress: bool) -> None:
+             ray_address: str | None, engine: str, json_path: str | None,
+             records_path: str | None, save_path: str | None, progress: bool) -> None:
     """Play GAMES games between agents and print win rates with 95% intervals."""
     import time
 
@@ -49,10 +51,11 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     from arena.summary import summarize
 
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    check_engine_players(players, engine)
     start = time.perf_counter()
     records = play_tables([Table(tuple(players), cfg, data)], games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
-                          desc="simulating")
+                          desc="simulating", engine=engine)
     summary = summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=games,
                         swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
                         changes=config_changes(cfg), data=data)

@@ -10,9 +10,10 @@ import click
 from singapore_env.engine.config import RULESETS
 from singapore_env.engine.content import FACTIONS
 
-from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
-                          missing_package, parse_players, pct, rules_config, rules_options,
-                          variant_config, variant_options, write_records_file)
+from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_players,
+                          check_specs, ci_text, engine_option, missing_package, parse_players,
+                          pct, rules_config, rules_options, variant_config, variant_options,
+                          write_records_file)
 
 
 # ---------------------------------------------------------------- training
@@ -154,8 +155,10 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @rules_options
 @variant_options
+@engine_option
 def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
-             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address) -> None:
+             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
+             engine) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
     from arena.evaluate import write_json
     from arena.summary import openskill_ratings
@@ -168,9 +171,10 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
              else [british, british, malay, malay])
     check_specs(names)
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
+    check_engine_players(names, engine)
     records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
-                          desc="evaluating")
+                          desc="evaluating", engine=engine)
     summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
                         slavery=cfg.slavery, changes=config_changes(cfg), data=data)
     summary["ratings"] = openskill_ratings(records)

@@ -178,6 +178,31 @@ def variant_options(fn):
                              "--set conflict_vp_full_strength=false.")(fn)
 
 
+def engine_option(fn):
+    """``--engine python|native``: the rules engine the games are played on."""
+    from arena.simulate import ENGINES
+
+    return click.option("--engine", type=click.Choice(ENGINES), default="python",
+                        show_default=True,
+                        help="The engine playing the games: native is the compiled twin "
+                             "(the same games, faster) and seats only random and learned "
+                             "players that read the observation alone.")(fn)
+
+
+def check_engine_players(players: list[str], engine: str) -> None:
+    """The players can sit on ``engine``, or a usage error (exit code 2) naming those
+    that cannot, or saying that the native module is not built."""
+    from arena.simulate import check_engine
+    from singapore_env.native import NativeUnavailable
+
+    try:
+        check_engine(players, engine)
+    except NativeUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+
+
 def variant_config(ruleset: str, no_slavery: bool, settings: dict, data_dir: str | None):
     """``(RulesConfig, content folder or None)`` of :func:`rules_options` and
     :func:`variant_options`; a bad setting or data folder is a usage error."""

@@ -1,0 +1,144 @@
+"""The arena's games on the native engine (``--engine native``): the same records as on
+the Python engine for the players that read the observation alone, and a refusal,
+before any game, of every other player."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from agents.heuristic import HeuristicAgent
+from agents.learned import NumpyPolicy
+from agents.random_agent import RandomAgent
+from agents.registry import make_agent
+from arena.runner import Table, play_tables
+from arena.simulate import check_engine, play_game
+from singapore_app.cli import main
+from singapore_env import native
+from singapore_env.encoding import encoder_for
+from singapore_env.engine.config import RulesConfig
+from singapore_env.engine.content import default_content
+
+needs_native = pytest.mark.skipif(not native.available(),
+                                  reason="the native engine is not built here")
+
+
+@pytest.fixture(scope="module")
+def flat_actor(tmp_path_factory) -> str:
+    """A small flat actor (random weights) over the standard observation."""
+    enc = encoder_for(default_content(True), RulesConfig.standard())
+    rng = np.random.default_rng(7)
+    policy = NumpyPolicy([(rng.normal(0, 0.1, (enc.size, 16)), np.zeros(16))],
+                         (rng.normal(0, 1, (16, enc.n_actions)), np.zeros(enc.n_actions)))
+    path = tmp_path_factory.mktemp("actor") / "actor.npz"
+    policy.save(path)
+    return str(path)
+
+
+def both(players, n_games: int, seed: int, **kwargs) -> list[list[dict]]:
+    return [play_tables([Table(tuple(players), **kwargs)], n_games, seed, swap=True,
+                        engine=engine) for engine in ("python", "native")]
+
+
+@needs_native
+@pytest.mark.parametrize("ruleset", ["standard", "simulation"])
+def test_random_players_play_the_same_games(ruleset):
+    python, ours = both(["random"] * 4, 3, 11, config=RulesConfig.named(ruleset))
+    assert len(ours) == 6 and ours == python
+    assert len({r["vp_sultan"] for r in ours}) > 1  # different games, not one repeated
+
+
+@needs_native
+def test_learned_players_play_the_same_games(flat_actor):
+    players = [f"learned:{flat_actor}", "random", f"learned-sample:{flat_actor}", "random"]
+    python, ours = both(players, 3, 5)
+    assert ours == python
+
+
+@needs_native
+def test_play_game_on_the_native_engine(flat_actor):
+    agents = [make_agent(f"learned:{flat_actor}"), RandomAgent(), RandomAgent(),
+              make_agent(f"learned-sample:{flat_actor}")]
+    python = play_game(9, agents)
+    ours = play_game(9, agents, engine="native", keep_game=True)
+    assert type(ours.game) is native.NativeGame and ours.game.is_over
+    assert (ours.final_scores, ours.winners, ours.decisions, ours.round) == \
+        (python.final_scores, python.winners, python.decisions, python.round)
+    with pytest.raises(ValueError, match="keeps no text log"):
+        play_game(9, agents, engine="native", keep_text_log=True)
+
+
+def test_who_reads_the_observation_alone(flat_actor):
+    assert RandomAgent().observation_only
+    assert make_agent(f"learned-sample:{flat_actor}").observation_only
+    for spec in ("heuristic", "learned:default", "learned:pure", "mcts:iters=2"):
+        assert not make_agent(spec).observation_only, spec
+
+
+def test_function_agents_declare_what_they_read():
+    from agents.registry import as_agent
+
+    class EngineLevel:
+        def choose(self, game, seat):
+            return game.legal_decisions()[0]
+
+    assert as_agent(lambda observation, mask: int(np.flatnonzero(mask)[0])).observation_only
+    assert not as_agent(EngineLevel()).observation_only
+
+
+@needs_native
+def test_other_players_are_refused_by_name():
+    with pytest.raises(ValueError) as info:
+        play_tables([Table(("random", "heuristic", "learned:pure", "learned:default"))], 2, 1,
+                    engine="native")
+    text = str(info.value)
+    assert "cannot sit: heuristic, learned:pure, learned:default" in text
+    assert "random, learned:PATH" in text
+    with pytest.raises(ValueError, match="cannot sit: heuristic"):
+        play_game(1, [HeuristicAgent(), RandomAgent(), RandomAgent(), RandomAgent()],
+                  engine="native")
+    with pytest.raises(ValueError, match="unknown engine 'rust'; known: python, native"):
+        check_engine(["random"] * 4, "rust")
+
+
+def _run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@needs_native
+def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
+    players = f"random,learned:{flat_actor},random,random"
+    for engine in ("python", "native"):
+        result = _run("simulate", "--players", players, "--games", 2, "--seed", 2, "--swap",
+                      "--engine", engine, "--no-progress", "--records", tmp_path / f"{engine}.csv",
+                      "--json", tmp_path / f"{engine}.json")
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "python.csv").read_text() == (tmp_path / "native.csv").read_text()
+    summaries = [json.loads((tmp_path / f"{e}.json").read_text()) for e in ("python", "native")]
+    for summary in summaries:
+        summary.pop("games_per_second"), summary.pop("seconds")
+    assert summaries[0] == summaries[1]
+
+
+@needs_native
+@pytest.mark.parametrize("command, refused", [
+    (["simulate", "--players", "random,heuristic,random,random"], "heuristic"),
+    (["evaluate", "--british", "learned:pure", "--malay", "random"], "learned:pure"),
+])
+def test_the_cli_refuses_other_players_with_exit_2(command, refused):
+    result = _run(*command, "--games", 1, "--engine", "native", "--no-progress")
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Usage:")  # refused before any game
+    assert "Invalid value for '--engine'" in result.output
+    assert "seats only players that read the observation and the action mask" in result.output
+    assert f"cannot sit: {refused} (play them on the python engine)" in result.output
+
+
+def test_a_missing_native_module_is_a_usage_error(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    result = _run("simulate", "--games", 1, "--engine", "native", "--no-progress")
+    assert result.exit_code == 2, result.output
+    assert "the native engine (engine=\"native\") is not built here" in result.output
+    assert "pip install -e ." in result.output
