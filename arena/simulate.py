@@ -80,8 +80,8 @@ def check_engine(agents: Sequence, engine: str) -> None:
     """Raise unless all ``agents`` (agents or specs) can play on ``engine``: ValueError
     naming an unknown engine or the agents that cannot sit at a native game,
     :class:`~singapore_env.native.NativeUnavailable` when the native module is not
-    built. Specs are built (:func:`agents.registry.as_agent`) only to ask a native
-    game's players."""
+    built. Specs are built (:func:`agents.registry.as_agent`, each once) only to ask a
+    native game's players."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if engine == "python":
@@ -89,7 +89,7 @@ def check_engine(agents: Sequence, engine: str) -> None:
     from singapore_env.native import require
 
     require()
-    refused = [a.name for a in map(as_agent, agents) if not a.observation_only]
+    refused = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.observation_only]
     if refused:
         raise ValueError(f"the native engine seats only players that read the observation "
                          f"and the action mask alone ({NATIVE_PLAYERS}); these read the Python "

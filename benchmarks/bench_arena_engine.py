@@ -1,0 +1,89 @@
+"""The arena's games on the native engine against the Python engine, in the same run on
+one core: ``arena.runner.play_tables`` (what ``simulate`` and ``evaluate`` play) with
+``engine="python"`` and ``engine="native"``, the same seeds and players, records
+included.
+
+    .venv/bin/python benchmarks/bench_arena_engine.py --games 200 --learned runs/selfplay/british.npz
+
+Rows: four ``random`` players; four ``learned:PATH`` players of a flat ``.npz`` actor
+(``--learned``, e.g. one the self-play trainer wrote; without it, an actor of random
+weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
+costs). Each row also checks that both engines wrote the same records. Times are CPU
+time of this process (``time.process_time``), the best of ``--reps`` repetitions, the
+engines alternating. Not a test: numbers depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import tempfile
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from agents.learned import NumpyPolicy  # noqa: E402
+from arena.runner import Table, play_tables  # noqa: E402
+from singapore_env.encoding import encoder_for  # noqa: E402
+from singapore_env.engine.config import RulesConfig  # noqa: E402
+from singapore_env.engine.content import default_content  # noqa: E402
+
+ENGINES = ("python", "native")
+
+
+def random_actor(folder: str) -> str:
+    """A flat actor of random weights (256-256 tanh) over the standard observation."""
+    enc = encoder_for(default_content(True), RulesConfig.standard())
+    rng = np.random.default_rng(0)
+    sizes = [enc.size, 256, 256]
+    layers = [(rng.normal(0, 1 / np.sqrt(a), (a, b)), np.zeros(b))
+              for a, b in zip(sizes, sizes[1:])]
+    head = (rng.normal(0, 0.01, (256, enc.n_actions)), np.zeros(enc.n_actions))
+    path = os.path.join(folder, "actor.npz")
+    NumpyPolicy(layers, head).save(path)
+    return path
+
+
+def rates(players: tuple, games: int, seed: int, reps: int) -> tuple[dict, bool]:
+    """Games per CPU-second on each engine (best of ``reps``) and whether the records
+    were equal."""
+    best = dict.fromkeys(ENGINES, float("inf"))
+    records = {}
+    for _ in range(reps):
+        for engine in ENGINES:
+            start = time.process_time()
+            records[engine] = play_tables([Table(players)], games, seed, engine=engine)
+            best[engine] = min(best[engine], time.process_time() - start)
+    return {e: games / s for e, s in best.items()}, records["python"] == records["native"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--learned-games", type=int, default=50,
+                        help="games of the learned row (its network dominates)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--learned", help="a flat .npz actor (default: random weights)")
+    args = parser.parse_args()
+    play_tables([Table(("random",) * 4)], 2, 0, engine="native")  # imports, first games
+    print(f"# {platform.machine()}, Python {platform.python_version()}, numpy "
+          f"{np.__version__}; load average {os.getloadavg()[0]:.1f}; CPU time, one core")
+    print("| players | games | Python engine games/s | native games/s | ratio | same records |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    with tempfile.TemporaryDirectory() as folder:
+        learned = args.learned or random_actor(folder)
+        rows = [("random", args.games), (f"learned:{learned}", args.learned_games)]
+        for spec, games in rows:
+            rate, same = rates((spec,) * 4, games, args.seed, args.reps)
+            label = spec if args.learned or spec == "random" else "learned (random weights)"
+            print(f"| 4 × `{label}` | {games} | {rate['python']:,.1f} | {rate['native']:,.1f} "
+                  f"| {rate['native'] / rate['python']:.1f}× | {'yes' if same else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()
