@@ -21,6 +21,7 @@ too, whose observation and mask the native encoder writes.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -76,11 +77,11 @@ def _encoder_for(game):
     """The observation encoder of ``game`` (the one the env of that game uses), shared
     (:func:`singapore_env.encoding.encoder_for`; for a native game the native encoder
     of the same content and rules, with the same action table)."""
-    from singapore_env.encoding import encoder_for
-    from singapore_env.native import NativeGame
-
-    if isinstance(game, NativeGame):
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
         from singapore_env.native_encoding import native_encoder_for
 
         return native_encoder_for(game.c, game.cfg)
+    from singapore_env.encoding import encoder_for
+
     return encoder_for(game.c, game.cfg)
