@@ -75,7 +75,8 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
 
 
 def _first_game(players: list[str], cfg: RulesConfig, data, seed: int, games: int):
-    """Game 0 of a run again, with its text log, to save it."""
+    """Game 0 of a run again, with its text log, to save it (on the Python engine, which
+    keeps the log: the same game as on either engine)."""
     from agents.registry import make_agent
 
     from arena.simulate import game_seeds, play_game
