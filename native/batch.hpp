@@ -72,7 +72,7 @@ public:
             g.step(decisions_[actions[i]]);
             r.done[i] = g.is_over();
             if (g.is_over()) {
-                const Ids& vp = g.state().final_vp;
+                const auto& vp = g.state().final_vp;
                 for (int p = 0; p < 4; ++p) r.final_vp[4 * i + p] = vp[p];
                 start(i, r);
             } else {

@@ -196,9 +196,9 @@ private:
                     if (x) at(O_TAB, b0 + TK + 6) = (float)capped(x * 0.25, x < 40);
                 }
             }
-            const Ids& hand = s.hands[seat];
+            const auto& hand = s.hands[seat];
             for (size_t j = 0; j < hand.size() && (int)j < L.H; ++j) at(O_OWNHAND, (int)j * L.BK + L.bkey[hand[j]]) = 1.0f;
-            const Ids& rv = s.revealed[seat];
+            const auto& rv = s.revealed[seat];
             for (size_t j = 0; j < rv.size() && (int)j < L.H; ++j) at(O_OWNREV, (int)j * L.BK + L.bkey[rv[j]]) = 1.0f;
         }
 
@@ -217,7 +217,7 @@ private:
             }
             at(O_FOLK, 0) = (float)(s.folk_deck.size() / 10.0);
             at(O_FOLK, 1) = (float)(s.folk_discard.size() / 10.0);
-            const Ids& hand = s.folk_hands[seat];
+            const auto& hand = s.folk_hands[seat];
             for (size_t j = 0; j < hand.size() && (int)j < L.H; ++j) at(O_OWN_FOLK, (int)j * L.FK + L.fkey[hand[j]]) = 1.0f;
         }
 
@@ -267,7 +267,7 @@ private:
                             break;
                         }
                     double top = parent->d4 ? 0.25 : 0.5;
-                    const Ids& faces = parent->faces[one ? 0 : f.field];
+                    const auto& faces = parent->faces[one ? 0 : f.field];
                     for (size_t j = 0; j < faces.size() && j < 2; ++j) at(O_REROLL, 5 + (int)j) = (float)(faces[j] * top);
                     break;
                 }
@@ -374,7 +374,7 @@ private:
 
         void first_edition(const Frame& f) {  // encoding_first_edition.py
             for (int p = 0; p < 4; ++p) {
-                const Ids& cards = f.cards[p];
+                const auto& cards = f.cards[p];
                 if (cards.empty()) continue;
                 int r = rel[p];
                 at(O_FE_COUNT, r) = scaled((int)cards.size(), 3.0);

@@ -26,7 +26,8 @@ enum { ALLY = 0, LEADER = 1, RULER = 2 };
 
 inline int faction(int seat) { return seat / 2; }
 inline int mate(int seat) { return seat ^ 1; }
-inline bool contains(const Ids& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+template <class List>
+inline bool contains(const List& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 inline std::array<int, 4> clockwise_from(int seat) {
     int i = 0;
@@ -34,8 +35,46 @@ inline std::array<int, 4> clockwise_from(int seat) {
     return {CLOCKWISE[i], CLOCKWISE[(i + 1) % 4], CLOCKWISE[(i + 2) % 4], CLOCKWISE[(i + 3) % 4]};
 }
 
+// Freed blocks of one size kept per thread for the next allocation (at most 16): search
+// makes and drops copies of games by the thousand, and malloc serves a block of tens of
+// kilobytes more slowly than a game is copied.
+template <size_t SIZE>
+class BlockCache {
+public:
+    static void* take() {
+        Blocks& b = blocks();
+        return b.n ? b.items[--b.n] : ::operator new(SIZE);
+    }
+    static void give(void* p) {
+        Blocks& b = blocks();
+        if (b.n < 16) b.items[b.n++] = p;
+        else ::operator delete(p);
+    }
+
+private:
+    struct Blocks {
+        void* items[16];
+        int n = 0;
+        ~Blocks() {
+            while (n) ::operator delete(items[--n]);
+        }
+    };
+    static Blocks& blocks() {
+        thread_local Blocks b;
+        return b;
+    }
+};
+
 class Game {
 public:
+    static void* operator new(size_t size) {
+        return size == sizeof(Game) ? BlockCache<sizeof(Game)>::take() : ::operator new(size);
+    }
+    static void operator delete(void* p, size_t size) {
+        if (size == sizeof(Game)) BlockCache<sizeof(Game)>::give(p);
+        else ::operator delete(p);
+    }
+
     Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
          uint64_t seed)
         : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
@@ -46,9 +85,9 @@ public:
     // A game continued from a saved state, generator state and decision log (loaded and
     // validated by the Python engine's loader).
     Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
-         const Pcg64& rng, State state, std::vector<Decision> history)
-        : content_(std::move(content)), config_(std::move(config)), rng_(rng),
-          s_(std::move(state)), history_(std::move(history)) {
+         const Pcg64& rng, State state, const std::vector<Decision>& history)
+        : content_(std::move(content)), config_(std::move(config)), rng_(rng), s_(std::move(state)) {
+        for (Decision d : history) history_.push_back(d);
         find_sources();
         run();
     }
@@ -56,7 +95,7 @@ public:
     const State& state() const { return s_; }
     const Content& content() const { return *content_; }
     const Config& config() const { return *config_; }
-    const std::vector<Decision>& history() const { return history_; }
+    std::vector<Decision> history() const { return history_.items(); }
     const Pcg64& rng() const { return rng_; }
     const std::vector<Decision>& legal() const { return legal_; }
     bool is_over() const { return s_.game_over != 0; }
@@ -352,12 +391,13 @@ private:
         for (int x : roll_dice(dice)) total += x;
         return total;
     }
-    void shuffle(Ids& cards) {
+    template <class List>
+    void shuffle(List& cards) {
         if (cards.size() > 1) {
             std::vector<int64_t> order = rng_.permutation((int64_t)cards.size());
-            Ids out(cards.size());
+            List out = cards;
             for (size_t i = 0; i < order.size(); ++i) out[i] = cards[order[i]];
-            cards.swap(out);
+            cards = out;
         }
     }
 
@@ -374,7 +414,7 @@ private:
     Pcg64 rng_;
     State s_;
     std::vector<Decision> legal_;
-    std::vector<Decision> history_;
+    Log<Decision> history_;
     struct Sources { int district, upkeep_tax, most_tax, conflict, conflict_excess, war_spoils,
                      decree, legacy, end_game, war_plunder; } src_{};
 };

@@ -8,6 +8,12 @@
 
 #include "engine.hpp"
 
+// The state's lists cross to Python as lists of ints (and back), as std::vector does.
+namespace pybind11::detail {
+template <class T, int N>
+struct type_caster<sg::Vec<T, N>> : list_caster<sg::Vec<T, N>, T> {};
+}  // namespace pybind11::detail
+
 namespace sg {
 namespace py = pybind11;
 
@@ -18,9 +24,10 @@ inline std::string roll_field(int parent, int field) {
     return rolls_one(parent) ? "roll" : (field == 0 ? "roll0" : "roll1");
 }
 
-inline py::list id_rows(const std::array<Ids, 4>& rows) {
+template <class List, size_t N>
+py::list id_rows(const std::array<List, N>& rows) {
     py::list out;
-    for (const Ids& r : rows) out.append(py::cast(r));
+    for (const List& r : rows) out.append(py::cast(r));
     return out;
 }
 
@@ -98,11 +105,11 @@ std::array<int, N> ints(const py::dict& d, const char* key) {
     for (size_t i = 0; i < N && i < v.size(); ++i) out[i] = v[i];
     return out;
 }
-inline std::array<Ids, 4> id_rows_from(const py::dict& d, const char* key) {
+template <class List, size_t N>
+void id_rows_from(std::array<List, N>& out, const py::dict& d, const char* key) {
     auto v = get<std::vector<Ids>>(d, key);
-    std::array<Ids, 4> out;
-    for (size_t i = 0; i < 4 && i < v.size(); ++i) out[i] = v[i];
-    return out;
+    for (size_t i = 0; i < N; ++i) out[i].clear();
+    for (size_t i = 0; i < N && i < v.size(); ++i) out[i] = v[i];
 }
 
 // A frame from its saved kind, seat and ``d`` object.
@@ -154,7 +161,7 @@ inline Frame frame_from(const std::string& kind, int seat, const py::dict& d, co
             f.table = index_of(c.table_names, get<std::string>(d, "table"));
             f.dice = get<int>(d, "dice"); f.plus = get<int>(d, "plus"); f.base = get<int>(d, "base");
             f.per = get<int>(d, "per"); f.phase = get<int>(d, "phase"); f.strength = get<int>(d, "strength");
-            f.cards = id_rows_from(d, "cards"); f.money = ints<4>(d, "money"); f.boosts = id_rows_from(d, "boosts");
+            id_rows_from(f.cards, d, "cards"); f.money = ints<4>(d, "money"); id_rows_from(f.boosts, d, "boosts");
             break;
         case F_WAR:
             f.defender = get<int>(d, "defender"); f.phase = get<int>(d, "phase");
@@ -178,13 +185,13 @@ inline Frame frame_from(const std::string& kind, int seat, const py::dict& d, co
         case F_STOREHOUSE_VETO: f.ally = get<int>(d, "ally"); f.ids = get<Ids>(d, "agents"); break;
         case F_RAID_FE:
             f.phase = get<int>(d, "phase"); f.intervener = get<int>(d, "intervener");
-            f.cards = id_rows_from(d, "commits"); f.d4 = get<std::string>(d, "die") == "d4";
+            id_rows_from(f.cards, d, "commits"); f.d4 = get<std::string>(d, "die") == "d4";
             f.rolls[0] = get<int>(d, "roll"); f.hinder = get<int>(d, "hinder"); f.shown = get<int>(d, "shown");
             rolls(false);
             break;
         case F_WAR_FE: {
             f.defender = get<int>(d, "defender"); f.phase = get<int>(d, "phase");
-            f.cards = id_rows_from(d, "commits"); f.bonus = ints<4>(d, "bonus");
+            id_rows_from(f.cards, d, "commits"); f.bonus = ints<4>(d, "bonus");
             f.tokens = ints<2>(d, "tokens"); f.d4 = get<std::string>(d, "die") == "d4";
             f.rolls[0] = get<int>(d, "roll0"); f.rolls[1] = get<int>(d, "roll1");
             auto t = ints<2>(d, "totals");
@@ -221,8 +228,8 @@ inline py::dict state_to_dict(const State& s, const Content& c, int n_sources) {
     d["final_vp"] = s.final_vp; d["roles"] = s.roles; d["vetoed"] = s.vetoed;
     d["folk_deck"] = s.folk_deck; d["folk_discard"] = s.folk_discard; d["put_away"] = s.put_away;
     d["hands"] = id_rows(s.hands); d["revealed"] = id_rows(s.revealed);
-    d["battle_deck"] = py::cast(std::vector<Ids>{s.battle_deck[0], s.battle_deck[1]});
-    d["battle_discard"] = py::cast(std::vector<Ids>{s.battle_discard[0], s.battle_discard[1]});
+    d["battle_deck"] = id_rows(s.battle_deck);
+    d["battle_discard"] = id_rows(s.battle_discard);
     py::list modifiers;
     for (auto [type, n] : s.modifiers) modifiers.append(py::make_tuple(MODIFIER_NAMES[type], n));
     d["modifiers"] = modifiers;
@@ -231,10 +238,11 @@ inline py::dict state_to_dict(const State& s, const Content& c, int n_sources) {
     for (const auto& row : s.vp_sources) sources.append(py::cast(Ids(row.begin(), row.begin() + n_sources)));
     d["vp_sources"] = sources;
     py::list facts;
-    for (size_t i = 0; i < s.facts.size(); i += 2 + s.facts[i + 1]) {
+    const Ids fact_ints = s.facts.items();
+    for (size_t i = 0; i < fact_ints.size(); i += 2 + fact_ints[i + 1]) {
         py::list row;
-        row.append(FACT_NAMES[s.facts[i]]);
-        for (int k = 0; k < s.facts[i + 1]; ++k) row.append(s.facts[i + 2 + k]);
+        row.append(FACT_NAMES[fact_ints[i]]);
+        for (int k = 0; k < fact_ints[i + 1]; ++k) row.append(fact_ints[i + 2 + k]);
         facts.append(row);
     }
     d["facts"] = facts;
@@ -279,18 +287,14 @@ inline State state_from_dict(const py::dict& d, const Content& c) {
     s.final_vp = get<Ids>(d, "final_vp"); s.roles = ints<4>(d, "roles"); s.vetoed = ints<4>(d, "vetoed");
     s.folk_deck = get<Ids>(d, "folk_deck"); s.folk_discard = get<Ids>(d, "folk_discard");
     s.put_away = get<Ids>(d, "put_away");
-    s.hands = id_rows_from(d, "hands"); s.revealed = id_rows_from(d, "revealed");
-    s.folk_hands = id_rows_from(d, "folk_hands");
-    auto sources = id_rows_from(d, "vp_sources");
-    for (int seat = 0; seat < 4; ++seat)
+    id_rows_from(s.hands, d, "hands"); id_rows_from(s.revealed, d, "revealed");
+    id_rows_from(s.folk_hands, d, "folk_hands");
+    auto sources = get<std::vector<Ids>>(d, "vp_sources");
+    for (int seat = 0; seat < 4 && seat < (int)sources.size(); ++seat)
         for (size_t k = 0; k < sources[seat].size() && k < (size_t)MAX_VP_SOURCES; ++k)
             s.vp_sources[seat][k] = sources[seat][k];
-    auto battle = get<std::vector<Ids>>(d, "battle_deck");
-    auto discard = get<std::vector<Ids>>(d, "battle_discard");
-    for (int fac = 0; fac < 2; ++fac) {
-        s.battle_deck[fac] = battle.at(fac);
-        s.battle_discard[fac] = discard.at(fac);
-    }
+    id_rows_from(s.battle_deck, d, "battle_deck");
+    id_rows_from(s.battle_discard, d, "battle_discard");
     for (auto m : d["modifiers"]) {
         py::sequence pair = m.cast<py::sequence>();
         s.modifiers.push_back({index_of(MODIFIER_NAMES, pair[0].cast<std::string>()), pair[1].cast<int>()});

@@ -3,10 +3,15 @@
 #pragma once
 
 #include <array>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "content.hpp"
+#include "flat.hpp"
 
 namespace sg {
 
@@ -43,13 +48,41 @@ enum { WAR_JOIN, WAR_ACCEPT, WAR_COMMIT, WAR_DISCARD, WAR_ROLL, WAR_TOTALS, WAR_
 enum { RAID_FE_INTERVENE, RAID_FE_ROLL, RAID_FE_RESOLVE };
 enum { WAR_FE_COMMIT, WAR_FE_DISCARD, WAR_FE_TOKENS, WAR_FE_ROLL, WAR_FE_BATTLE, WAR_FE_END };
 
-struct Slot {
-    int card = -1;
-    bool up = true, link = false, activated = false, searched = false;
-    Ids pops;
-    int stored = 0;
-    int down = UP;
+// The room of the state's lists (their Vec capacities): what the content and the rules
+// allow, checked when a content or configuration is loaded (check_room, module.cpp);
+// pw_track and used_cards, which no rule bounds, get room far beyond any game played.
+constexpr int ROOM_BATTLE = 64;      // Battle cards of the content: hands, revealed, piles
+constexpr int ROOM_MARKET = 64;      // market cards
+constexpr int ROOM_POPULATION = 32;  // Population cards
+constexpr int ROOM_EVENTS = 32;      // Event cards
+constexpr int ROOM_FOLK = 32;        // Folk Hero cards
+constexpr int ROOM_MARKET_ROW = 16;  // market slots (RulesConfig: at most 12)
+constexpr int ROOM_BOARD = 8;        // leader spaces, vices
+constexpr int ROOM_DISTRICTS = 32;   // loop spaces x 4 seats
+constexpr int ROOM_TRACK = 64;       // Public Works tokens; cards whose boost was used
+constexpr int ROOM_TABLEAU = 64;     // cards of a tableau (RulesConfig: max_tableau <= 64)
+constexpr int ROOM_POPS = 8;         // Population cards on a card
+constexpr int ROOM_STACK = 32;       // pending frames
+constexpr int ROOM_DICE = 20;        // dice of a roll (RulesConfig: at most 20)
+constexpr int ROOM_IDS = 16;         // a frame's cards, options or seats
+constexpr int ROOM_BOOSTS = 16;      // counter boosts a seat spends in a Conflict
+constexpr int ROOM_MODIFIERS = 8;    // modifiers of an Event card
+
+using Cards = Vec<int16_t, ROOM_BATTLE>;  // a pile of Battle cards
+
+struct Modifier {
+    int type, n;  // ModifierType, its number
 };
+
+struct Slot {
+    int16_t card = -1;
+    bool up = true, link = false, activated = false, searched = false;
+    int8_t down = UP;
+    int stored = 0;
+    Vec<int16_t, ROOM_POPS> pops;
+};
+
+using Row = Vec<Slot, ROOM_TABLEAU>;  // a tableau
 
 struct Frame {
     int kind = F_ROUND, seat = -1;
@@ -57,19 +90,15 @@ struct Frame {
     int left = 0, space = 0, card = -1, start = 0, pops = 0;
     int n = 0, pos = -1, asking = 0, store_asked = 0, target = -1, index = 0;
     bool scope_any = false;
-    Ids ids;                            // keep_battle cards, search_pick options, the
-                                        // Agents still to ask about a storehouse veto
     int ally = -1;                      // storehouse_veto: the Colonial Ally
     // decree, raid, reroll, war questions
     int vice = 0, phase = 0, vetoed = 0, hinder = 0, side = 0;
     int parent = F_WAR, field = 0, dice = 0;
     int rolls[2] = {0, 0};              // raid: roll; war: roll0, roll1
-    Ids faces[2];                       // the faces of each roll
     bool rolled[2] = {false, false};
     bool d4 = false;                    // the frame rolls D4s (first edition)
-    // conflict (cards: the marked cards per seat; first edition: the committed cards)
+    // conflict
     int table = 0, plus = 0, base = 0, per = 0, strength = 0;
-    std::array<Ids, 4> cards, boosts;
     std::array<int, 4> money{};
     // war
     int defender = 0, k = 0, paid = 0, share = -1, cap = 0, victor = -1, loser = -1;
@@ -80,34 +109,117 @@ struct Frame {
     // first edition
     int intervener = -1, due = 0, shown = 0, must = 0;
     std::array<int, 2> tokens{};
+    Vec<int16_t, ROOM_IDS> ids;         // keep_battle cards, search_pick options, the
+                                        // Agents still to ask about a storehouse veto
+    // The lists of a fight (empty in the other frames: see copy_used)
+    Vec<int8_t, ROOM_DICE> faces[2];    // the faces of each roll
+    // conflict: the marked cards per seat; first edition: the committed cards
+    std::array<Cards, 4> cards;
+    std::array<Vec<int16_t, ROOM_BOOSTS>, 4> boosts;
 
     Frame() = default;
     Frame(int kind_, int seat_) : kind(kind_), seat(seat_) {}
-    void set_roll(int which, Ids f) {
+    void set_roll(int which, const Ids& f) {
         int sum = 0;
         for (int x : f) sum += x;
         rolls[which] = sum;
-        faces[which] = std::move(f);
+        faces[which] = f;
         rolled[which] = true;
+    }
+    // A fight's frame: the only kinds whose faces, cards or boosts are ever set.
+    bool fights() const {
+        return kind == F_RAID || kind == F_WAR || kind == F_CONFLICT || kind == F_RAID_FE || kind == F_WAR_FE;
     }
 };
 
-struct State {
+// The pending frames are copied up to their fight lists but a fight's (most frames hold
+// none; a copy of a few hundred bytes instead of 700): the copy's lists are left empty.
+inline void copy_used(Frame* dst, const Frame* src, size_t n) {
+    constexpr size_t lists = offsetof(Frame, faces);
+    for (size_t i = 0; i < n; ++i) {
+        if (src[i].fights()) {
+            copy_bytes(dst + i, src + i, sizeof(Frame));
+            continue;
+        }
+        copy_bytes(dst + i, src + i, lists);
+        Frame& f = dst[i];
+        f.faces[0].clear(), f.faces[1].clear();
+        for (int p = 0; p < 4; ++p) f.cards[p].clear(), f.boosts[p].clear();
+    }
+}
+
+// The state but its tableaux, frames and facts: plain bytes, copied as such.
+struct StateCore {
     int round = 0, first_player = 0, anglo_dutch = 0, ships = 0, current_event = -1;
     int game_over = 0, turn_seat = -1, decisions = 0, discount_used = 0, roles_public = 0;
     std::array<int, 4> vp{}, wealth{}, wars_won{}, roles{-1, -1, -1, -1}, vetoed{};
     std::array<int, 2> storehouse{}, population{};
-    Ids pw_track, market, market_deck, market_discard, population_deck, population_discard;
-    Ids event_deck, event_discard, leader_space, outlawed, used_cards, districts, final_vp;
-    Ids folk_deck, folk_discard, put_away;
-    std::array<Ids, 4> hands, revealed, folk_hands;
-    std::array<Ids, 2> battle_deck, battle_discard;
-    std::vector<std::pair<int, int>> modifiers;   // (ModifierType, n)
     std::array<std::array<int, MAX_VP_SOURCES>, 4> vp_sources{};  // the first n_sources count
-    Ids facts;  // each fact: its FACT_NAMES index, the count of its ints, round, values...
-    std::array<std::vector<Slot>, 4> tableau;
-    std::vector<Frame> stack;
+    Vec<int16_t, ROOM_TRACK> pw_track, used_cards;
+    Vec<int16_t, ROOM_MARKET_ROW> market;
+    Vec<int16_t, ROOM_MARKET> market_deck, market_discard;
+    Vec<int16_t, ROOM_POPULATION> population_deck, population_discard;
+    Vec<int16_t, ROOM_EVENTS> event_deck, event_discard;
+    Vec<int16_t, ROOM_BOARD> leader_space, outlawed;
+    Vec<int16_t, ROOM_DISTRICTS> districts;
+    Vec<int16_t, 4> final_vp;
+    Vec<int16_t, ROOM_FOLK> folk_deck, folk_discard;
+    Cards put_away;
+    std::array<Cards, 4> hands, revealed;
+    std::array<Vec<int16_t, ROOM_FOLK>, 4> folk_hands;
+    std::array<Cards, 2> battle_deck, battle_discard;
+    Vec<Modifier, ROOM_MODIFIERS> modifiers;
+
+    StateCore() = default;
+    StateCore(const StateCore& o) { copy_bytes(this, &o, sizeof(StateCore)); }
+    StateCore& operator=(const StateCore& o) {
+        copy_bytes(this, &o, sizeof(StateCore));
+        return *this;
+    }
 };
+
+struct State : StateCore {
+    std::array<Row, 4> tableau;
+    Vec<Frame, ROOM_STACK> stack;
+    Log<int> facts;  // each fact: its FACT_NAMES index, the count of its ints, round, values...
+};
+
+// Throw std::invalid_argument if the content or configuration asks for more room than
+// the state's lists have (ROOM_*): the native engine then refuses it, saying which.
+inline void check_room(const Content& c) {
+    auto need = [](size_t n, int room, const char* what) {
+        if (n > (size_t)room)
+            throw std::invalid_argument("the native engine holds at most " + std::to_string(room) + " " +
+                                        what + " (the content has " + std::to_string(n) + ")");
+    };
+    need(c.defs.size(), INT16_MAX, "cards");
+    need(c.battle_ids[0].size() + c.battle_ids[1].size(), ROOM_BATTLE, "Battle cards");
+    need(c.market_ids.size(), ROOM_MARKET, "market cards");
+    need(c.population_ids.size(), ROOM_POPULATION, "Population cards");
+    need(c.event_ids_i.size() + c.event_ids_ii.size(), ROOM_EVENTS, "Event cards");
+    need(c.folk_ids.size(), ROOM_FOLK, "Folk Hero cards");
+    need(c.board.leader_spaces.size(), ROOM_BOARD, "leader spaces");
+    need(c.board.vices.size(), ROOM_BOARD, "vices");
+    need(c.board.loop_ids.size() * 4, ROOM_DISTRICTS, "loop spaces x 4");
+    size_t counters = 0;
+    for (const Card& card : c.defs) {
+        need(card.pop_slots, ROOM_POPS, "Population slots on a card");
+        need(card.modifiers.size(), ROOM_MODIFIERS, "modifiers on a card");
+        for (const Effect& e : card.boosts_of[B_SEARCH]) need(e.cards.size(), ROOM_IDS, "cards a search finds");
+        counters += !card.boosts_of[B_COUNTER_BONUS].empty();
+    }
+    need(counters, ROOM_BOOSTS, "cards with a counter bonus");
+}
+inline void check_room(const Config& cfg) {
+    auto need = [](int n, int room, const char* what) {
+        if (n > room)
+            throw std::invalid_argument("the native engine plays " + std::string(what) + " up to " +
+                                        std::to_string(room) + " (the configuration has " + std::to_string(n) + ")");
+    };
+    need(cfg.market_slots, ROOM_MARKET_ROW, "market_slots");
+    need(cfg.max_tableau, ROOM_TABLEAU, "max_tableau");
+    need(std::max({cfg.war_dice, cfg.fe_raid_d4, cfg.fe_war_d4}), ROOM_DICE, "war_dice, fe_raid_d4 and fe_war_d4");
+}
 
 struct Decision {
     int kind, arg;

@@ -129,44 +129,60 @@ class Random:
 NATIVE_RULESETS = ("standard", "simulation", "first-edition")
 
 
+#: A NativeGame without running its ``__init__`` (clone, from_json).
+_new = object.__new__
+
+
 class NativeGame:
     """A game on the native rules, with the play surface of
     :class:`~singapore_env.engine.game.Game`: the same legal decisions in the same order,
     the same scores, for the same seed, configuration and content."""
 
-    __slots__ = ("cfg", "c", "seed", "_game")
+    # _meta: (config, content, seed, decision table), shared by the clones; _game: the C++
+    # game (a capsule the functions of the compiled module take)
+    __slots__ = ("_meta", "_game")
 
     def __init__(self, seed: int = 0, config: RulesConfig | None = None,
                  content: Content | None = None):
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self.cfg = config if config is not None else RulesConfig.standard()
-        self._check_ruleset()
-        self.c = content if content is not None else default_content(self.cfg.slavery)
-        self.seed = seed
+        cfg = config if config is not None else RulesConfig.standard()
+        _check_ruleset(cfg)
+        c = content if content is not None else default_content(cfg.slavery)
         native = require()
-        try:
-            self._game = native.Game(_content(self.c), _config(self.cfg), seed)
-        except ValueError as exc:  # the configuration asks for more than the content has
+        try:  # (the content or configuration asks for more than the other has)
+            self._game = native.new_game(_content(c), _config(cfg), seed)
+        except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        self._meta = (cfg, c, seed, _decision_table(cfg))
 
-    def _check_ruleset(self) -> None:
-        if self.cfg.ruleset not in NATIVE_RULESETS:
-            raise ConfigError(f"the native engine does not play the {self.cfg.ruleset!r} "
-                              f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
+    @property
+    def cfg(self) -> RulesConfig:
+        """The rules configuration."""
+        return self._meta[0]
+
+    @property
+    def c(self) -> Content:
+        """The content (cards and board)."""
+        return self._meta[1]
+
+    @property
+    def seed(self) -> int:
+        """The seed the game started from."""
+        return self._meta[2]
 
     @property
     def is_over(self) -> bool:
-        return self._game.is_over()
+        return _native.is_over(self._game)
 
     @property
     def acting_seat(self) -> int:
         """The seat that decides now (-1 once the game is over)."""
-        return self._game.acting_seat()
+        return _native.acting_seat(self._game)
 
     def legal_decisions(self) -> list:
         """Every legal decision of the acting seat (empty once the game is over)."""
-        return self._game.legal_in(_decision_table(self.cfg))
+        return _native.legal_in(self._game, self._meta[3])
 
     def step(self, decision) -> None:
         """Apply one decision of the acting seat; raise IllegalDecision if not legal,
@@ -174,7 +190,7 @@ class NativeGame:
         if is_decision(decision):
             kind, arg = int(decision[0]), int(decision[1])
             if _INT32_MIN <= min(kind, arg) and max(kind, arg) <= _INT32_MAX \
-                    and self._game.step(kind, arg):
+                    and _native.step(self._game, kind, arg):
                 return
         # The rare path: the Python engine, on a copy of this game, words the refusal.
         Game.from_json(self.to_json(), self.c).step(decision)
@@ -184,12 +200,12 @@ class NativeGame:
     @property
     def decisions(self) -> int:
         """Decisions made so far (the Python engine's ``s.decisions``)."""
-        return self._game.decisions()
+        return _native.decisions(self._game)
 
     @property
     def final_scores(self) -> list[int]:
         """Final VP per seat; [] before the end."""
-        return list(self._game.final_vp())
+        return _native.final_vp(self._game)
 
     @property
     def winners(self) -> list[int]:
@@ -199,8 +215,9 @@ class NativeGame:
 
     def clone(self) -> "NativeGame":
         """An independent copy (state and random generator)."""
-        g = NativeGame.__new__(NativeGame)
-        g.cfg, g.c, g.seed, g._game = self.cfg, self.c, self.seed, self._game.clone()
+        g = _new(NativeGame)
+        g._meta = self._meta
+        g._game = _native.clone(self._game)
         return g
 
     def to_dict(self) -> dict:
@@ -209,8 +226,8 @@ class NativeGame:
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "content": self.c.digest,
                 "seed": self.seed, "keep_text_log": False,
                 "config": {**self.cfg.to_dict(), **env_settings_in_saves()},
-                "history": [list(d) for d in self._game.history()],
-                "rng": _rng_dict(self._game.rng()), "state": self._game.state()}
+                "history": [list(d) for d in _native.history(self._game)],
+                "rng": _rng_dict(_native.rng(self._game)), "state": _native.state(self._game)}
 
     def to_json(self) -> str:
         """The save as canonical JSON: the Python engine's save of the same game (made
@@ -223,13 +240,19 @@ class NativeGame:
         is read and validated by the Python engine's loader (the same SaveFormatError
         for a bad file); its text log is not kept."""
         python = Game.from_json(text, content)
-        g = cls.__new__(cls)
-        g.cfg, g.c, g.seed = python.cfg, python.c, python.seed
-        g._check_ruleset()
-        g._game = require().load(_content(g.c), _config(g.cfg), python.s.to_dict(),
+        _check_ruleset(python.cfg)
+        g = _new(cls)
+        g._game = require().load(_content(python.c), _config(python.cfg), python.s.to_dict(),
                                  _halves_of(python.rng.bit_generator.state),
                                  [tuple(d) for d in python.history])
+        g._meta = (python.cfg, python.c, python.seed, _decision_table(python.cfg))
         return g
+
+
+def _check_ruleset(cfg: RulesConfig) -> None:
+    if cfg.ruleset not in NATIVE_RULESETS:
+        raise ConfigError(f"the native engine does not play the {cfg.ruleset!r} "
+                          f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
 
 
 def differences(python: Game, ours: NativeGame) -> list[str]:
