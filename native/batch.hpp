@@ -1,7 +1,9 @@
 // Many native games stepped together (the slots of a vector env): each slot shows the
 // question of its acting seat as an observation row, a mask row and the seat; a game
 // that ends writes its final VP, raises ``done`` and starts the slot's next game, seeded
-// as singapore_env.vector.game_seed(seed, slot, k) is.
+// as singapore_env.vector.game_seed(seed, slot, k) is. The slots are split in contiguous
+// blocks among ``threads`` threads; a slot's rows depend on its own game only, so they are
+// the same for any number of threads.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "encoder.hpp"
 #include "engine.hpp"
+#include "pool.hpp"
 #include "rng.hpp"
 
 namespace sg {
@@ -38,24 +41,27 @@ struct Rows {
 class Batch {
 public:
     Batch(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
-          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed, uint64_t first_slot)
+          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads)
         : content_(std::move(content)), config_(std::move(config)),
-          encoder_(std::move(encoder)), seed_(seed), first_slot_(first_slot), games_(n), played_(n, 0) {
+          encoder_(std::move(encoder)), seed_(seed), first_slot_(first_slot), games_(n), played_(n, 0),
+          pool_(std::min(std::max(threads, 1), n)) {
         const Layout& L = encoder_->layout();
         for (int kind = 0; kind < (int)L.action_size.size(); ++kind)
             for (int arg = 0; arg < L.action_size[kind]; ++arg) decisions_.push_back({kind, arg});
     }
     int size() const { return (int)games_.size(); }
 
+    int threads() const { return pool_.size(); }
+
     // Start every slot's first game; "" or why a question fell outside the action table.
     std::string reset(const Rows& r) {
         std::fill(played_.begin(), played_.end(), 0);
-        for (int i = 0; i < size(); ++i) {
+        return in_blocks([&](int i) {
             start(i, r);
             r.done[i] = false;
             std::fill(r.final_vp + 4 * i, r.final_vp + 4 * i + 4, 0);
-        }
-        return show_all(r);
+            return show(i, r);
+        });
     }
 
     // The legal action index of every slot first (nothing changes if one is not), then
@@ -67,7 +73,7 @@ public:
                 return "slot " + std::to_string(first_slot_ + i) + ": action " + std::to_string(a) +
                        " is not legal now";
         }
-        for (int i = 0; i < size(); ++i) {
+        return in_blocks([&](int i) {
             Game& g = *games_[i];
             g.step(decisions_[actions[i]]);
             r.done[i] = g.is_over();
@@ -78,8 +84,8 @@ public:
             } else {
                 std::fill(r.final_vp + 4 * i, r.final_vp + 4 * i + 4, 0);
             }
-        }
-        return show_all(r);
+            return show(i, r);
+        });
     }
 
     const Game& game(int i) const { return *games_.at(i); }
@@ -92,6 +98,29 @@ private:
     std::vector<std::unique_ptr<Game>> games_;
     std::vector<uint64_t> played_;
     std::vector<Decision> decisions_;  // by action index
+    ThreadPool pool_;
+
+    // work(i) for every slot, each block of slots on its thread, a block stopping at its
+    // first slot that fails; "" or why the first failing slot failed (the same whatever
+    // the number of threads).
+    template <class Work>
+    std::string in_blocks(const Work& work) {
+        int n = size(), blocks = pool_.size();
+        std::vector<std::string> why(blocks);
+        pool_.run([&](int b) {
+            for (int i = n * b / blocks; i < n * (b + 1) / blocks; ++i) {
+                try {
+                    why[b] = work(i);
+                } catch (const std::exception& e) {
+                    why[b] = "slot " + std::to_string(first_slot_ + i) + ": " + e.what();
+                }
+                if (!why[b].empty()) return;
+            }
+        });
+        for (const std::string& w : why)
+            if (!w.empty()) return w;
+        return "";
+    }
 
     void start(int i, const Rows& r) {
         uint64_t s = slot_game_seed(seed_, first_slot_ + i, played_[i]++);
@@ -99,18 +128,17 @@ private:
         games_[i] = std::make_unique<Game>(content_, config_, s);
     }
 
-    std::string show_all(const Rows& r) {
+    // Write slot i's rows; "" or why its question falls outside the action table.
+    std::string show(int i, const Rows& r) {
         const Layout& L = encoder_->layout();
-        for (int i = 0; i < size(); ++i) {
-            const Game& g = *games_[i];
-            int seat = g.acting_seat();
-            r.seat[i] = seat;
-            encoder_->encode(g, seat, r.obs + (size_t)i * L.D);
-            Decision bad{};
-            if (!encoder_->mask(g, seat, r.mask + (size_t)i * L.n_actions, &bad))
-                return "slot " + std::to_string(first_slot_ + i) + ": engine decision (" + std::to_string(bad.kind) +
-                       ", " + std::to_string(bad.arg) + ") is outside the action table";
-        }
+        const Game& g = *games_[i];
+        int seat = g.acting_seat();
+        r.seat[i] = seat;
+        encoder_->encode(g, seat, r.obs + (size_t)i * L.D);
+        Decision bad{};
+        if (!encoder_->mask(g, seat, r.mask + (size_t)i * L.n_actions, &bad))
+            return "slot " + std::to_string(first_slot_ + i) + ": engine decision (" + std::to_string(bad.kind) +
+                   ", " + std::to_string(bad.arg) + ") is outside the action table";
         return "";
     }
 };

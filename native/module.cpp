@@ -217,10 +217,12 @@ PYBIND11_MODULE(_native, m) {
     // The slots of a vector env (batch.hpp), stepped without the GIL.
     py::class_<sg::Batch>(m, "Batch", "Native games stepped together, writing rows of arrays.")
         .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
-                         std::shared_ptr<sg::Encoder> encoder, int n, uint64_t seed, uint64_t first_slot) {
+                         std::shared_ptr<sg::Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads) {
             if (n < 1) throw std::invalid_argument("a batch needs at least one game");
-            return sg::Batch(content, config, encoder, n, seed, first_slot);
-        }))
+            return std::make_unique<sg::Batch>(content, config, encoder, n, seed, first_slot, threads);
+        }), py::arg("content"), py::arg("config"), py::arg("encoder"), py::arg("n"), py::arg("seed"),
+            py::arg("first_slot"), py::arg("threads") = 1)
+        .def_property_readonly("threads", &sg::Batch::threads)
         .def("reset", [](sg::Batch& b, const sg::Encoder& e, BatchArrays a) {
             sg::Rows r = a.rows(b, e.layout());
             std::string why;

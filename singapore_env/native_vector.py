@@ -1,13 +1,14 @@
 """The slots of :class:`singapore_env.vector.VectorEnv` on the native engine
 (``VectorEnv(n, engine="native")``): the games stepped in C++ (``native/batch.hpp``)
-without the GIL, their observations and masks written by the native encoder straight
-into the vector env's arrays.
+without the GIL, split among ``threads`` threads (the vector env's ``workers``), their
+observations and masks written by the native encoder straight into the vector env's
+arrays.
 
 The rows are those of the Python slots for the same seeds and actions: game ``k`` of
 slot ``i`` plays seed ``game_seed(seed, i, k)`` (computed in C++, the same
 ``SeedSequence``), a finished game writes its final VP and ``win`` rewards and the slot
-starts its next game. One difference: an illegal action raises ValueError before any
-slot of the batch has moved.
+starts its next game, whatever the number of threads. One difference: an illegal action
+raises ValueError before any slot of the batch has moved.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ __all__ = ["NativeSlots"]
 class NativeSlots:
     """The native games of slots ``lo..hi-1`` and the rows of the arrays they write
     (the vector env's ``arrays``: obs, mask, seat, rewards, done, final_vp, game_seeds,
-    actions)."""
+    actions), stepped by ``threads`` threads."""
 
-    def __init__(self, ruleset: str, seed: int, lo: int, hi: int, arrays: dict):
+    def __init__(self, ruleset: str, seed: int, lo: int, hi: int, arrays: dict,
+                 threads: int = 1):
         native = require()
         cfg = RulesConfig.named(ruleset)
         content = resolve_content(None, cfg.slavery)
@@ -37,7 +39,7 @@ class NativeSlots:
         self._rows = native.BatchArrays(*(arrays[k][lo:hi] for k in (
             "obs", "mask", "seat", "done", "final_vp", "game_seeds")))
         self._batch = native.Batch(_content(content), _config(cfg), self._writer, hi - lo,
-                                   int(seed), lo)
+                                   int(seed), lo, threads)
 
     def reset(self) -> None:
         """Start every slot's first game."""

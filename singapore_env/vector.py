@@ -24,8 +24,9 @@ k))``, whatever the number of workers, so a slot's games are those of
 the slot's current game.
 
 ``workers`` > 1 splits the slots among that many processes that write into shared
-memory (``multiprocessing.shared_memory``); 0 or 1 steps them in this process. Results
-are the same either way. ``engine`` names the rules implementation behind the slots:
+memory (``multiprocessing.shared_memory``), or on the native engine among that many
+threads of its C++ step (in this process); 0 or 1 steps them in this process, on one
+thread. Results are the same either way. ``engine`` names the rules implementation behind the slots:
 ``"python"`` (the engine of :mod:`singapore_env.engine`) or ``"native"`` (its compiled
 twin, :mod:`singapore_env.native_vector`: the same rows, stepped in C++; an illegal action
 moves no slot there); an unknown name is a ValueError.
@@ -126,15 +127,7 @@ class _Slots:
             self._show(row, game)
 
 
-def _slots_class(engine: str) -> type:
-    """The slots of an engine (the native ones need its compiled module)."""
-    if engine == "native":
-        from .native_vector import NativeSlots
-        return NativeSlots
-    return _Slots
-
-
-def _worker(conn, engine: str, ruleset: str, seed: int, lo: int, hi: int, names: dict,
+def _worker(conn, ruleset: str, seed: int, lo: int, hi: int, names: dict,
             n: int, d: int, a: int) -> None:
     """A worker process: steps its slots on command, in the shared arrays."""
     blocks, arrays = [], {}
@@ -142,7 +135,7 @@ def _worker(conn, engine: str, ruleset: str, seed: int, lo: int, hi: int, names:
         shm = shared_memory.SharedMemory(name=names[key])
         blocks.append(shm)
         arrays[key] = np.ndarray(shape, dtype, buffer=shm.buf)
-    slots = _slots_class(engine)(ruleset, seed, lo, hi, arrays)
+    slots = _Slots(ruleset, seed, lo, hi, arrays)
     try:
         while True:
             command = conn.recv()
@@ -184,13 +177,15 @@ class VectorEnv:
         self.seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else int(seed)
         self.obs_size, self.num_actions = encoder.size, len(encoder.table)
         self.workers = min(workers, num_games) if workers > 1 else 0
+        # worker processes (the native engine's workers are threads of its step)
+        self._processes = self.workers if engine == "python" else 0
         fields = _fields(num_games, self.obs_size, self.num_actions)
         self._shm: list[shared_memory.SharedMemory] = []
         self._conns, self._procs = [], []
         arrays = {}
         for key, (shape, dtype) in fields.items():
             size = max(1, int(np.prod(shape)) * np.dtype(dtype).itemsize)
-            if self.workers:
+            if self._processes:
                 shm = shared_memory.SharedMemory(create=True, size=size)
                 self._shm.append(shm)
                 arrays[key] = np.ndarray(shape, dtype, buffer=shm.buf)
@@ -199,10 +194,14 @@ class VectorEnv:
         for key, value in arrays.items():
             setattr(self, key, value)
         self._arrays = arrays
-        if self.workers:
+        if self._processes:
             self._start_workers({k: s.name for k, s in zip(fields, self._shm)})
+        elif engine == "native":
+            from .native_vector import NativeSlots
+            self._slots = NativeSlots(ruleset, self.seed, 0, num_games, arrays,
+                                      threads=max(1, self.workers))
         else:
-            self._slots = _slots_class(engine)(ruleset, self.seed, 0, num_games, arrays)
+            self._slots = _Slots(ruleset, self.seed, 0, num_games, arrays)
 
     def _start_workers(self, names: dict) -> None:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
@@ -210,7 +209,7 @@ class VectorEnv:
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker, daemon=True,
-                               args=(child, self.engine, self.ruleset, self.seed, int(lo),
+                               args=(child, self.ruleset, self.seed, int(lo),
                                      int(hi), names,
                                      self.num_games, self.obs_size, self.num_actions))
             proc.start()
@@ -219,7 +218,7 @@ class VectorEnv:
             self._procs.append(proc)
 
     def _run(self, command: str) -> None:
-        if not self.workers:
+        if not self._processes:
             getattr(self._slots, command)()
             return
         if not self._conns:

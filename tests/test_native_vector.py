@@ -1,6 +1,6 @@
 """``VectorEnv(engine="native")``: the slots stepped in C++ write, row for row, what the
-Python slots write for the same seeds and actions, across auto-resets, in one process
-or in workers."""
+Python slots write for the same seeds and actions, across auto-resets, on one thread or
+split among threads (``workers``)."""
 
 import numpy as np
 import pytest
@@ -50,6 +50,24 @@ def test_rows_equal_the_python_slots(ruleset):
 
 def test_workers_write_the_same_rows():
     assert_same_rows("standard", 60, workers=2)
+
+
+def test_rows_do_not_depend_on_the_threads():
+    """workers=0, 1 and 3 (threads of the C++ step, no processes): the same rows, over
+    7 slots (blocks of 2 and 3) and games that end."""
+    envs = [VectorEnv(7, "simulation", seed=5, engine="native", workers=w) for w in (0, 1, 3)]
+    assert [e._slots._batch.threads for e in envs] == [1, 1, 3]
+    assert not any(e._procs for e in envs)
+    rng = np.random.default_rng(1)
+    rows = [e.reset() for e in envs]
+    finished = 0
+    for _ in range(500):
+        for field in FIELDS:
+            assert len({getattr(e, field).tobytes() for e in envs}) == 1, field
+        actions = (rng.random(envs[0].mask.shape) * envs[0].mask).argmax(axis=1)
+        rows = [e.step(actions) for e in envs]
+        finished += int(rows[0][4].sum())
+    assert finished >= 3
 
 
 def test_an_illegal_action_moves_no_slot():
