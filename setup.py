@@ -3,9 +3,13 @@
 Everything else is configured in pyproject.toml. The extension is optional: a machine
 without a C++ compiler (or a build without pybind11) installs the package all the same,
 with the Python engine only; ``singapore_env.native`` then says why it is missing.
+
+``SINGAPORE_NATIVE_DEBUG=1`` in the environment makes the debug build: the game's
+invariants checked after every step (``native/invariants.hpp``), ``-O1 -g``.
 """
 
 import hashlib
+import os
 from glob import glob
 from pathlib import Path
 
@@ -22,9 +26,11 @@ except ImportError:  # a build without its build requirements (--no-build-isolat
     print("setup.py: pybind11 is not installed: the native engine is not built")
     ext_modules = []
 else:
+    DEBUG = os.environ.get("SINGAPORE_NATIVE_DEBUG", "") not in ("", "0")
     ext_modules = [Pybind11Extension(
         "singapore_env._native", ["native/module.cpp"], include_dirs=["native"],
-        depends=SOURCES, define_macros=[("SOURCE_DIGEST", f'"{DIGEST}"')],
-        cxx_std=17, extra_compile_args=["-O2"], optional=True)]
+        depends=SOURCES,
+        define_macros=[("SOURCE_DIGEST", f'"{DIGEST}"')] + [("SINGAPORE_NATIVE_DEBUG", "1")] * DEBUG,
+        cxx_std=17, extra_compile_args=["-O1", "-g"] if DEBUG else ["-O2"], optional=True)]
 
 setup(ext_modules=ext_modules)

@@ -35,6 +35,9 @@ inline std::array<int, 4> clockwise_from(int seat) {
     return {CLOCKWISE[i], CLOCKWISE[(i + 1) % 4], CLOCKWISE[(i + 2) % 4], CLOCKWISE[(i + 3) % 4]};
 }
 
+class Game;
+std::string broken_invariants(const Game& g);  // invariants.hpp
+
 // Freed blocks of one size kept per thread for the next allocation (at most 16): search
 // makes and drops copies of games by the thousand, and malloc serves a block of tens of
 // kilobytes more slowly than a game is copied.
@@ -81,6 +84,7 @@ public:
         find_sources();
         setup();
         run();
+        check_invariants(-1);
     }
     // A game continued from a saved state, generator state and decision log (loaded and
     // validated by the Python engine's loader).
@@ -90,6 +94,7 @@ public:
         for (Decision d : history) history_.push_back(d);
         find_sources();
         run();
+        check_invariants(-1);
     }
 
     const State& state() const { return s_; }
@@ -109,9 +114,22 @@ public:
         history_.push_back(d);
         s_.decisions += 1;
         run();
+        check_invariants(s_.decisions);
     }
 
 private:
+    // The debug build (SINGAPORE_NATIVE_DEBUG) checks the invariants after the setup, a
+    // loading and every decision (-1: none yet).
+    void check_invariants([[maybe_unused]] int decisions) const {
+#ifdef SINGAPORE_NATIVE_DEBUG
+        std::string why = broken_invariants(*this);
+        if (!why.empty())
+            throw std::logic_error("native game invariant broken after " +
+                                   (decisions < 0 ? std::string("the start") : "decision " + std::to_string(decisions)) +
+                                   ": " + why);
+#endif
+    }
+
     const Content& c() const { return *content_; }
     const Config& cfg() const { return *config_; }
     const Card& def(int card) const { return content_->defs[card]; }

@@ -10,6 +10,7 @@
 #include "batch.hpp"
 #include "encoder.hpp"
 #include "engine.hpp"
+#include "invariants.hpp"
 #include "rng.hpp"
 #include "records.hpp"
 #include "save.hpp"
@@ -144,7 +145,12 @@ PyObject* clone_game(PyObject*, PyObject* h) {
 
 PYBIND11_MODULE(_native, m) {
     m.doc() = "The native engine of singapore_env (see docs/native.md).";
-    m.attr("SOURCE_DIGEST") = SOURCE_DIGEST;  // of the sources it was built from (setup.py)
+    m.attr("SOURCE_DIGEST") = SOURCE_DIGEST;
+#ifdef SINGAPORE_NATIVE_DEBUG
+    m.attr("DEBUG_BUILD") = true;  // the invariants are checked after every step
+#else
+    m.attr("DEBUG_BUILD") = false;
+#endif  // of the sources it was built from (setup.py)
 
     py::class_<sg::Pcg64>(m, "Pcg64", "numpy's PCG64 and the Generator draws the engine makes.")
         .def(py::init<uint64_t>(), py::arg("seed"))
@@ -195,6 +201,8 @@ PYBIND11_MODULE(_native, m) {
     });
     m.def("rng", [](py::handle g) { return rng_halves(game_of(g).rng()); });
     m.def("history", [](py::handle g) { return decisions_list(game_of(g).history()); });
+    m.def("broken_invariants", [](py::handle g) { return sg::broken_invariants(game_of(g)); },
+          "\"\" if the game holds its invariants (invariants.hpp), else the first one broken.");
     static PyMethodDef clone_def = {"clone", clone_game, METH_O, "An independent copy of a game."};
     m.attr("clone") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&clone_def, nullptr, m.attr("__name__").ptr()));
 

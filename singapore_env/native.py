@@ -220,6 +220,12 @@ class NativeGame:
         g._game = _native.clone(self._game)
         return g
 
+    def broken_invariants(self) -> str:
+        """"" if the game holds its invariants (every card in exactly one place, counts
+        and scores in bounds, a valid acting seat and question: ``native/invariants.hpp``),
+        else the first one broken. The debug build checks them after every step."""
+        return _native.broken_invariants(self._game)
+
     def to_dict(self) -> dict:
         """The game as :meth:`Game.to_dict <singapore_env.engine.game.Game.to_dict>` saves
         it (the native engine keeps no text log: ``keep_text_log`` is false)."""
