@@ -25,7 +25,7 @@ from pathlib import Path
 from .engine.config import ConfigError, RulesConfig
 from .engine.content import Content, default_content
 from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
-from .engine.game import Game, IllegalDecision
+from .engine.game import Game, IllegalDecision, SaveFormatError
 from .engine.query import ACTION_COST, D4_SIDES, FACES
 from .engine.rulesets import ruleset_of
 from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
@@ -244,13 +244,23 @@ class NativeGame:
     def from_json(cls, text: str, content: Content | None = None) -> "NativeGame":
         """Continue a saved game (a Python or native save) on the native engine. The save
         is read and validated by the Python engine's loader (the same SaveFormatError
-        for a bad file); its text log is not kept."""
+        for a bad file); its text log is not kept. A save the Python engine takes but
+        the native one cannot hold (a logged decision past 32-bit ints, a list past the
+        room of the native state) is a SaveFormatError saying so."""
         python = Game.from_json(text, content)
         _check_ruleset(python.cfg)
+        for i, (kind, arg) in enumerate(python.history):
+            if not (_INT32_MIN <= kind <= _INT32_MAX and _INT32_MIN <= arg <= _INT32_MAX):
+                raise SaveFormatError(f"the native engine cannot hold this save: history[{i}] "
+                                      f"({kind}, {arg}) is past 32-bit ints")
         g = _new(cls)
-        g._game = require().load(_content(python.c), _config(python.cfg), python.s.to_dict(),
-                                 _halves_of(python.rng.bit_generator.state),
-                                 [tuple(d) for d in python.history])
+        try:
+            g._game = require().load(_content(python.c), _config(python.cfg),
+                                     python.s.to_dict(),
+                                     _halves_of(python.rng.bit_generator.state),
+                                     [tuple(d) for d in python.history])
+        except (ValueError, RuntimeError) as exc:  # past the room or the ints of the state
+            raise SaveFormatError(f"the native engine cannot hold this save: {exc}") from None
         g._meta = (python.cfg, python.c, python.seed, _decision_table(python.cfg))
         return g
 
