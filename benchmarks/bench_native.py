@@ -140,7 +140,8 @@ def main() -> None:
              (f"VectorEnv({args.slots}, engine=native), step alone", ep_n / ep_s,
               vn_n / min(in_step))]
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}")
+          f"numpy {np.__version__}; one core (CPU time), {args.games} games, best of {args.reps}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'what':<44}{'python /s':>12}{'native /s':>12}{'ratio':>8}")
     print(f"{'random games, Python engine':<44}{rows[0][1]:>12,.0f}\n"
           f"{'env() agent steps, Python engine':<44}{ep_n / ep_s:>12,.0f}")

@@ -81,17 +81,12 @@ public:
 
     Vec() = default;
     Vec(std::initializer_list<T> xs) { assign(xs.begin(), xs.end()); }
-    template <class It, class = decltype(*std::declval<It>())>
-    Vec(It first, It last) { assign(first, last); }
-    template <class U>
-    explicit Vec(const std::vector<U>& xs) { assign(xs.begin(), xs.end()); }
     template <class U>
     Vec& operator=(const std::vector<U>& xs) {
         assign(xs.begin(), xs.end());
         return *this;
     }
 
-    static constexpr int capacity() { return N; }
     size_t size() const { return n_; }
     bool empty() const { return n_ == 0; }
     T* data() { return reinterpret_cast<T*>(raw_); }
@@ -106,8 +101,6 @@ public:
     std::reverse_iterator<const T*> rend() const { return std::reverse_iterator<const T*>(begin()); }
     T& operator[](size_t i) { return data()[i]; }
     const T& operator[](size_t i) const { return data()[i]; }
-    T& front() { return data()[0]; }
-    const T& front() const { return data()[0]; }
     T& back() { return data()[n_ - 1]; }
     const T& back() const { return data()[n_ - 1]; }
 
@@ -153,8 +146,6 @@ public:
         for (; first != last; ++first, ++at) insert(data() + at, static_cast<T>(*first));
     }
     void swap(Vec& o) { std::swap(*this, o); }
-    bool operator==(const Vec& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
-    bool operator!=(const Vec& o) const { return !(*this == o); }
     // A std::vector copy (for the rare code that works on vectors).
     template <class U = T>
     std::vector<U> vector() const { return std::vector<U>(begin(), end()); }
@@ -171,7 +162,6 @@ public:
         tail_.push_back(x);
     }
     size_t size() const { return sealed_ + tail_.size(); }
-    bool empty() const { return size() == 0; }
     // The entries, oldest first.
     std::vector<T> items() const {
         std::vector<T> out(size());

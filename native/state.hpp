@@ -49,8 +49,9 @@ enum { RAID_FE_INTERVENE, RAID_FE_ROLL, RAID_FE_RESOLVE };
 enum { WAR_FE_COMMIT, WAR_FE_DISCARD, WAR_FE_TOKENS, WAR_FE_ROLL, WAR_FE_BATTLE, WAR_FE_END };
 
 // The room of the state's lists (their Vec capacities): what the content and the rules
-// allow, checked when a content or configuration is loaded (check_room, module.cpp);
-// pw_track and used_cards, which no rule bounds, get room far beyond any game played.
+// allow, checked when a content or configuration is loaded (check_room below); the
+// Public Works track, the used cards and the pending frames, which no rule bounds, get
+// room far beyond any game played (a push past it throws).
 constexpr int ROOM_BATTLE = 64;      // Battle cards of the content: hands, revealed, piles
 constexpr int ROOM_MARKET = 64;      // market cards
 constexpr int ROOM_POPULATION = 32;  // Population cards
