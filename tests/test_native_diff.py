@@ -65,6 +65,27 @@ def test_clone_is_independent():
     assert not native.differences(python, copy)
 
 
+@pytest.mark.parametrize("ruleset", native.NATIVE_RULESETS)
+def test_a_clone_at_every_step_plays_on_as_its_original(ruleset):
+    """A clone taken at every step (each of the one before: shared logs, fights' frames
+    copied with their lists, the others without) steps as the Python game does."""
+    for seed in range(3):
+        python = Game(seed, RulesConfig.named(ruleset), keep_text_log=False)
+        ours, pick = native.NativeGame(seed, RulesConfig.named(ruleset)), random.Random(seed)
+        left_behind = []
+        while not python.is_over:
+            ours = ours.clone()
+            left_behind.append(ours.clone())
+            decision = pick.choice(python.legal_decisions())
+            python.step(decision)
+            ours.step(decision)
+            assert ours.legal_decisions() == python.legal_decisions()
+            if python.s.decisions % 20 == 0:
+                assert not native.differences(python, ours)
+        assert not native.differences(python, ours)
+        assert [g.decisions for g in left_behind] == list(range(len(left_behind)))
+
+
 def test_illegal_decisions_are_refused_in_the_python_engines_words():
     python, ours = Game(1, keep_text_log=False), native.NativeGame(1)
     before = ours.to_json()
