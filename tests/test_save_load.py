@@ -223,3 +223,20 @@ def test_the_environment_keys_of_a_saved_config_are_written_fixed_and_read_as_no
     assert load(_tamper(saved, change)).to_json() == Game.from_json(saved).to_json()
     with pytest.raises(SaveFormatError, match="unknown rules config keys: \\['max_steps'\\]"):
         load(_tamper(saved, lambda d: d["config"].update(max_steps=5)))
+
+
+def test_a_fight_question_asked_twice_of_one_seat_is_refused():
+    """A save whose stack asks one seat the same War question twice would lose the
+    committed card: the loader refuses it (both engines load through it)."""
+    for seed in range(40):
+        game, pick = Game(seed, keep_text_log=False), random.Random(seed)
+        while not game.is_over and not any(f.kind == "war_commit" for f in game.s.stack):
+            game.step(pick.choice(game.legal_decisions()))
+        if not game.is_over:
+            break
+    data = json.loads(game.to_json())
+    frames = data["state"]["stack"]
+    at = next(i for i, f in enumerate(frames) if f["kind"] == "war_commit")
+    frames.insert(at, json.loads(json.dumps(frames[at])))
+    with pytest.raises(SaveFormatError, match="asks seat .* the war_commit question twice"):
+        Game.from_json(json.dumps(data))

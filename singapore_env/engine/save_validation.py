@@ -52,6 +52,8 @@ _FINAL_COLUMNS = tuple(i for i, name in enumerate(VP_SOURCES) if name in FINAL_O
 #: Procedures that never run inside one of their own kind (each holds cards or dice).
 _ONE_AT_A_TIME = ("war", "war_fe", "raid", "raid_fe", "conflict", "decree", "upkeep",
                   "cleanup", "round", "end_game")
+#: Questions of a fight a seat is asked once at a time (the fight is one at a time).
+_ONCE_PER_SEAT = ("war_join", "war_accept", "war_commit", "war_discard", "fe_commit")
 #: Game facts (``rules.base.record_fact``): kind -> checkers of the values after the round.
 _FACT_VALUES = {"anglo_dutch": (), "war": ("seat", "seat", "seat?"),
                 "raid": ("seat", "int"), "decree": ("seat", "vice", "outcome"),
@@ -469,6 +471,10 @@ class _StateCheck:
         for kind in _ONE_AT_A_TIME if len(set(kinds)) < len(kinds) else ():
             if kinds.count(kind) > 1:
                 return f"the stack holds more than one {kind} frame"
+        asked = [(f.kind, f.seat) for f in stack if f.kind in _ONCE_PER_SEAT]
+        for kind, seat in asked if len(set(asked)) < len(asked) else ():
+            if asked.count((kind, seat)) > 1:
+                return f"the stack asks seat {seat} the {kind} question twice"
         for i, f in enumerate(stack):
             spec = FRAMES[f.kind]
             parent = spec.parent(f) if spec.parent else None
