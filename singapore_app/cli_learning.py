@@ -199,7 +199,12 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 @click.command()
 @click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Training config (default: training/configs/demo.toml).")
+              help="Self-play config (algorithm = \"selfplay\"; default: "
+                   "training/configs/demo.toml).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=90,
+              show_default=True,
+              help="Seconds of self-play after the warm start (run again on the same "
+                   "--out to train that much longer).")
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
               help="Evaluation seeds per matchup (each played twice, seats swapped).")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
@@ -209,15 +214,16 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 @click.option("--expert/--no-expert", default=True, show_default=True,
               help="Add a short expert-iteration run to the report.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def demo(out, config_path, games, ruleset, expert_config, expert, progress) -> None:
-    """Short self-play training and a short expert-iteration run, then an evaluation
-    report (markdown + PNGs) in OUT."""
+def demo(out, config_path, seconds, games, ruleset, expert_config, expert, progress) -> None:
+    """Short batched self-play training and a short expert-iteration run, then an
+    evaluation report (markdown + PNGs) in OUT."""
     from training.config import TrainConfigError
     from singapore_app.demo import run_demo
 
     try:
         report = run_demo(out, config_path, games, progress=progress, log=click.echo,
-                          ruleset=ruleset, expert_config=expert_config, expert=expert)
+                          ruleset=ruleset, expert_config=expert_config, expert=expert,
+                          seconds=seconds)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config' / '--expert-config'") from None
     click.echo(f"report: {report}")

@@ -1,9 +1,11 @@
-"""The demo: a short self-play run, then an evaluation report (markdown + PNGs).
+"""The demo: a short run of batched self-play, then an evaluation report (markdown + PNGs).
 
 ``run_demo(out)`` writes into ``out``:
-- ``train/`` — checkpoints, ``progress.csv`` (the learning curve), ``config.json``;
+- ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
+  ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
+  ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, and ratings;
-- ``learning_curves.png``, ``faction_win_rates.png``;
+- ``faction_win_rates.png``;
 - ``expert/`` — a short expert-iteration run (``training/configs/expert_demo.toml``): its
   checkpoints, ``progress.csv`` and ``learning_curve.png``;
 - ``report.md`` — the above as a readable page.
@@ -11,7 +13,7 @@
 
 from __future__ import annotations
 
-import csv
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -20,17 +22,20 @@ from typing import Callable
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent
 from agents.random_agent import RandomAgent
+from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS
+from singapore_env.native import NativeUnavailable, require
 
 from arena.evaluate import run_matchup, write_json
 from arena.summary import openskill_ratings
-from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config
+from training.config import CONFIG_DIR, TrainConfigError, load_config
 from training.expert import train as train_expert
 from training.expert_config import ExpertConfig
+from training.ppo_config import SelfPlayConfig, load_selfplay_config
+from training.ppo_trainer import train
 from training.progress import read_progress
-from training.selfplay import train
 
-from .plots import plot_faction_win_rates, plot_learning_curves
+from .plots import plot_faction_win_rates
 
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 EXPERT_DEMO_CONFIG = CONFIG_DIR / "expert_demo.toml"
@@ -64,25 +69,58 @@ def _interval(rate: float, low: float, high: float) -> str:
 def _row(name: str, summary: dict) -> str:
     b = summary["win_rate_by_faction"]["british"]
     m = summary["win_rate_by_faction"]["malay"]
-    return (f"| {name} | {summary['games']} | {_pct(b['rate'])} "
-            f"[{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}] | {_pct(m['rate'])} "
-            f"[{_pct(m['ci95'][0])}, {_pct(m['ci95'][1])}] |")
+    return (f"| {name} | {summary['games']} | {_interval(b['rate'], *b['ci95'])} "
+            f"| {_interval(m['rate'], *m['ci95'])} |")
 
 
-def write_report(out: Path, cfg: TrainConfig, summaries: dict, ratings: dict,
-                 train_seconds: float, eval_seconds: float,
-                 sections: list[str] = ()) -> Path:
-    """``report.md`` of the demo in ``out``; ``sections`` (markdown lines) are appended."""
-    with open(out / "train" / "progress.csv", newline="") as fh:
-        progress = list(csv.DictReader(fh))
+def training_section(run: Path, cfg: SelfPlayConfig, counters: dict,
+                     seconds: float) -> list[str]:
+    """The report's lines on the self-play run in ``run`` (folder name relative to the
+    report: ``train``): how it was trained, and its evaluations over learned decisions."""
+    if cfg.imitation_games:
+        agree = " and ".join(f"{FACTIONS[f]} {_pct(counters[f'imitation_agreement_{n}'])}"
+                             for f, n in enumerate(FACTIONS))
+        start = (f"A warm start imitates {cfg.imitation_games} games of `{cfg.teacher}` "
+                 f"(agreement with the teacher on its decisions: {agree}); then the")
+    else:
+        start = f"From {'`' + cfg.init + '`' if cfg.init else 'random weights'}, the"
+    rows = read_progress(run / "progress.csv")
+    rate = counters["decisions"] / max(counters["wall_s"], 1e-9)
+    return [
+        "## Training", "",
+        f"Batched self-play PPO (`training/ppo_trainer.py`, `docs/selfplay.md`) in "
+        f"{seconds / 60:.1f} min: one network per faction reads the observation alone "
+        f"(no heuristic input). {start} British and the Malay policy learn at once, "
+        f"against each other and a pool of their past selves, on {cfg.num_games} games "
+        f"in lockstep ({cfg.engine} engine, seed {cfg.seed}): "
+        f"{counters['decisions']:,} learned decisions in {counters['wall_s']:.0f} s "
+        f"({rate:,.0f} a second). Configuration: `{run.name}/config.json`; the actors "
+        f"play as `learned:{run.name}/british.npz` and `learned:{run.name}/malay.npz`.", "",
+        f"Each evaluation during training plays {cfg.eval_games} seeds, seat-swapped, of "
+        "each learned faction (its most likely legal action) on both its seats against "
+        "two random and two heuristic players; the heuristic mirror scores "
+        f"{_pct(float(rows[-1]['mirror_british']))} British and "
+        f"{_pct(float(rows[-1]['mirror_malay']))} Malay on the same seeds.", "",
+        "| learned decisions | training s | British vs random | British vs heuristic "
+        "| Malay vs random | Malay vs heuristic |", "|---|---|---|---|---|---|",
+        *[f"| {int(r['decisions']):,} | {float(r['wall_s']):.0f} | "
+          + " | ".join(_pct(float(r[f"{f}_vs_{o}"])) for f in FACTIONS
+                       for o in ("random", "heuristic")) + " |" for r in rows], "",
+        f"![learning curve]({run.name}/learning_curve.png)", "",
+    ]
+
+
+def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
+                 sections: list[str] = (), training: list[str] = ()) -> Path:
+    """``report.md`` of the demo in ``out``: ``training`` (markdown lines) first, then
+    the evaluation, then ``sections``."""
+    games = next(iter(summaries.values()))["games"]
     lines = [
         "# 1819 Singapore — self-play demo report", "",
-        f"Training: {cfg.phases} phases × {cfg.timesteps_per_phase} learner steps "
-        f"(MaskablePPO, {cfg.n_envs} envs, seed {cfg.seed}) in {train_seconds / 60:.1f} min; "
-        f"evaluation in {eval_seconds / 60:.1f} min. Configuration: `train/config.json`.", "",
+        *training,
         "## Faction win rates", "",
-        "Each matchup plays the same seeds, every seed twice, the two seats of each "
-        "faction exchanged. "
+        f"Evaluation in {eval_seconds / 60:.1f} min: each matchup plays the same "
+        f"{games // 2} seeds, every seed twice, the two seats of each faction exchanged. "
         "A faction wins a game when one of its seats has the most VP (ties split). "
         "Random play gives each faction about 50 %. The *mirror baseline* is what the "
         "heuristic itself scores in the same seats: a learned faction that plays as well "
@@ -92,14 +130,6 @@ def write_report(out: Path, cfg: TrainConfig, summaries: dict, ratings: dict,
         "|---|---|---|---|",
         *[_row(name, s) for name, s in summaries.items()], "",
         "![faction win rates](faction_win_rates.png)", "",
-        "## Learning curves", "",
-        "Win rate of each learned faction after each of its phases (both of its seats "
-        "played by the policy) against random and heuristic opponents.", "",
-        "| phase | faction | own steps | vs random | vs heuristic |", "|---|---|---|---|---|",
-        *[f"| {r['phase']} | {r['faction']} | {r['faction_timesteps']} | "
-          f"{_pct(float(r['win_vs_random']))} | {_pct(float(r['win_vs_heuristic']))} |"
-          for r in progress], "",
-        "![learning curves](learning_curves.png)", "",
         "## Ratings (OpenSkill, Plackett-Luce)", "",
         "| agent | mu | sigma | ordinal |", "|---|---|---|---|",
         *[f"| {name} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |"
@@ -161,40 +191,63 @@ def expert_demo_config(path: str | Path | None = None,
     return cfg
 
 
-def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 50,
-             progress: bool = True, log: Callable[[str], None] = print,
-             ruleset: str | None = None, expert_config: str | Path | None = None,
-             expert: bool = True) -> Path:
-    """Train (or resume) a short self-play run and write the evaluation report
-    (``ruleset`` overrides the training config's); with ``expert``, a short
-    expert-iteration run (``expert_config``, default ``training/configs/expert_demo.toml``)
-    joins the report."""
-    out = Path(out)
-    cfg = TrainConfig.load(config_path or DEMO_CONFIG, ruleset=ruleset)
-    expert_cfg = expert_demo_config(expert_config, ruleset) if expert else None
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.time()
-    train(cfg, out / "train", progress=progress, log=log)
-    train_seconds = time.time() - t0
+def demo_config(path: str | Path | None = None, ruleset: str | None = None,
+                log: Callable[[str], None] = print) -> SelfPlayConfig:
+    """The self-play config of the demo (default ``training/configs/demo.toml``); a
+    TrainConfigError if ``path`` is not a self-play config. A config on the native
+    engine falls back to the Python engine (the same games, slower), saying why, where
+    the compiled module is missing."""
+    cfg = load_selfplay_config(path or DEMO_CONFIG, ruleset=ruleset)
+    if cfg.engine == "native":
+        try:
+            require()
+        except NativeUnavailable as exc:
+            log(f"{exc}. The demo trains on the Python engine instead (the same games, "
+                f"slower).")
+            cfg = dataclasses.replace(cfg, engine="python")
+    return cfg
 
-    log("evaluating...")
-    t1 = time.time()
-    british = LearnedAgent.load(out / "train" / "british.npz", name="learned British")
-    malay = LearnedAgent.load(out / "train" / "malay.npz", name="learned Malay")
+
+def evaluate_pair(run: Path, games: int, cfg: SelfPlayConfig,
+                  log: Callable[[str], None] = print) -> tuple[dict, dict]:
+    """The actors of ``run`` in every matchup, on the same ``games`` seeds
+    (seat-swapped): the summaries by matchup name, and the OpenSkill ratings."""
+    british = LearnedAgent.load(run / "british.npz", name="learned British")
+    malay = LearnedAgent.load(run / "malay.npz", name="learned Malay")
     results, summaries = [], {}
-    for name, agents in matchups(british, malay).items():  # the same seeds for all
-        result = run_matchup(agents, games, cfg.seed * 100, cfg.rules(), swap=True,
-                             content=cfg.content())
+    rules = RulesConfig.named(cfg.ruleset)
+    for name, agents in matchups(british, malay).items():
+        result = run_matchup(agents, games, cfg.seed * 100, rules, swap=True)
         results.append(result)
         summaries[name] = result.summary()
         b = summaries[name]["win_rate_by_faction"]["british"]["rate"]
         log(f"  {name}: British {_pct(b)}, Malay {_pct(1 - b)}")
-    ratings = openskill_ratings([x for r in results for x in r.records])
+    return summaries, openskill_ratings([x for r in results for x in r.records])
+
+
+def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 50,
+             progress: bool = True, log: Callable[[str], None] = print,
+             ruleset: str | None = None, expert_config: str | Path | None = None,
+             expert: bool = True, seconds: float = 90.0) -> Path:
+    """Train a short self-play run (``seconds`` of PPO after the warm start; run again
+    on the same ``out`` to train that much longer) and write the evaluation report
+    (``ruleset`` overrides the training config's); with ``expert``, a short
+    expert-iteration run (``expert_config``, default ``training/configs/expert_demo.toml``)
+    joins the report."""
+    out = Path(out)
+    cfg = demo_config(config_path, ruleset, log)
+    expert_cfg = expert_demo_config(expert_config, ruleset) if expert else None
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    counters = train(cfg, out / "train", seconds=seconds, progress=progress, log=log)
+    training = training_section(out / "train", cfg, counters, time.time() - t0)
+
+    log("evaluating...")
+    t1 = time.time()
+    summaries, ratings = evaluate_pair(out / "train", games, cfg, log)
     eval_seconds = time.time() - t1
-    write_json({"matchups": summaries, "ratings": ratings,
-                "train_seconds": train_seconds, "eval_seconds": eval_seconds},
-               out / "evaluation.json")
-    plot_learning_curves(out / "train" / "progress.csv", out / "learning_curves.png")
+    write_json({"matchups": summaries, "ratings": ratings, "training": counters,
+                "eval_seconds": eval_seconds}, out / "evaluation.json")
     plot_faction_win_rates(summaries, out / "faction_win_rates.png")
     sections = []
     if expert_cfg:
@@ -202,4 +255,4 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
         t2 = time.time()
         train_expert(expert_cfg, out / "expert", log=log, progress=progress)
         sections = expert_section(out / "expert", expert_cfg, time.time() - t2)
-    return write_report(out, cfg, summaries, ratings, train_seconds, eval_seconds, sections)
+    return write_report(out, summaries, ratings, eval_seconds, sections, training)
