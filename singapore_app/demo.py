@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from pathlib import Path
@@ -28,7 +27,7 @@ from singapore_env.native import NativeUnavailable, require
 
 from arena.evaluate import run_matchup, write_json
 from arena.summary import openskill_ratings
-from training.config import CONFIG_DIR, TrainConfigError, load_config
+from training.config import CONFIG_DIR, TrainConfigError, load_config, read_toml
 from training.expert import train as train_expert
 from training.expert_config import ExpertConfig
 from training.ppo_config import SelfPlayConfig, load_selfplay_config
@@ -197,15 +196,15 @@ def demo_config(path: str | Path | None = None, ruleset: str | None = None,
     TrainConfigError if ``path`` is not a self-play config. A config on the native
     engine falls back to the Python engine (the same games, slower), saying why, where
     the compiled module is missing."""
-    cfg = load_selfplay_config(path or DEMO_CONFIG, ruleset=ruleset)
-    if cfg.engine == "native":
-        try:
-            require()
-        except NativeUnavailable as exc:
+    path = path or DEMO_CONFIG
+    try:
+        require()
+    except NativeUnavailable as exc:
+        if read_toml(path).get("engine") == "native":
             log(f"{exc}. The demo trains on the Python engine instead (the same games, "
                 f"slower).")
-            cfg = dataclasses.replace(cfg, engine="python")
-    return cfg
+            return load_selfplay_config(path, ruleset=ruleset, engine="python")
+    return load_selfplay_config(path, ruleset=ruleset)
 
 
 def evaluate_pair(run: Path, games: int, cfg: SelfPlayConfig,
