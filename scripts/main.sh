@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Main job: a short self-play training run plus an evaluation report.
+# Main job: a short run of batched self-play, an evaluation report, a short
+# expert-iteration run.
 # Usage: bash scripts/main.sh [OUT_DIR]   (default: runs/demo)
+# Setup runs the first time, and again once pyproject.toml, setup.py or the native
+# sources are newer than its last run (the package is installed editable, so other
+# source changes need none).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/setup.sh
+stamp=.venv/.setup-done
+if [ ! -f "$stamp" ] || [ -n "$(find pyproject.toml setup.py native -newer "$stamp" -print -quit)" ]; then
+    bash scripts/setup.sh
+    touch "$stamp"
+fi
 exec .venv/bin/singapore-1819 demo --out "${1:-runs/demo}"

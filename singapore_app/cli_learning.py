@@ -43,7 +43,8 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
               help="rllib: the Ray cluster to train on (default: a local one); expert "
                    "iteration: the Ray cluster playing the games (same games as on "
-                   "processes).")
+                   "processes); batched self-play: Ray actors collecting the rollouts "
+                   "(local: a cluster of 2 CPUs started here).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
               help="Batched self-play (algorithm = \"selfplay\", docs/selfplay.md): train "
                    "this long, then checkpoint (run again to continue).")
@@ -55,14 +56,14 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
     from training.config import TrainConfig, TrainConfigError, load_config
 
     if config_path and _algorithm(config_path) == "selfplay":
-        if phases or timesteps or iterations or workers or ray_address or backend != "sb3":
+        if phases or timesteps or iterations or workers or backend != "sb3":
             raise click.UsageError("a self-play config is sized by its keys; of the "
-                                   "options it takes --seconds, --seed and --ruleset")
+                                   "options it takes --seconds, --seed, --ruleset and --ray")
         from training.ppo_trainer import run_cli
 
         try:
             run_cli(config_path, out, seconds, seed=seed, ruleset=ruleset, progress=progress,
-                    log=click.echo)
+                    log=click.echo, ray_address=ray_address)
         except TrainConfigError as exc:
             raise click.BadParameter(str(exc), param_hint="'--config'") from None
         return
@@ -201,11 +202,11 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Self-play config (algorithm = \"selfplay\"; default: "
                    "training/configs/demo.toml).")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=90,
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=60,
               show_default=True,
               help="Seconds of self-play after the warm start (run again on the same "
                    "--out to train that much longer).")
-@click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
+@click.option("--games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Evaluation seeds per matchup (each played twice, seats swapped).")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
 @click.option("--expert-config", type=click.Path(exists=True, dir_okay=False),

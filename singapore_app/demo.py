@@ -77,8 +77,9 @@ def training_section(run: Path, cfg: SelfPlayConfig, counters: dict,
     """The report's lines on the self-play run in ``run`` (folder name relative to the
     report: ``train``): how it was trained, and its evaluations over learned decisions."""
     if cfg.imitation_games:
-        agree = " and ".join(f"{FACTIONS[f]} {_pct(counters[f'imitation_agreement_{n}'])}"
-                             for f, n in enumerate(FACTIONS))
+        agree = " and ".join(f"{name.capitalize()} "
+                             f"{_pct(counters[f'imitation_agreement_{name}'])}"
+                             for name in FACTIONS)
         start = (f"A warm start imitates {cfg.imitation_games} games of `{cfg.teacher}` "
                  f"(agreement with the teacher on its decisions: {agree}); then the")
     else:
@@ -224,10 +225,10 @@ def evaluate_pair(run: Path, games: int, cfg: SelfPlayConfig,
     return summaries, openskill_ratings([x for r in results for x in r.records])
 
 
-def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 50,
+def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 30,
              progress: bool = True, log: Callable[[str], None] = print,
              ruleset: str | None = None, expert_config: str | Path | None = None,
-             expert: bool = True, seconds: float = 90.0) -> Path:
+             expert: bool = True, seconds: float = 60.0) -> Path:
     """Train a short self-play run (``seconds`` of PPO after the warm start; run again
     on the same ``out`` to train that much longer) and write the evaluation report
     (``ruleset`` overrides the training config's); with ``expert``, a short

@@ -145,6 +145,10 @@ class Collector:
             r.finish(self.gamma, self.lam, n * 4)
         return sum(r.n for r in self.rollouts)
 
+    def close(self) -> None:
+        """Close the vector env."""
+        self.venv.close()
+
     def _end_game(self, slot: int, rewards: np.ndarray) -> None:
         share = (rewards[0] + rewards[1], rewards[2] + rewards[3])
         for seat in range(4):

@@ -179,14 +179,23 @@ class Trainer:
         torch.set_rng_state(state["torch_rng"])
         return True
 
-    def collector(self) -> Collector:
-        """A collector on new games (their seeds drawn from the seed and the updates
+    def session_seed(self) -> int:
+        """The seed of this invocation's games (drawn from the seed and the updates
         done, so a resumed run plays new games)."""
+        return int(np.random.SeedSequence([self.cfg.seed, self.counters["updates"]]
+                                          ).generate_state(1)[0] >> 1)
+
+    def collector(self, ray_address: str | None = None,
+                  log: Callable[[str], None] = print) -> Collector:
+        """A collector on new games: here, or on Ray actors at ``ray_address``
+        (:mod:`training.ppo_ray`)."""
+        if ray_address:
+            from .ppo_ray import RayCollector
+
+            return RayCollector(self, ray_address, log)
         cfg = self.cfg
-        session = np.random.SeedSequence([cfg.seed, self.counters["updates"]]
-                                         ).generate_state(1)[0] >> 1
-        venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=int(session), engine=cfg.engine,
-                         workers=cfg.workers)
+        venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=self.session_seed(),
+                         engine=cfg.engine, workers=cfg.workers)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
         collector.pool = [self.frozen(0), self.frozen(1)]
@@ -208,9 +217,11 @@ class Trainer:
 
 
 def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
-          progress: bool = True, log: Callable[[str], None] = print) -> dict:
+          progress: bool = True, log: Callable[[str], None] = print,
+          ray_address: str | None = None) -> dict:
     """Train (or continue) a run in ``out`` for ``seconds`` of wall time or until
-    ``total_decisions``; the counters at the end."""
+    ``total_decisions``, collecting on Ray actors at ``ray_address`` if given; the
+    counters at the end."""
     from agents.threads import limit_threads
 
     limit_threads()
@@ -230,8 +241,12 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
     if resumed:
         trim_progress(out, c["last_eval"])
         log(f"resuming {out}: {c['decisions']:,} decisions, {c['updates']} updates")
-    collector = trainer.collector()
-    venv = collector.venv
+    evaluator = Evaluator(cfg, out, trainer)  # its process forks before any Ray connection
+    try:
+        collector = trainer.collector(ray_address, log)
+    except BaseException:
+        evaluator.close()
+        raise
     started = time.perf_counter()
     last_save = started
     base_wall = c["wall_s"]
@@ -240,8 +255,6 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
 
     def wall() -> float:
         return base_wall + time.perf_counter() - started
-
-    evaluator = Evaluator(cfg, out, trainer)
 
     try:
         if c["last_eval"] < 0:
@@ -279,7 +292,7 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
         trainer.save()
     finally:
         evaluator.close()
-        venv.close()
+        collector.close()
         if bar is not None:
             bar.close()
     return dict(c)
@@ -352,14 +365,16 @@ def _bar(progress: bool, cfg: SelfPlayConfig, start: int):
 
 def run_cli(config_path: str, out: str | Path, seconds: float | None, *,
             seed: int | None = None, ruleset: str | None = None, progress: bool = True,
-            log: Callable[[str], None] = print) -> None:
-    """``singapore-1819 train`` with a self-play config: train, then say where the
-    actors and the curve are."""
+            log: Callable[[str], None] = print, ray_address: str | None = None) -> None:
+    """``singapore-1819 train`` with a self-play config (``--ray``: the rollouts
+    collected on that Ray cluster): train, then say where the actors and the curve
+    are."""
     from .ppo_config import load_selfplay_config
 
     cfg = load_selfplay_config(config_path, seed=seed, ruleset=ruleset)
     try:
-        c = train(cfg, out, seconds=seconds, progress=progress, log=log)
+        c = train(cfg, out, seconds=seconds, progress=progress, log=log,
+                  ray_address=ray_address)
     except KeyboardInterrupt:
         log(f"interrupted: {out} holds the last checkpoint; run the command again to "
             f"continue")
