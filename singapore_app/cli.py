@@ -7,7 +7,7 @@
     singapore-1819 cards export my_cards/
 
     singapore-1819 play --seat sultan --opponents heuristic
-    singapore-1819 train --config training/configs/demo.toml --out runs/train
+    singapore-1819 train --config training/configs/demo.toml --out runs/train --seconds 60
     singapore-1819 evaluate --british learned:runs/train/british.npz --malay heuristic
     singapore-1819 ladder --agents random,heuristic,mcts:iters=24 --games 20 --plot l.png
     singapore-1819 demo --out runs/demo

@@ -1,5 +1,5 @@
-"""The applications' figures: learning curves of a PPO run, faction win rates of
-matchups, the ladder (matplotlib, drawn to PNG files)."""
+"""The applications' figures: faction win rates of matchups, the ladder (matplotlib,
+drawn to PNG files)."""
 
 from __future__ import annotations
 
@@ -8,38 +8,6 @@ from pathlib import Path
 import numpy as np
 
 from singapore_env.engine.content import FACTIONS
-
-
-def plot_learning_curves(progress_csv: str | Path, out_png: str | Path) -> Path:
-    """Win rate vs own training timesteps, per faction, against random and heuristic."""
-    import csv
-
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with open(progress_csv, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, faction in zip(axes, FACTIONS):
-        mine = [r for r in rows if r["faction"] == faction]
-        x = [int(r["faction_timesteps"]) for r in mine]
-        for key, colour in (("win_vs_random", "tab:green"), ("win_vs_heuristic", "tab:red")):
-            y = np.array([float(r[key]) for r in mine])
-            lo = np.array([float(r[f"{key}_low"]) for r in mine])
-            hi = np.array([float(r[f"{key}_high"]) for r in mine])
-            ax.plot(x, y, marker="o", color=colour, label=key.replace("win_", "").replace("_", " "))
-            ax.fill_between(x, lo, hi, color=colour, alpha=0.2)
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_title(f"learned {faction}")
-        ax.set_xlabel("own training timesteps")
-        ax.set_ylim(0, 1)
-        ax.legend(loc="lower right")
-    axes[0].set_ylabel("faction win rate (95% CI)")
-    fig.tight_layout()
-    fig.savefig(out_png, dpi=110)
-    plt.close(fig)
-    return Path(out_png)
 
 
 def plot_faction_win_rates(summaries: dict, out_png: str | Path) -> Path:

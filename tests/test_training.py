@@ -15,7 +15,6 @@ from arena.simulate import play_game
 from training.config import TrainConfig, TrainConfigError, load_config
 from arena.evaluate import run_matchup
 from arena.summary import openskill_ratings
-from singapore_app.plots import plot_learning_curves
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
 from training.rllib_config import RllibConfig
 from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
@@ -68,11 +67,6 @@ def test_training_resumes_after_the_last_phase(run_dir):
     rows = (run_dir / "progress.csv").read_text().strip().splitlines()
     assert [r.split(",")[:2] for r in rows[1:]] == [["0", "british"], ["1", "malay"],
                                                    ["2", "british"]]
-
-
-def test_learning_curve_plot(run_dir, tmp_path):
-    png = plot_learning_curves(run_dir / "progress.csv", tmp_path / "curve.png")
-    assert png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_all_agents_play_only_legal_decisions(run_dir):
