@@ -34,7 +34,8 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     assert len(rows) >= 2 and rows[0]["decisions"] == "0"
     report = (out / "report.md").read_text()
     learned = int(rows[-1]["decisions"])
-    assert f"{learned:,} learned decisions" in report and "imitates 1 games of `heuristic`" in report
+    assert f"{learned:,} learned decisions" in report
+    assert "imitates 1 games of `heuristic`" in report
     for row in rows:  # one line per evaluation of the run
         rate = f"{100 * float(row['malay_vs_heuristic']):.1f}% |"
         line = f"| {int(row['decisions']):,} | {float(row['wall_s']):.0f} | "

@@ -36,7 +36,8 @@ def test_blocks_play_with_the_learners_weights_and_send_every_learned_row():
     size, n_actions = probe.obs_size, probe.num_actions
     torch.manual_seed(3)
     learners = [new_network(cfg, size, n_actions) for _ in range(2)]
-    blocks = [BlockCollector(cfg, 2, seed, size, n_actions) for seed in (1, 2)]
+    blocks = [BlockCollector(cfg, 2, seed, [new_network(cfg, size, n_actions) for _ in range(2)])
+              for seed in (1, 2)]
     rollouts = [Rollout(cfg.num_games * cfg.rollout_steps, n_actions) for _ in range(2)]
     for block in blocks:
         rows, games = block.collect(cfg.rollout_steps, [weights(n) for n in learners],

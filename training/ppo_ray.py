@@ -18,6 +18,8 @@ The pool is sent again only when it has changed.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import torch
 
@@ -38,28 +40,24 @@ def block_seed(session: int, block: int) -> int:
 
 
 class BlockCollector:
-    """A block of games and copies of the networks: what one Ray actor holds. A plain
-    class (it runs without Ray too); one torch and one BLAS thread."""
+    """A block of games and copies of the two learners (``nets``: this object's own,
+    e.g. unpickled in a Ray actor): what one Ray actor holds. A plain class (it runs
+    without Ray too); one torch and one BLAS thread."""
 
-    def __init__(self, cfg, num_games: int, seed: int, obs_size: int, n_actions: int):
+    def __init__(self, cfg, num_games: int, seed: int, nets: list[torch.nn.Module]):
         from agents.threads import limit_threads
         from singapore_env.vector import VectorEnv
 
-        from .ppo_trainer import new_network
-
         limit_threads()
         torch.set_num_threads(1)
-        self.cfg, self.obs_size, self.n_actions = cfg, obs_size, n_actions
-        self.nets = [new_network(cfg, obs_size, n_actions) for _ in range(2)]
+        self.cfg, self.nets = cfg, nets
         venv = VectorEnv(num_games, cfg.ruleset, seed=seed, engine=cfg.engine)
         self.collector = Collector(venv, self.nets, np.random.default_rng(seed),
                                    cfg.past_self_share, cfg.rollout_steps, cfg.gamma,
                                    cfg.gae_lambda)
 
-    def _network(self, params: dict, net=None):
-        from .ppo_trainer import new_network
-
-        net = net or new_network(self.cfg, self.obs_size, self.n_actions).eval()
+    @staticmethod
+    def _load(net: torch.nn.Module, params: dict) -> torch.nn.Module:
         net.load_state_dict({k: torch.tensor(v) for k, v in params.items()})
         return net
 
@@ -69,9 +67,10 @@ class BlockCollector:
         ``steps`` steps of every game: each faction's rows (:data:`ROW_FIELDS`) and the
         games finished."""
         for net, params in zip(self.nets, learners):
-            self._network(params, net)
+            self._load(net, params)
         if pool is not None:
-            self.collector.pool = [[self._network(p) for p in past] for past in pool]
+            self.collector.pool = [[self._load(copy.deepcopy(net).eval(), p) for p in past]
+                                   for net, past in zip(self.nets, pool)]
         self.collector.collect(steps)
         rows = [{k: getattr(r, k)[:r.n] for k in ROW_FIELDS}
                 for r in self.collector.rollouts]
@@ -103,8 +102,7 @@ class RayCollector:
         bounds = np.linspace(0, cfg.num_games, n_blocks + 1).astype(int)
         actor = ray.remote(num_cpus=1)(BlockCollector)
         session = trainer.session_seed()
-        self.actors = [actor.remote(cfg, int(hi - lo), block_seed(session, k),
-                                    trainer.obs_size, trainer.n_actions)
+        self.actors = [actor.remote(cfg, int(hi - lo), block_seed(session, k), trainer.nets)
                        for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
         self.learners = trainer.nets
         self.rollouts = [Rollout(cfg.num_games * cfg.rollout_steps, trainer.n_actions)
