@@ -74,7 +74,7 @@ def test_a_run_on_a_local_ray_cluster_counts_decisions_as_one_on_this_machine(tm
                                            str(tmp_path / name), "--no-progress", *extra])
         assert result.exit_code == 0, result.output
         runs[name] = last_row(tmp_path / name)
-    assert "collecting on 2 Ray actors (local), 2, 2 games" in result.output
+    assert "collecting on 2 Ray actors (local): 2 + 2 games" in result.output
     for name in runs:  # 2 updates of 4 games x 8 steps, every decision a learner's
         assert (runs[name]["decisions"], runs[name]["updates"]) == ("64", "2")
     learned = make_agent(f"learned:{tmp_path}/ray/malay.npz")

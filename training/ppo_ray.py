@@ -50,7 +50,7 @@ class BlockCollector:
 
         limit_threads()
         torch.set_num_threads(1)
-        self.cfg, self.nets = cfg, nets
+        self.nets = nets
         venv = VectorEnv(num_games, cfg.ruleset, seed=seed, engine=cfg.engine)
         self.collector = Collector(venv, self.nets, np.random.default_rng(seed),
                                    cfg.past_self_share, cfg.rollout_steps, cfg.gamma,
@@ -110,8 +110,8 @@ class RayCollector:
         self.games_played = 0
         self.pool: list[list] = [[], []]
         self._sent_pool = None
-        log(f"collecting on {n_blocks} Ray actors ({address}), "
-            f"{', '.join(str(hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:]))} games")
+        log(f"collecting on {n_blocks} Ray actors ({address}): "
+            f"{' + '.join(str(hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:]))} games")
 
     def collect(self, steps: int) -> int:
         """Every actor plays ``steps`` steps with the learners' current weights; their
