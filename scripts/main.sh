@@ -2,14 +2,14 @@
 # Main job: a short run of batched self-play, an evaluation report, a short
 # expert-iteration run.
 # Usage: bash scripts/main.sh [OUT_DIR]   (default: runs/demo)
-# Setup runs the first time, and again once pyproject.toml, setup.py or the native
+# Setup runs the first time, and again once pyproject.toml, setup.py, setup.sh or the native
 # sources are newer than its last run (the package is installed editable, so other
 # source changes need none).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 stamp=.venv/.setup-done
-if [ ! -f "$stamp" ] || [ -n "$(find pyproject.toml setup.py native -newer "$stamp" -print -quit)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$(find pyproject.toml setup.py scripts/setup.sh native -newer "$stamp" -print -quit)" ]; then
     bash scripts/setup.sh
     touch "$stamp"
 fi

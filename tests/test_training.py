@@ -248,9 +248,14 @@ SHIPPED_CONFIGS = sorted((Path(__file__).parents[1] / "training" / "configs").gl
 def test_every_shipped_training_config_loads(path):
     """Each file of training/configs loads with its backend's loader: rllib.toml as an
     RLlib run (no Ray needed to read it), the others by their ``algorithm`` key."""
+    from singapore_env import native
+
     if path.name == "rllib.toml":
         cfg = RllibConfig.load(path)
         assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
+    elif 'engine = "native"' in path.read_text() and not native.available():
+        with pytest.raises(TrainConfigError, match="not built here"):
+            load_config(path)   # a config on the native engine says why it can't run
     else:
         load_config(path)  # raises TrainConfigError on an unknown key or a bad value
 
