@@ -140,12 +140,29 @@ def connect_ray(address: str, **init_kwargs) -> None:
 
     if ray.is_initialized():
         return
+    _check_reachable(address)
     try:
         ray.init(address=None if address == "local" else address,
                  include_dashboard=False, log_to_driver=False, **init_kwargs)
     except (ConnectionError, ValueError, RuntimeError) as exc:
         raise RayUnavailable(f"cannot start or reach a Ray cluster at {address!r}: "
                              f"{exc}") from None
+
+
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """RayUnavailable at once when nothing listens at a ``host:port`` address (Ray itself
+    retries such an address for minutes before it gives up)."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if address in ("local", "auto") or not sep:
+        return
+    if not port.isdigit():
+        raise RayUnavailable(f"a Ray address is HOST:PORT, 'auto' or 'local', got {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise RayUnavailable(f"no Ray cluster answers at {address!r}: {exc}") from None
 
 
 def _ray(tables: list[Table], jobs: list[tuple], address: str,

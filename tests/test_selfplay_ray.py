@@ -80,3 +80,14 @@ def test_a_run_on_a_local_ray_cluster_counts_decisions_as_one_on_this_machine(tm
     learned = make_agent(f"learned:{tmp_path}/ray/malay.npz")
     record = play_game(1, [make_agent("random"), make_agent("random"), learned, learned])
     assert record.final_scores
+
+
+@pytest.mark.parametrize("address, words", [("127.0.0.1:1", "no Ray cluster answers"),
+                                            ("host:port", "a Ray address is HOST:PORT")])
+def test_a_ray_address_where_nothing_listens_is_a_usage_error_at_once(tmp_path, address,
+                                                                      words):
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY)
+    result = CliRunner().invoke(main, ["train", "--config", str(config), "--out",
+                                       str(tmp_path / "o"), "--ray", address, "--no-progress"])
+    assert result.exit_code == 2 and words in result.output, result.output
