@@ -11,6 +11,7 @@ After an intended change to the rules or the heuristic, write the new digests wi
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import sys
 from pathlib import Path
@@ -27,10 +28,15 @@ GAMES = 6  # random games per ruleset (heuristic games: 2)
 SAVE_EVERY = 17  # steps between full save/reload checks
 
 
-def _game_digest(cfg: RulesConfig, seed: int, choose) -> str:
-    """sha256 over one game: legal decisions each step, saves, reloads, clones, scores."""
+def _python_game(seed: int, cfg: RulesConfig):
+    return Game(seed, cfg, keep_text_log=False)
+
+
+def _game_digest(cfg: RulesConfig, seed: int, choose, new=_python_game) -> str:
+    """sha256 over one game (``new(seed, cfg)``: a game of either engine): legal decisions
+    each step, saves, reloads, clones, scores."""
     h = hashlib.sha256()
-    g, rng = Game(seed, cfg, keep_text_log=False), random.Random(seed)
+    g, rng = new(seed, cfg), random.Random(seed)
     step = 0
     while not g.is_over:
         legal = g.legal_decisions()
@@ -38,7 +44,7 @@ def _game_digest(cfg: RulesConfig, seed: int, choose) -> str:
         if step % SAVE_EVERY == 0:
             text = g.to_json()
             h.update(text.encode())
-            assert Game.from_json(text).to_json() == text
+            assert type(g).from_json(text).to_json() == text
             assert g.clone().to_json() == text
         g.step(choose(g, g.acting_seat, rng, legal))
         step += 1
@@ -53,29 +59,47 @@ def digests(ruleset: str) -> dict[str, str]:
     heuristics = [HeuristicAgent(seed=s) for s in range(4)]
     h_scores = hashlib.sha256()
 
-    def random_table(g, seat, rng, legal):
-        return rng.choice(legal)
-
     def heuristic_table(g, seat, rng, legal):
         # the heuristic's scores of the options it ranks (the search's prior), then its choice
         scores = heuristics[seat].option_scores(g, seat)
         h_scores.update(repr([(round(v, 9), int(d.kind), d.arg) for v, d in scores]).encode())
         return heuristics[seat].choose(g, seat)
 
-    out = {}
-    for name, choose in (("random", random_table), ("heuristic", heuristic_table)):
-        h = hashlib.sha256()
-        for i in range(GAMES if name == "random" else 2):
-            h.update(_game_digest(cfg, 8100 + i, choose).encode())
-        out[name] = h.hexdigest()
+    out = {"random": random_digest(cfg)}
+    h = hashlib.sha256()
+    for i in range(2):
+        h.update(_game_digest(cfg, 8100 + i, heuristic_table).encode())
+    out["heuristic"] = h.hexdigest()
     out["heuristic option scores"] = h_scores.hexdigest()
     return out
+
+
+def random_digest(cfg: RulesConfig, new=_python_game) -> str:
+    """The random table's digest: ``GAMES`` games of random decisions."""
+    h = hashlib.sha256()
+    for i in range(GAMES):
+        h.update(_game_digest(cfg, 8100 + i, lambda g, seat, rng, legal: rng.choice(legal),
+                              new).encode())
+    return h.hexdigest()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_games_match_the_committed_digests(ruleset):
     changed = changed_keys(FIXTURE, ruleset, digests(ruleset))
     assert not changed, f"{ruleset}: these tables' games changed: {', '.join(changed)}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_native_engine_plays_the_committed_random_games(ruleset):
+    """The native twin gives the same digest: the same legal decisions, saves (its own
+    and its clones'), reloads and scores at every step."""
+    from singapore_env import native
+
+    if not native.available():
+        pytest.skip("the native engine is not built here")
+    cfg = RulesConfig.named(ruleset)
+    expected = json.loads(FIXTURE.read_text())[ruleset]["random"]
+    assert random_digest(cfg, lambda seed, c: native.NativeGame(seed, config=c)) == expected
 
 
 if __name__ == "__main__" and "--write" in sys.argv:
