@@ -101,3 +101,28 @@ def test_the_native_engine_missing_is_a_usage_error_saying_why(tmp_path, monkeyp
     assert result.exit_code == 2, result.output
     assert "not built here" in result.output and 'engine = "python"' in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_position_wider_than_the_starting_rows_widens_them():
+    """A rare position with more legal actions (or non-zero entries) than the rollout's
+    starting width widens its rows; narrower rows keep their padding."""
+    from training.ppo_rollout import LEGAL_WIDTH, Rollout
+
+    mask = np.zeros((2, 1040), np.int8)
+    mask[0, :LEGAL_WIDTH + 15] = 1
+    mask[1, 5] = 1
+    legal = legal_rows(mask, LEGAL_WIDTH, 1040)
+    assert legal.shape == (2, LEGAL_WIDTH + 15) and (legal[1, 1:] == 1040).all()
+    obs = np.zeros((2, 5146), np.float32)
+    obs[0, :300] = 1.0
+    index, value = sparse_rows(obs, 256)
+    assert index.shape == (2, 300) and value[1].sum() == 0
+    rollout = Rollout(4, 1040)
+    narrow = sparse_rows(obs[1:], 256)
+    rollout.add(*narrow, legal_rows(mask[1:], LEGAL_WIDTH, 1040), [0], [0.0], [0.0], [1])
+    rollout.add(index[:1], value[:1], legal[:1], [3], [0.0], [0.0], [0])
+    assert rollout.legal.shape[1] == LEGAL_WIDTH + 15 and rollout.index.shape[1] == 300
+    assert (rollout.legal[0, 1:] == 1040).all() and rollout.legal[1, -1] == LEGAL_WIDTH + 14
+    net = ActorCritic(5146, 1040, [8])
+    logits, _ = net(to_csr(rollout.index[:2], rollout.value_in[:2], 5146), rollout.legal[:2])
+    assert (logits[0, 1:] < -1e8).all() and (logits[1] > -1e8).all()

@@ -56,7 +56,16 @@ def _play(args) -> list[dict]:
     win = [0.0, 0.0]
     for seat in game.winners:
         win[SEAT_FACTION[seat]] += 1.0 / len(game.winners)
-    return [{"rows": r, "outcome": win[f]} for f, r in enumerate(rows)]
+    return [{"rows": r, "outcome": win[f], "n_actions": len(encoder.table)}
+            for f, r in enumerate(rows)]
+
+
+def _stack(rows: list[np.ndarray], fill) -> np.ndarray:
+    """One array of compact rows of unequal widths, the narrower padded with ``fill``."""
+    out = np.full((len(rows), max(len(r) for r in rows)), fill, rows[0].dtype)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
 
 
 def collect(teacher: str, n_games: int, seed: int, ruleset: str, workers: int = 1,
@@ -75,9 +84,9 @@ def collect(teacher: str, n_games: int, seed: int, ruleset: str, workers: int = 
     out = []
     for f in (0, 1):
         rows = [(r, g[f]["outcome"]) for g in games for r in g[f]["rows"]]
-        out.append({"index": np.stack([r[0] for r, _ in rows]),
-                    "value": np.stack([r[1] for r, _ in rows]),
-                    "legal": np.stack([r[2] for r, _ in rows]),
+        out.append({"index": _stack([r[0] for r, _ in rows], 0),
+                    "value": _stack([r[1] for r, _ in rows], 0),
+                    "legal": _stack([r[2] for r, _ in rows], games[0][f]["n_actions"]),
                     "choice": np.array([r[3] for r, _ in rows], np.int64),
                     "outcome": np.array([o for _, o in rows], np.float32)})
     log(f"imitation: {n_games} games of {teacher}, {len(out[0]['choice']):,} British and "

@@ -29,20 +29,20 @@ from torch import nn
 _NEG = -1e9
 
 
-def _nonzero_positions(array: np.ndarray, width: int, what: str):
-    """Rows, columns and positions within their row of ``array``'s non-zero entries
-    (ValueError if a row has more than ``width``)."""
+def _nonzero_positions(array: np.ndarray, width: int):
+    """Rows, columns and positions within their row of ``array``'s non-zero entries, and
+    the width that holds them: ``width``, or the widest row's count if that is more."""
     rows, cols = np.nonzero(array)
     counts = np.bincount(rows, minlength=array.shape[0])
-    if len(counts) and counts.max() > width:
-        raise ValueError(f"a row has {counts.max()} {what}, more than {width}")
-    return rows, cols, np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    widest = int(counts.max()) if len(counts) else 0
+    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rows, cols, pos, max(width, widest)
 
 
 def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """``(index, value)`` of the non-zero entries of each row of ``obs`` (N, D), padded
-    to ``width`` columns with index 0 and value 0 (ValueError if a row has more)."""
-    rows, cols, pos = _nonzero_positions(obs, width, "non-zero entries")
+    with index 0 and value 0 to ``width`` columns (more if a row has more)."""
+    rows, cols, pos, width = _nonzero_positions(obs, width)
     n = obs.shape[0]
     index = np.zeros((n, width), np.int32)
     value = np.zeros((n, width), np.float32)
@@ -52,12 +52,24 @@ def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def legal_rows(mask: np.ndarray, width: int, pad: int) -> np.ndarray:
-    """The legal action indices of each row of ``mask`` (N, A), padded to ``width``
-    columns with ``pad`` (ValueError if a row allows more)."""
-    rows, cols, pos = _nonzero_positions(mask, width, "legal actions")
+    """The legal action indices of each row of ``mask`` (N, A), padded with ``pad`` to
+    ``width`` columns (more if a row allows more)."""
+    rows, cols, pos, width = _nonzero_positions(mask, width)
     legal = np.full((mask.shape[0], width), pad, np.int32)
     legal[rows, pos] = cols
     return legal
+
+
+def put_padded(target: np.ndarray, at, rows: np.ndarray, fill) -> np.ndarray:
+    """Write ``rows`` into ``target[at]``, the columns past them set to ``fill``; a
+    ``target`` too narrow for them is first widened with ``fill`` (the array written to
+    is returned)."""
+    if rows.shape[1] > target.shape[1]:
+        target = np.pad(target, ((0, 0), (0, rows.shape[1] - target.shape[1])),
+                        constant_values=fill)
+    target[at, :rows.shape[1]] = rows
+    target[at, rows.shape[1]:] = fill
+    return target
 
 
 class _SparseProduct(torch.autograd.Function):

@@ -81,8 +81,10 @@ class BlockCollector:
 def join(rollout: Rollout, rows: dict) -> None:
     """Append a block's rows (:meth:`BlockCollector.collect`) to ``rollout``."""
     at = slice(rollout.n, rollout.n + len(rows["choice"]))
+    rollout.put_rows(at, rows["index"], rows["value_in"], rows["legal"])
     for key, value in rows.items():
-        getattr(rollout, key)[at] = value
+        if key not in ("index", "value_in", "legal"):
+            getattr(rollout, key)[at] = value
     rollout.n = at.stop
 
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
+from .ppo_network import ActorCritic, legal_rows, put_padded, sparse_rows, to_csr
 
-#: Width of the compact rows: non-zero observation entries and legal actions (the
-#: standard observation has at most ~160 non-zero entries and ~40 legal actions).
+#: Starting width of the compact rows: non-zero observation entries and legal actions
+#: (random play shows at most ~160 non-zero entries and ~40 legal actions; a rarer,
+#: wider position widens the rows).
 NONZERO_WIDTH = 256
 LEGAL_WIDTH = 64
 LEARNER = -1
@@ -31,7 +32,7 @@ class Rollout:
     """One faction's rows of a rollout (preallocated; ``n`` rows filled)."""
 
     def __init__(self, capacity: int, n_actions: int):
-        self.capacity, self.n = capacity, 0
+        self.capacity, self.n, self.n_actions = capacity, 0, n_actions
         self.index = np.zeros((capacity, NONZERO_WIDTH), np.int32)
         self.value_in = np.zeros((capacity, NONZERO_WIDTH), np.float32)
         self.legal = np.full((capacity, LEGAL_WIDTH), n_actions, np.int32)
@@ -53,11 +54,17 @@ class Rollout:
         """Append rows; their positions."""
         k = len(choice)
         at = np.arange(self.n, self.n + k)
-        self.index[at], self.value_in[at], self.legal[at] = index, value_in, legal
+        self.put_rows(at, index, value_in, legal)
         self.choice[at], self.logp[at], self.value[at], self.stream[at] = \
             choice, logp, value, stream
         self.n += k
         return at
+
+    def put_rows(self, at, index, value_in, legal) -> None:
+        """Write the compact rows at ``at`` (the arrays widened if they are wider)."""
+        self.index = put_padded(self.index, at, index, 0)
+        self.value_in = put_padded(self.value_in, at, value_in, 0)
+        self.legal = put_padded(self.legal, at, legal, self.n_actions)
 
     def finish(self, gamma: float, lam: float, n_streams: int) -> None:
         """Generalized advantage estimates and returns of the filled rows."""
