@@ -150,39 +150,6 @@ def test_imitation_holds_out_whole_games_and_reports_agreement():
     assert set(data.questions) >= {"place_leader", "actions"}
 
 
-def test_a_teacher_other_than_the_heuristic_plays_and_labels_the_faction():
-    from agents.base import _encoder_for
-    from agents.registry import make_agent
-    from arena.simulate import game_seeds
-    from singapore_env.engine import Game
-
-    data = collect("british", 1, seed=4, teacher="random")
-    (engine_seed, *agent_seeds), = game_seeds(4, 1)
-    agents = [make_agent("random" if seat < 2 else "heuristic") for seat in range(4)]
-    for agent, s in zip(agents, agent_seeds):
-        agent.reset(s)
-    game, labels = Game(engine_seed, keep_text_log=False), []
-    while not game.is_over:
-        seat = game.acting_seat
-        decision = agents[seat].choose(game, seat)
-        if seat < 2:
-            labels.append(_encoder_for(game).table.index(decision))
-        game.step(decision)
-    assert data.actions.tolist() == labels
-    assert collect("british", 1, seed=4).actions.tolist() != labels   # the heuristic's
-
-
-def test_the_teacher_key_takes_one_spec_or_one_per_faction():
-    both = {"british": "rerank:net=default", "malay": "rerank:net=default:margin=1"}
-    cfg = TrainConfig(**TINY, bc_teacher=both)
-    assert cfg.imitation("malay").teacher == "rerank:net=default:margin=1"
-    assert TrainConfig(**TINY).imitation("british").teacher == "heuristic"
-    with pytest.raises(TrainConfigError, match="exactly the keys british, malay"):
-        TrainConfig(**TINY, bc_teacher={"british": "heuristic"})
-    with pytest.raises(TrainConfigError, match=r"bc_teacher \(british\)"):
-        TrainConfig(**TINY, bc_teacher="no-such-agent")
-
-
 def test_pretrain_learns_and_dagger_adds_the_learners_states():
     from sb3_contrib import MaskablePPO
     from arena.faction_env import FactionEnv

@@ -96,13 +96,9 @@ class TrainConfig:
     activation: str = "tanh"             # "tanh" or "relu"
     torch_threads: int = 1               # torch threads of the learner
 
-    # Imitation stage (first phase of each faction, training/imitation.py): teacher
+    # Imitation stage (first phase of each faction, training/imitation.py): heuristic
     # games to clone (0 = none).
     bc_games: int = 0
-    # imitation: the agent spec that plays the learning faction's seats and labels its
-    # decisions (the other seats: heuristics); a table {british = ..., malay = ...} gives
-    # each faction its own teacher
-    bc_teacher: str | dict = "heuristic"
     bc_epochs: int = 6                   # imitation: passes over the games
     bc_lr: float = 1e-3                  # imitation: Adam learning rate
     bc_batch_size: int = 256             # imitation: batch size
@@ -147,29 +143,6 @@ class TrainConfig:
             raise TrainConfigError("bc_games and dagger_rounds must be >= 0")
         if not (0 <= self.bc_holdout < 1 and self.bc_lr > 0):
             raise TrainConfigError("bc_holdout must be in [0, 1) and bc_lr > 0")
-        self._check_teacher()
-
-    def teacher(self, faction: str) -> str:
-        """The imitation teacher's agent spec for ``faction``."""
-        return self.bc_teacher if isinstance(self.bc_teacher, str) else self.bc_teacher[faction]
-
-    def _check_teacher(self) -> None:
-        from singapore_env.engine.content import FACTIONS
-
-        from agents.registry import make_agent
-
-        teacher = self.bc_teacher
-        if isinstance(teacher, dict) and sorted(teacher) != sorted(FACTIONS):
-            raise TrainConfigError(f"bc_teacher as a table needs exactly the keys "
-                                   f"{', '.join(FACTIONS)}, got {', '.join(teacher) or 'none'}")
-        if not isinstance(teacher, (str, dict)):
-            raise TrainConfigError(f"bc_teacher must be an agent spec or a table of two, "
-                                   f"got {teacher!r}")
-        for faction in FACTIONS:
-            try:
-                make_agent(self.teacher(faction))
-            except (ValueError, TypeError, FileNotFoundError) as exc:
-                raise TrainConfigError(f"bc_teacher ({faction}): {exc}") from None
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
@@ -204,14 +177,12 @@ class TrainConfig:
         resolve_content(self.data, self.slavery)  # validated now, not in a worker
         return self.data
 
-    def imitation(self, faction: str):
-        """The imitation stage's settings for ``faction``
-        (:class:`training.imitation.ImitationSettings`)."""
+    def imitation(self):
+        """The imitation stage's settings (:class:`training.imitation.ImitationSettings`)."""
         from .imitation import ImitationSettings
 
         return ImitationSettings(self.bc_games, self.bc_epochs, self.bc_lr, self.bc_batch_size,
-                                 self.bc_holdout, self.dagger_rounds, self.dagger_games,
-                                 self.teacher(faction))
+                                 self.bc_holdout, self.dagger_rounds, self.dagger_games)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -1,20 +1,17 @@
-"""Imitation stage: teach a fresh policy a teacher's moves before self-play.
+"""Imitation stage: teach a fresh policy the heuristic's moves before self-play.
 
 PPO from scratch learns slowly in a long game with ~1,000 actions, so the first phase
 of each faction can start with behaviour cloning:
 
-1. **Demonstrations**: the teacher (the heuristic unless ``bc_teacher`` names another
-   agent, such as ``rerank:net=default``) plays the faction's seats, heuristics the
-   other two; every decision of the faction is recorded as (observation, mask, the
-   teacher's action, final return, question kind). The teacher only labels: the policy
-   reads the observation (and the candidate features), never the teacher's scores.
+1. **Demonstrations**: the heuristic plays all four seats; every decision of the
+   faction is recorded as (observation, mask, action, final return, question kind).
 2. **Fit**: the policy's masked action distribution is fitted to the actions by
    cross-entropy (its own Adam optimiser, ``bc_lr``), the value head to the returns,
    for ``bc_epochs`` epochs. A share ``bc_holdout`` of the *games* is held out; the
    held-out top-1 agreement with the heuristic is logged overall and per question kind
    (leader space, main action, War, ...).
 3. **DAgger** (``dagger_rounds``): the policy itself plays the faction's seats in
-   ``dagger_games`` new games while the teacher labels every state it reaches; the
+   ``dagger_games`` new games while the heuristic labels every state it reaches; the
    labelled states join the data set and the policy is fitted again. This teaches it to
    recover from the states its own mistakes lead to.
 """
@@ -29,7 +26,6 @@ import numpy as np
 
 from agents.base import Agent, _encoder_for
 from agents.heuristic import HeuristicAgent
-from agents.registry import make_agent
 from agents.learned import LearnedAgent
 from agents.priors import resolve_prior
 from singapore_env.engine.config import RulesConfig
@@ -91,18 +87,15 @@ class Demonstrations:
 
 def collect(faction: str, n_games: int, seed: int, reward_mode: str = "faction",
             config: RulesConfig | None = None, learner: Agent | None = None,
-            candidates: bool = False, candidate_prior=None, content=None,
-            teacher: str = "heuristic") -> Demonstrations:
-    """``n_games`` (≥ 1) games labelled by ``teacher`` (an agent spec). Without
-    ``learner`` the teacher plays the faction's seats and heuristics the others; with
-    one, ``learner`` plays the faction's seats (DAgger) and the teacher only names the
-    action it would have taken. With ``candidates`` the per-action features
+            candidates: bool = False, candidate_prior=None, content=None) -> Demonstrations:
+    """``n_games`` (≥ 1) games labelled by the heuristic. Without ``learner`` the heuristic plays every
+    seat; with one, ``learner`` plays the faction's seats (DAgger) and the heuristic only
+    names the action it would have taken. With ``candidates`` the per-action features
     of :mod:`singapore_env.candidates` are recorded too (with ``candidate_prior``'s
     scores); ``content`` as for :class:`~singapore_env.engine.Game` (or a data folder)."""
     fac = FACTIONS.index(faction)
     rows: dict[str, list] = defaultdict(list)
-    agents = [make_agent(teacher) if SEAT_FACTION[seat] == fac else HeuristicAgent()
-              for seat in range(4)]
+    agents = [HeuristicAgent() for _ in range(4)]
     cards = resolve_content(content, (config or RulesConfig.standard()).slavery)
     for game_index, (engine_seed, *agent_seeds) in enumerate(game_seeds(seed, n_games)):
         for agent, s in zip(agents, agent_seeds):
@@ -214,29 +207,26 @@ class ImitationSettings:
     holdout: float = 0.1
     dagger_rounds: int = 0
     dagger_games: int = 100
-    teacher: str = "heuristic"
 
 
 def pretrain(model, faction: str, settings: ImitationSettings, seed: int,
              reward_mode: str = "faction", config: RulesConfig | None = None,
              log: Callable[[str], None] = print, content=None) -> list[dict]:
-    """Fit ``model.policy`` (MaskablePPO) to the teacher, then run the DAgger rounds;
+    """Fit ``model.policy`` (MaskablePPO) to the heuristic, then run the DAgger rounds;
     return one stats row per round (held-out agreement overall and per question)."""
     policy = model.policy
     rng = np.random.default_rng(seed)
     candidates = uses_candidates(policy)
     prior = getattr(policy, "candidate_prior", None)
     data = collect(faction, settings.games, seed * 7_919, reward_mode, config,
-                   candidates=candidates, candidate_prior=prior, content=content,
-                   teacher=settings.teacher)
+                   candidates=candidates, candidate_prior=prior, content=content)
     history = []
     for round_ in range(settings.dagger_rounds + 1):
         if round_:
             learner = LearnedAgent(actor_from_sb3(policy), deterministic=True)
             data = data + collect(faction, settings.dagger_games, seed * 7_919 + round_ * 104_729,
                                   reward_mode, config, learner=learner, candidates=candidates,
-                                  candidate_prior=prior, content=content,
-                                  teacher=settings.teacher)
+                                  candidate_prior=prior, content=content)
         train, held_out = split_by_game(data, settings.holdout, rng)
         nll = fit(policy, train, settings.epochs, settings.lr, settings.batch_size, rng)
         stats = {"round": round_, "train_samples": len(train), "nll": nll,

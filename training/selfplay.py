@@ -211,7 +211,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         if resume is None and cfg.bc_games:
             from .imitation import pretrain
 
-            stats = pretrain(model, faction, cfg.imitation(faction), cfg.seed + phase,
+            stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
                              reward_mode=cfg.reward_mode, config=cfg.rules(), log=log,
                              content=cfg.content())
             (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
