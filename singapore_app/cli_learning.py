@@ -20,8 +20,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
 @click.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key. Its key "
-                   "algorithm picks the run: \"ppo\" (default) or \"expert\" (expert "
-                   "iteration, docs/training.md).")
+                   "algorithm picks the run: \"ppo\" (default), \"expert\" (expert "
+                   "iteration), \"selfplay\" (batched self-play) or \"dagger\" (a "
+                   "pointer policy taught by a stronger teacher): docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
 @click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
@@ -52,7 +53,8 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
           progress, backend, ray_address, seconds) -> None:
     """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
     (search targets distilled into policy-value networks) with algorithm = "expert",
-    or PPO on RLlib with --backend rllib."""
+    batched self-play with algorithm = "selfplay", DAgger of pointer policies with
+    algorithm = "dagger", or PPO on RLlib with --backend rllib."""
     from training.config import TrainConfig, TrainConfigError, load_config
 
     if config_path and _algorithm(config_path) == "selfplay":
@@ -70,6 +72,18 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
     if seconds:
         raise click.UsageError("--seconds is an option of batched self-play "
                                "(algorithm = \"selfplay\" in the config)")
+    if config_path and _algorithm(config_path) == "dagger":
+        if phases or timesteps or iterations or workers or ruleset or ray_address \
+                or backend != "sb3":
+            raise click.UsageError("a DAgger config is sized by its keys; of the options "
+                                   "it takes --seed")
+        from training.dagger import run_cli as run_dagger
+
+        try:
+            run_dagger(config_path, out, seed=seed, log=click.echo)
+        except TrainConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--config'") from None
+        return
     if backend == "rllib":
         if phases or timesteps or iterations or workers:
             raise click.UsageError("--phases, --timesteps, --iterations and --workers are "

@@ -20,13 +20,14 @@ from .config_base import TrainConfigError, build, read_toml
 #: The shipped configs: one per shipped network, and the demo's.
 CONFIG_DIR = Path(__file__).parent / "configs"
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
-ALGORITHMS = ("ppo", "expert", "selfplay")
+ALGORITHMS = ("ppo", "expert", "selfplay", "dagger")
 
 
 def load_config(path: str | Path | None = None, **overrides):
     """The config of a TOML file, by its ``algorithm`` key: a :class:`TrainConfig`
     (``"ppo"``, the default), an :class:`~training.expert_config.ExpertConfig`
-    (``"expert"``) or a :class:`~training.ppo_config.SelfPlayConfig` (``"selfplay"``);
+    (``"expert"``), a :class:`~training.ppo_config.SelfPlayConfig` (``"selfplay"``) or a
+    :class:`~training.dagger.DaggerConfig` (``"dagger"``);
     ``overrides`` (None: not given) replace file values."""
     data = read_toml(path)
     algorithm = data.get("algorithm", "ppo")
@@ -36,6 +37,10 @@ def load_config(path: str | Path | None = None, **overrides):
         from .ppo_config import load_selfplay_config
 
         return load_selfplay_config(path, **overrides)
+    if algorithm == "dagger":
+        from .dagger import load_dagger_config
+
+        return load_dagger_config(path, **overrides)
     if algorithm == "expert":
         from .expert_config import ExpertConfig
 

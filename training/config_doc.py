@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .config import TrainConfig
+from .dagger import DaggerConfig
 from .expert_config import ExpertConfig
 from .ppo_config import SelfPlayConfig
 from .rllib_config import RllibConfig
@@ -26,6 +27,7 @@ END = "<!-- end of the generated config reference -->"
 #: The sections: title and config class.
 SECTIONS = (
     ("Batched self-play (`algorithm = \"selfplay\"`)", SelfPlayConfig),
+    ("DAgger of pointer policies (`algorithm = \"dagger\"`)", DaggerConfig),
     ("Expert iteration (`algorithm = \"expert\"`)", ExpertConfig),
     ("Self-play PPO (`algorithm = \"ppo\"`, the default)", TrainConfig),
     ("PPO on RLlib (`train --backend rllib`)", RllibConfig),

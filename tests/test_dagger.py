@@ -1,0 +1,131 @@
+"""DAgger of pointer policies (training/dagger.py) and its compact rows
+(training/pointer_rows.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from agents.learned import NumpyPolicy
+from agents.pointer_actor import PointerActor
+from agents.registry import make_agent
+from singapore_app.cli import main as cli
+from singapore_env.encoding import encoder_for
+from singapore_env.engine import Game
+from training.config import TrainConfigError, load_config
+from training.dagger import DaggerConfig, train
+from training.pointer_rows import DecisionRows, PointerNet, RowWriter
+
+PURE = "agents/policies/pure/british.npz"
+
+
+def _rows_of_a_game(seed: int, stop: int = 60):
+    """Rows of the first ``stop`` decisions of a random game, labelled with the
+    position of the move played, and the observations they were made from."""
+    game = Game(seed)
+    writer = RowWriter(encoder_for(game.c, game.cfg))
+    rng = np.random.default_rng(seed)
+    seen = []
+    while not game.is_over and len(seen) < stop:
+        obs, legal = writer.observe(game, game.acting_seat)
+        pick = int(rng.integers(len(legal)))
+        writer.add(obs, legal, pick)
+        seen.append((obs, legal))
+        game.step(writer.encoder.table.decision(int(legal[pick])))
+    return writer.rows(), seen
+
+
+def test_the_torch_network_gives_the_numpy_actors_logits_on_compact_rows():
+    actor = NumpyPolicy.load(PURE)
+    net = PointerNet(actor)
+    rows, seen = _rows_of_a_game(3)
+    csr, legal, cards, feats, label = rows.batch(np.arange(len(rows)), net.in_size,
+                                                 net.n_actions)
+    logits = net(csr, legal, cards, feats).detach().numpy()
+    for i, (obs, legal_i) in enumerate(seen):
+        want = actor.logits(obs)[legal_i]
+        np.testing.assert_allclose(logits[i, :len(legal_i)], want, rtol=1e-4, atol=1e-3)
+        assert (logits[i, len(legal_i):] < -1e8).all()
+        assert (legal[i, :len(legal_i)] == legal_i).all()
+    back = net.to_actor()
+    obs, legal_0 = seen[0]
+    np.testing.assert_allclose(back.logits(obs), actor.logits(obs), rtol=1e-5, atol=1e-4)
+
+
+def test_rows_survive_saving_and_joining(tmp_path):
+    a, _ = _rows_of_a_game(4, stop=30)
+    b, _ = _rows_of_a_game(5, stop=20)
+    a.save(tmp_path / "a.npz")
+    joined = DecisionRows.join([DecisionRows.load(tmp_path / "a.npz"), b])
+    assert len(joined) == 50
+    for part, ids in ((a, np.arange(30)), (b, np.arange(20))):
+        offset = 0 if part is a else 30
+        got = joined.batch(ids + offset, 5150, 1040)
+        want = part.batch(ids, 5150, 1040)
+        assert (got[0] != want[0]).nnz == 0
+        for g, w in zip(got[1:], want[1:]):
+            np.testing.assert_array_equal(g, w)
+
+
+def _config(**keys):
+    return DaggerConfig(**{"seed": 3, "teacher": "heuristic", "rounds": 1, "games": 1,
+                           "epochs": 1, "workers": 1, **keys})
+
+
+def test_a_run_writes_students_that_play_and_does_not_depend_on_workers(tmp_path):
+    train(_config(), tmp_path / "one", log=lambda _: None)
+    train(_config(workers=2), tmp_path / "two", log=lambda _: None)
+    for name in ("british", "malay"):
+        one = np.load(tmp_path / "one" / f"{name}.npz")
+        two = np.load(tmp_path / "two" / f"{name}.npz")
+        assert isinstance(NumpyPolicy.load(tmp_path / "one" / f"{name}.npz"), PointerActor)
+        for key in ("w0", "query_w", "action_bias"):
+            np.testing.assert_array_equal(one[key], two[key])
+        rows = DecisionRows.load(tmp_path / "one" / "round1" / f"{name}.rows.npz")
+        counts = np.diff(rows.act_offsets)
+        assert len(rows) > 50 and ((rows.label >= 0) & (rows.label < counts)).all()
+    agent = make_agent(f"learned:{tmp_path / 'one' / 'malay.npz'}")
+    game = Game(8)
+    while not game.is_over:
+        game.step(agent.choose(game, game.acting_seat))
+
+
+def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):
+    out = tmp_path / "run"
+    train(_config(), out, log=lambda _: None)
+    first = (out / "british.npz").stat().st_mtime_ns
+    with pytest.raises(TrainConfigError, match="another configuration"):
+        train(_config(epochs=2), out, log=lambda _: None)
+    lines = (out / "progress.csv").read_text().splitlines()
+    train(_config(), out, log=lambda _: None)        # everything is there: nothing to do
+    assert (out / "progress.csv").read_text().splitlines() == lines
+    assert len(lines) == 3 and (out / "british.npz").stat().st_mtime_ns >= first
+
+
+@pytest.mark.parametrize("keys, message", [
+    ({"init": "nowhere"}, "init: no pointer actor"),
+    ({"init": "agents/policies"}, "reads the heuristic prior's scores"),
+    ({"init": "tests"}, "init: no pointer actor"),
+    ({"teacher": "nobody"}, "teacher"),
+    ({"beta": 1.5}, "beta"),
+    ({"games": 0}, "games must be >= 1"),
+])
+def test_a_bad_config_is_refused_by_name(keys, message):
+    with pytest.raises(TrainConfigError, match=message):
+        _config(**keys)
+
+
+def test_the_cli_trains_a_dagger_config_and_rejects_other_options(tmp_path):
+    config = tmp_path / "d.toml"
+    config.write_text('algorithm = "dagger"\nteacher = "heuristic"\nrounds = 1\ngames = 1\n'
+                      'epochs = 1\nworkers = 1\n')
+    assert isinstance(load_config(config), DaggerConfig)
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["train", "--config", str(config), "--phases", "2"])
+    assert bad.exit_code == 2 and "takes --seed" in bad.output
+    result = runner.invoke(cli, ["train", "--config", str(config), "--out",
+                                 str(tmp_path / "out"), "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert "agreement with the teacher" in result.output
+    assert (tmp_path / "out" / "british.npz").exists()

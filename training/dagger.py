@@ -1,0 +1,268 @@
+"""DAgger of the action-aware pointer policy under a stronger teacher:
+``singapore-1819 train --config training/configs/pure_dagger.toml --out DIR``.
+
+Starting from a pointer actor per faction (``init``: ``learned:pure``'s network, which
+reads the observation and per-action candidate features, never a heuristic), each of
+``rounds`` rounds, for each faction:
+
+1. **Label**: ``games`` games, the faction's two seats playing the current student's
+   choice, or the teacher's with probability ``beta`` (a decision at a time), the other
+   faction two heuristic players; every decision of the faction is labelled with the
+   teacher's choice (``rerank:net=default``: the heuristic's candidates reordered by a
+   network). Rows are compact (:mod:`training.pointer_rows`): ~2 kB a decision.
+2. **Fit**: a new student, from ``init``, fitted by cross-entropy to the labels of all
+   rounds so far (``epochs`` passes, Adam), a held-out twentieth of them giving its
+   agreement with the teacher.
+
+The teacher only labels: the student's input is the observation and the candidate
+features alone, so the result plays as ``learned:DIR/british.npz`` with no heuristic.
+
+Files in ``--out``: ``config.json``; ``round{k}/{faction}.rows.npz`` (the labelled
+decisions) and ``round{k}/{faction}.npz`` (the student after the round);
+``british.npz`` / ``malay.npz`` (the last round's); ``progress.csv`` (per round and
+faction: rows, agreement before and after the fit, seconds). Started again on the same
+folder, a run goes on from the first file that is missing. The two factions' jobs run
+in ``workers`` processes; each job's games and fit are seeded by the seed, the round and
+the faction, so the result does not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+
+from .config_base import TrainConfigError, build, read_toml
+from .progress import append_progress
+
+ALGORITHM = "dagger"
+PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
+
+
+@dataclass
+class DaggerConfig:
+    """Pointer students imitate a teacher on the states they reach themselves."""
+
+    seed: int = 0  # seeds the games, the mixing draws and the fits
+    ruleset: str = "standard"  # the rules the games are played by
+    init: str = "agents/policies/pure"  # folder with british.npz / malay.npz pointer actors to start from
+    teacher: str = "rerank:net=default"  # agent spec whose choices are the labels
+    rounds: int = 2  # label-and-fit rounds
+    games: int = 2000  # games per round and faction
+    beta: float = 0.5  # chance that a decision plays the teacher's choice (else the student's)
+    epochs: int = 4  # passes over the labelled decisions per fit
+    learning_rate: float = 1e-4  # Adam's step size
+    minibatch_size: int = 256  # decisions per gradient step
+    workers: int = 2  # processes running the two factions' jobs
+
+    def __post_init__(self) -> None:
+        from singapore_env.engine.config import RULESETS
+
+        if self.ruleset not in RULESETS:
+            raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        for name in ("rounds", "games", "epochs", "minibatch_size", "workers"):
+            if getattr(self, name) < 1:
+                raise TrainConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.seed < 0:
+            raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
+        if not (0 <= self.beta <= 1 and self.learning_rate > 0):
+            raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
+        from agents.registry import make_agent
+
+        try:
+            make_agent(self.teacher)
+        except (ValueError, FileNotFoundError) as exc:
+            raise TrainConfigError(f"teacher: {exc}") from None
+        for faction in FACTIONS:
+            _load_student(Path(self.init) / f"{faction}.npz")
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def load_dagger_config(path: str | Path | None = None, **overrides) -> DaggerConfig:
+    """The :class:`DaggerConfig` of a TOML file (``algorithm = "dagger"``)."""
+    data = read_toml(path)
+    if data.pop("algorithm", ALGORITHM) != ALGORITHM:
+        raise TrainConfigError(f"{path}: not a DAgger config (algorithm = \"{ALGORITHM}\")")
+    return build(DaggerConfig, data, overrides)
+
+
+def _load_student(path: Path):
+    from agents.learned import NumpyPolicy
+    from agents.pointer_actor import PointerActor
+
+    if not path.exists():
+        raise TrainConfigError(f"init: no pointer actor at {path}")
+    actor = NumpyPolicy.load(path)
+    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
+        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
+    if actor.meta.get("candidate_prior"):
+        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
+                               f"prior's scores; a student reads no heuristic input")
+    return actor
+
+
+def _job_seed(cfg: DaggerConfig, round_: int, faction: int) -> int:
+    return int(np.random.SeedSequence([cfg.seed, round_, faction]).generate_state(1)[0] >> 1)
+
+
+def label(cfg: DaggerConfig, student_path: Path, faction: int, seed: int):
+    """One round's labelled decisions of ``faction`` (:class:`DecisionRows`)."""
+    from agents.heuristic import HeuristicAgent
+    from agents.registry import make_agent
+    from arena.simulate import game_seeds
+    from singapore_env.encoding import encoder_for
+    from singapore_env.engine import Game
+    from singapore_env.engine.config import RulesConfig
+
+    from .pointer_rows import RowWriter
+
+    config = RulesConfig.named(cfg.ruleset)
+    student = _load_student(student_path)
+    teacher = make_agent(cfg.teacher, seed=seed)
+    opponent = HeuristicAgent(seed=seed)
+    rng = np.random.default_rng(seed)
+    writer = None
+    for seeds in game_seeds(seed, cfg.games):
+        game = Game(seeds[0], config, keep_text_log=False)
+        if writer is None:
+            writer = RowWriter(encoder_for(game.c, game.cfg))
+        while not game.is_over:
+            seat = game.acting_seat
+            if SEAT_FACTION[seat] != faction:
+                game.step(opponent.choose(game, seat))
+                continue
+            obs, legal = writer.observe(game, seat)
+            taught = writer.encoder.table.index(teacher.choose(game, seat))
+            target = int(np.flatnonzero(legal == taught)[0])
+            writer.add(obs, legal, target)
+            if rng.random() >= cfg.beta:
+                target = int(np.argmax(student.logits(obs)[legal]))
+            game.step(writer.encoder.table.decision(int(legal[target])))
+    return writer.rows()
+
+
+def fit(cfg: DaggerConfig, init: Path, rows, seed: int) -> tuple:
+    """A student from the actor at ``init`` fitted to ``rows``: ``(actor, agreement
+    before, agreement after)``, agreement with the labels on a held-out twentieth."""
+    import torch
+
+    from agents.threads import limit_threads
+
+    from .pointer_rows import PointerNet
+
+    limit_threads()
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = PointerNet(_load_student(init))
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    order = rng.permutation(len(rows))
+    n_held = max(1, len(rows) // 20)
+    held, train = order[:n_held], order[n_held:]
+    before = _agreement(net, rows, held)
+    for _ in range(cfg.epochs):
+        shuffled = rng.permutation(train)
+        for s in range(0, len(shuffled), cfg.minibatch_size):
+            csr, legal, cards, feats, target = rows.batch(
+                shuffled[s:s + cfg.minibatch_size], net.in_size, net.n_actions)
+            loss = torch.nn.functional.cross_entropy(net(csr, legal, cards, feats),
+                                                     torch.from_numpy(target))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return net.to_actor(), before, _agreement(net, rows, held)
+
+
+def _agreement(net, rows, ids) -> float:
+    import torch
+
+    hits = 0
+    with torch.no_grad():
+        for s in range(0, len(ids), 2048):
+            csr, legal, cards, feats, target = rows.batch(ids[s:s + 2048], net.in_size,
+                                                          net.n_actions)
+            hits += int((net(csr, legal, cards, feats).argmax(1).numpy() == target).sum())
+    return hits / max(len(ids), 1)
+
+
+def run_job(cfg: DaggerConfig, out: Path, round_: int, faction: int) -> dict:
+    """Round ``round_`` of ``faction``: label (unless its rows are saved), then fit on
+    every round's rows so far; its progress row."""
+    from .pointer_rows import DecisionRows
+
+    started = time.perf_counter()
+    name = FACTIONS[faction]
+    here = out / f"round{round_}"
+    here.mkdir(parents=True, exist_ok=True)
+    rows_path = here / f"{name}.rows.npz"
+    if not rows_path.exists():
+        student = (Path(cfg.init) if round_ == 1 else out / f"round{round_ - 1}") / f"{name}.npz"
+        rows = label(cfg, student, faction, _job_seed(cfg, round_, faction))
+        rows.save(here / f"{name}.rows.tmp.npz")
+        (here / f"{name}.rows.tmp.npz").replace(rows_path)
+    rows = DecisionRows.join([DecisionRows.load(out / f"round{k}" / f"{name}.rows.npz")
+                              for k in range(1, round_ + 1)])
+    actor, before, after = fit(cfg, Path(cfg.init) / f"{name}.npz", rows,
+                               _job_seed(cfg, round_, faction))
+    actor.meta.update(trainer="dagger", round=round_, teacher=cfg.teacher)
+    actor.save(here / f"{name}.tmp.npz")
+    (here / f"{name}.tmp.npz").replace(here / f"{name}.npz")
+    return {"round": round_, "faction": name, "rows": len(rows),
+            "agreement_before": round(before, 4), "agreement": round(after, 4),
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _run_job(args):
+    from agents.threads import limit_threads
+
+    limit_threads()
+    return run_job(*args)
+
+
+def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
+    """Run (or finish) every round in ``out``; the last round's students are copied to
+    ``out/british.npz`` and ``out/malay.npz``."""
+    import multiprocessing as mp
+    import shutil
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    saved = out / "config.json"
+    if saved.exists() and json.loads(saved.read_text()) != cfg.to_dict():
+        raise TrainConfigError(f"{out} holds a run of another configuration; use another --out")
+    saved.write_text(json.dumps(cfg.to_dict(), indent=2, sort_keys=True))
+    for round_ in range(1, cfg.rounds + 1):
+        jobs = [(cfg, out, round_, f) for f in range(len(FACTIONS))
+                if not (out / f"round{round_}" / f"{FACTIONS[f]}.npz").exists()]
+        if not jobs:
+            continue
+        log(f"round {round_}: {cfg.games} games a faction, labelled by {cfg.teacher}")
+        if cfg.workers > 1 and len(jobs) > 1:
+            with mp.get_context("spawn").Pool(min(cfg.workers, len(jobs))) as pool:
+                results = pool.map(_run_job, jobs)
+        else:
+            results = [_run_job(job) for job in jobs]
+        for row in results:
+            append_progress(out / "progress.csv", PROGRESS_FIELDS, row)
+            log(f"round {row['round']} {row['faction']}: {row['rows']:,} decisions, "
+                f"agreement with the teacher {row['agreement_before']:.1%} -> "
+                f"{row['agreement']:.1%}")
+    for name in FACTIONS:
+        shutil.copyfile(out / f"round{cfg.rounds}" / f"{name}.npz", out / f"{name}.npz")
+
+
+def run_cli(config_path: str, out: str | Path, *, seed: int | None = None,
+            log: Callable[[str], None] = print) -> None:
+    """``singapore-1819 train`` with a DAgger config."""
+    cfg = load_dagger_config(config_path, seed=seed)
+    train(cfg, out, log)
+    log(f"students: {out}/british.npz, {out}/malay.npz (learned:{out}/british.npz); "
+        f"agreement per round: {out}/progress.csv")
