@@ -6,8 +6,11 @@ without training one.
   heuristic's scores of the answers (``candidate_prior``), produced by
   ``singapore-1819 train --config training/configs/reference.toml --out runs/reference``;
 - ``pure``: ``agents/policies/pure/``, the same network without any heuristic input
-  (what learning from the observation alone reaches), produced by
-  ``singapore-1819 train --config training/configs/pure.toml --out runs/pure``.
+  (what learning from the observation alone reaches): ``training/configs/pure.toml``
+  made ``agents/policies/pure_ppo/`` (imitation of the heuristic, then PPO against it),
+  then ``singapore-1819 train --config training/configs/pure_dagger.toml --out
+  runs/pure_dagger`` taught it ``rerank:net=default``'s choices on the states it
+  reaches (the teacher labels; the network reads no heuristic input).
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
