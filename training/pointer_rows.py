@@ -3,7 +3,7 @@
 A decision row keeps what :class:`agents.pointer_actor.PointerActor` reads, at the size
 of what is there: the non-zero entries of the state (``observation`` and
 ``projected_vp``, ~90 of 5,150) and, for each *legal* action only, its index, card and
-candidate features (:mod:`singapore_env.candidates`). That is ~2 kB a decision instead of
+candidate features (:mod:`singapore_env.candidates`). That is ~1 kB a decision instead of
 the ~45 kB of the dense observation dict, so hundreds of thousands of labelled decisions
 fit in memory. :class:`DecisionRows` holds the states as
 :class:`~training.sparse_rows.SparseRows` and the legal actions' arrays end to end with
@@ -41,7 +41,7 @@ class RowWriter:
     def __init__(self, encoder):
         self.encoder = encoder
         self.candidates = CandidateEncoder.for_observations(encoder)
-        self.states: list[np.ndarray] = []
+        self.states: list[SparseRows] = []
         self.actions: dict[str, list] = {k: [] for k in ACTION_ARRAYS}
         self.labels: list[int] = []
 
