@@ -9,7 +9,7 @@ reads the observation and per-action candidate features, never a heuristic), eac
    choice, or the teacher's with probability ``beta`` (a decision at a time), the other
    faction two heuristic players; every decision of the faction is labelled with the
    teacher's choice (``rerank:net=default``: the heuristic's candidates reordered by a
-   network). Rows are compact (:mod:`training.pointer_rows`): ~2 kB a decision.
+   network). Rows are compact (:mod:`training.pointer_rows`): ~1 kB a decision.
 2. **Fit**: a new student, from ``init``, fitted by cross-entropy to the labels of all
    rounds so far (``epochs`` passes, Adam), a held-out twentieth of them giving its
    agreement with the teacher.
@@ -239,11 +239,13 @@ def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print
     if saved.exists() and json.loads(saved.read_text()) != cfg.to_dict():
         raise TrainConfigError(f"{out} holds a run of another configuration; use another --out")
     saved.write_text(json.dumps(cfg.to_dict(), indent=2, sort_keys=True))
+    trained = False
     for round_ in range(1, cfg.rounds + 1):
         jobs = [(cfg, out, round_, f) for f in range(len(FACTIONS))
                 if not (out / f"round{round_}" / f"{FACTIONS[f]}.npz").exists()]
         if not jobs:
             continue
+        trained = True
         log(f"round {round_}: {cfg.games} games a faction, labelled by {cfg.teacher}")
         if cfg.workers > 1 and len(jobs) > 1:
             with mp.get_context("spawn").Pool(min(cfg.workers, len(jobs))) as pool:
@@ -256,7 +258,8 @@ def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print
                 f"agreement with the teacher {row['agreement_before']:.1%} -> "
                 f"{row['agreement']:.1%}")
     for name in FACTIONS:
-        shutil.copyfile(out / f"round{cfg.rounds}" / f"{name}.npz", out / f"{name}.npz")
+        if trained or not (out / f"{name}.npz").exists():
+            shutil.copyfile(out / f"round{cfg.rounds}" / f"{name}.npz", out / f"{name}.npz")
 
 
 def run_cli(config_path: str, out: str | Path, *, seed: int | None = None,

@@ -27,7 +27,7 @@ from torch import nn
 from agents.pointer_actor import PointerActor
 from singapore_env.candidates import CandidateEncoder
 
-from .ppo_network import _NEG, _SparseProduct
+from .ppo_network import PAD_LOGIT, SparseProduct
 from .sparse_rows import SparseRows
 
 #: The per-action arrays of a :class:`DecisionRows` (the legal actions' rows end to end).
@@ -143,7 +143,7 @@ class PointerNet(nn.Module):
         """Logits over each row's legal actions (``legal`` padded with ``n_actions``,
         whose logits are -1e9)."""
         p = self.weights
-        x = torch.tanh(_SparseProduct.apply(p["w0"], csr) + p["b0"])
+        x = torch.tanh(SparseProduct.apply(p["w0"], csr) + p["b0"])
         for i in range(1, self.n_layers):
             x = torch.tanh(x @ p[f"w{i}"] + p[f"b{i}"])
         query = x @ p["query_w"] + p["query_b"]
@@ -154,7 +154,7 @@ class PointerNet(nn.Module):
             + f @ p["feature_key"]
         logits = (keys * query[:, None, :]).sum(-1) + p["action_bias"][acts] \
             + f @ p["feature_logit"]
-        return torch.where(valid, logits, torch.full_like(logits, _NEG))
+        return torch.where(valid, logits, torch.full_like(logits, PAD_LOGIT))
 
     def to_actor(self, meta: dict | None = None) -> PointerActor:
         """The network as a numpy actor (``meta`` added to the one it started with)."""

@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 #: The logit of the padding of a legal-action row.
-_NEG = -1e9
+PAD_LOGIT = -1e9
 
 
 def _nonzero_positions(array: np.ndarray, width: int):
@@ -72,7 +72,7 @@ def put_padded(target: np.ndarray, at, rows: np.ndarray, fill) -> np.ndarray:
     return target
 
 
-class _SparseProduct(torch.autograd.Function):
+class SparseProduct(torch.autograd.Function):
     """``csr @ weight`` for a scipy CSR matrix (no gradient to the matrix)."""
 
     @staticmethod
@@ -114,7 +114,7 @@ class ActorCritic(nn.Module):
         self.value = nn.Linear(hidden[-1], 1)
 
     def trunk(self, csr: scipy.sparse.csr_matrix) -> torch.Tensor:
-        x = self.act(_SparseProduct.apply(self.w0, csr) + self.b0)
+        x = self.act(SparseProduct.apply(self.w0, csr) + self.b0)
         for layer in self.dense:
             x = self.act(layer(x))
         return x
@@ -127,7 +127,7 @@ class ActorCritic(nn.Module):
         rows_t, pos_t = torch.from_numpy(rows), torch.from_numpy(pos)
         acts = torch.from_numpy(legal[rows, pos].astype(np.int64))
         scores = (x[rows_t] * self.head_w[acts]).sum(-1) + self.head_b[acts]
-        logits = torch.full(legal.shape, _NEG).index_put((rows_t, pos_t), scores)
+        logits = torch.full(legal.shape, PAD_LOGIT).index_put((rows_t, pos_t), scores)
         return logits, self.value(x).squeeze(-1)
 
     def to_numpy(self, meta: dict | None = None):
