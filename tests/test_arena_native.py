@@ -142,3 +142,17 @@ def test_a_missing_native_module_is_a_usage_error(monkeypatch):
     assert result.exit_code == 2, result.output
     assert "the native engine (engine=\"native\") is not built here" in result.output
     assert "pip install -e ." in result.output
+
+
+@needs_native
+def test_the_native_engine_hands_out_decisions_whose_kind_is_a_kind():
+    """Both engines share one Decision per (kind, arg); one the native engine asks for
+    first still carries a Kind, so Python games played after it read ``d.kind.name``."""
+    from singapore_env.engine.decisions import DECISION, Kind
+
+    game, rng = native.NativeGame(23), np.random.default_rng(0)
+    while not game.is_over:
+        legal = game.legal_decisions()
+        assert all(isinstance(d.kind, Kind) for d in legal)
+        game.step(legal[rng.integers(len(legal))])
+    assert all(isinstance(d.kind, Kind) for d in DECISION.values())

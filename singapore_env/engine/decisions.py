@@ -73,10 +73,11 @@ class Decision(NamedTuple):
 
 
 class SharedDecisions(dict):
-    """(kind, arg) -> one shared Decision, made on first use."""
+    """(kind, arg) -> one shared Decision, made on first use (its kind a :class:`Kind`
+    whoever asks first: the native engine asks with plain ints)."""
 
     def __missing__(self, key: tuple[int, int]) -> Decision:
-        d = self[key] = Decision(*key)
+        d = self[key] = Decision(Kind(key[0]), key[1])
         return d
 
 
