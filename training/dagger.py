@@ -29,7 +29,6 @@ the faction, so the result does not depend on ``workers``.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +40,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config_base import TrainConfigError, build, read_toml
 from .progress import append_progress
+from .rounds import claim_out_dir, publish_last_round, run_jobs
 
 ALGORITHM = "dagger"
 PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
@@ -230,15 +230,7 @@ def _run_job(args):
 def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
     """Run (or finish) every round in ``out``; the last round's students are copied to
     ``out/british.npz`` and ``out/malay.npz``."""
-    import multiprocessing as mp
-    import shutil
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    saved = out / "config.json"
-    if saved.exists() and json.loads(saved.read_text()) != cfg.to_dict():
-        raise TrainConfigError(f"{out} holds a run of another configuration; use another --out")
-    saved.write_text(json.dumps(cfg.to_dict(), indent=2, sort_keys=True))
+    out = claim_out_dir(out, cfg.to_dict())
     trained = False
     for round_ in range(1, cfg.rounds + 1):
         jobs = [(cfg, out, round_, f) for f in range(len(FACTIONS))
@@ -247,19 +239,12 @@ def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print
             continue
         trained = True
         log(f"round {round_}: {cfg.games} games a faction, labelled by {cfg.teacher}")
-        if cfg.workers > 1 and len(jobs) > 1:
-            with mp.get_context("spawn").Pool(min(cfg.workers, len(jobs))) as pool:
-                results = pool.map(_run_job, jobs)
-        else:
-            results = [_run_job(job) for job in jobs]
-        for row in results:
+        for row in run_jobs(_run_job, jobs, cfg.workers):
             append_progress(out / "progress.csv", PROGRESS_FIELDS, row)
             log(f"round {row['round']} {row['faction']}: {row['rows']:,} decisions, "
                 f"agreement with the teacher {row['agreement_before']:.1%} -> "
                 f"{row['agreement']:.1%}")
-    for name in FACTIONS:
-        if trained or not (out / f"{name}.npz").exists():
-            shutil.copyfile(out / f"round{cfg.rounds}" / f"{name}.npz", out / f"{name}.npz")
+    publish_last_round(out, cfg.rounds, trained)
 
 
 def run_cli(config_path: str, out: str | Path, *, seed: int | None = None,
