@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from singapore_env.candidates import CandidateEncoder
+from singapore_env.candidates import CandidateEncoder, projected_vp
 from singapore_env.engine.content import FACTIONS
 
 from .base import Agent, _encoder_for
@@ -130,6 +130,14 @@ def load_value_nets(path: str | Path, need_value: bool = True,
     return {faction: loaded[file] for faction, file in enumerate(files)}
 
 
+def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -> float:
+    """``net``'s value head's score of ``game`` from ``seat``'s observation of it (its
+    faction's predicted win share plus ``vp_weight`` times its VP margin)."""
+    obs = {"observation": _encoder_for(game).encode(game, seat),
+           "projected_vp": projected_vp(game, seat)}
+    return net.value(obs, vp_weight)
+
+
 class PolicyView:
     """The observation dict a policy reads at engine level: the observation vector and,
     for a pointer policy, the candidate keys (with the prior it was trained with). Every
@@ -189,7 +197,11 @@ class LearnedAgent(Agent):
         if path.suffix == ".zip":
             raise ValueError(f"{path} is an SB3 checkpoint: play the .npz actor saved next "
                              f"to it ({path.with_suffix('.npz').name})")
-        return cls(NumpyPolicy.load(path), **kwargs)
+        policy = NumpyPolicy.load(path)
+        if policy.meta.get("value_only"):
+            raise ValueError(f"{path} is a value network (a trunk and a value head, "
+                             f"training/lookahead_value.py): it has no policy to play")
+        return cls(policy, **kwargs)
 
     @property
     def observation_only(self) -> bool:

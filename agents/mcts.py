@@ -62,14 +62,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from singapore_env.candidates import projected_vp
 from singapore_env.engine.content import SEAT_FACTION
 from singapore_env.engine.query import projected_final_vp
 
-from .base import Agent, _encoder_for
+from .base import Agent
 from .determinize import determinize
 from .heuristic import HeuristicAgent
-from .learned import load_value_nets
+from .learned import load_value_nets, position_value
 from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
 from .threads import limit_threads
 
@@ -219,10 +218,7 @@ class MctsAgent(Agent):
 
     def net_value(self, game: "Game", seat: int) -> float:
         """The value head's score of ``game`` from ``seat``'s observation of it."""
-        encoder = _encoder_for(game)
-        obs = {"observation": encoder.encode(game, seat),
-               "projected_vp": projected_vp(game, seat)}
-        return self.nets[SEAT_FACTION[seat]].value(obs, self.vp_weight)
+        return position_value(self.nets[SEAT_FACTION[seat]], game, seat, self.vp_weight)
 
     def value(self, scores: list[int], seat: int) -> float:
         """Score of final (or projected) VP for ``seat``: win share plus margin term."""

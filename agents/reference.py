@@ -5,12 +5,15 @@ without training one.
 - ``default``: ``agents/policies/british.npz`` and ``malay.npz``, which read the
   heuristic's scores of the answers (``candidate_prior``), produced by
   ``singapore-1819 train --config training/configs/reference.toml --out runs/reference``;
-- ``pure``: ``agents/policies/pure/``, the same network without any heuristic input
-  (what learning from the observation alone reaches): ``training/configs/pure.toml``
+- ``pure-policy``: ``agents/policies/pure/``, the same network without any heuristic
+  input (what learning from the observation alone reaches): ``training/configs/pure.toml``
   made ``agents/policies/pure_ppo/`` (imitation of the heuristic, then PPO against it),
   then ``singapore-1819 train --config training/configs/pure_dagger.toml --out
   runs/pure_dagger`` taught it ``rerank:net=default``'s choices on the states it
-  reaches (the teacher labels; the network reads no heuristic input).
+  reaches (the teacher labels; the network reads no heuristic input);
+- ``pure``: ``pure-policy`` looking one decision ahead on the main Action question
+  with the value networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`,
+  made by ``training/configs/pure_value.toml``); no heuristic input either.
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
@@ -23,7 +26,8 @@ from __future__ import annotations
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
-from .learned import POLICY_DIR, LearnedAgent
+from .learned import POLICY_DIR, LearnedAgent, load_value_nets
+from .lookahead import LookaheadPolicies
 
 
 class FactionPolicies(Agent):
@@ -43,16 +47,22 @@ class FactionPolicies(Agent):
 
 
 #: The shipped pairs: ``learned:NAME`` -> the folder of its british.npz and malay.npz.
-SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure"}
+SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure",
+           "pure-policy": POLICY_DIR / "pure"}
+#: The pairs that look one decision ahead (:mod:`agents.lookahead`) -> the folder of
+#: their value networks.
+LOOKAHEAD_VALUES = {"pure": POLICY_DIR / "pure" / "value"}
 
 
 def reference_agent(deterministic: bool = True, seed: int | None = None,
-                    pair: str = "default") -> FactionPolicies:
+                    pair: str = "default") -> Agent:
     """The shipped pair ``pair`` (a key of :data:`SHIPPED`) as one agent (most likely
     action, or sampled)."""
     agent = FactionPolicies({
         f: LearnedAgent.load(SHIPPED[pair] / f"{name}.npz", deterministic=deterministic,
                              seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
+    if pair in LOOKAHEAD_VALUES:
+        agent = LookaheadPolicies(agent, load_value_nets(LOOKAHEAD_VALUES[pair]), seed)
     agent.name = f"learned:{pair}"
     return agent

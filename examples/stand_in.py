@@ -1,7 +1,8 @@
 """Where does a learned player lose? A stronger player stands in on some questions.
 
-The student (``learned:pure``) plays every decision, except those where one of the
-legal answers is of a kind named in ``kinds`` (``+`` between kinds, names of
+The student (``learned:pure-policy``: ``learned:pure``'s networks without its
+lookahead) plays every decision, except those where one of the legal answers is of a
+kind named in ``kinds`` (``+`` between kinds, names of
 ``singapore_env.engine.decisions.Kind``): there the teacher (``rerank:net=default``)
 answers. The win rate gained over the student alone is what the student's answers to
 those questions cost::
@@ -24,7 +25,7 @@ class StandIn(Agent):
     name = "stand-in"
 
     def __init__(self, seed: int | None = None, kinds: str = "BUY_MARKET",
-                 student: str = "learned:pure", teacher: str = "rerank:net=default"):
+                 student: str = "learned:pure-policy", teacher: str = "rerank:net=default"):
         names = [k for k in kinds.split("+") if k]
         unknown = [k for k in names if k not in Kind.__members__]
         if unknown:

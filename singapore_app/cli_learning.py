@@ -21,8 +21,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key. Its key "
                    "algorithm picks the run: \"ppo\" (default), \"expert\" (expert "
-                   "iteration), \"selfplay\" (batched self-play) or \"dagger\" (a "
-                   "pointer policy taught by a stronger teacher): docs/training.md.")
+                   "iteration), \"selfplay\" (batched self-play), \"dagger\" (a "
+                   "pointer policy taught by a stronger teacher) or \"lookahead_value\" "
+                   "(the value networks of learned:pure's lookahead): docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
 @click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
@@ -72,15 +73,17 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
     if seconds:
         raise click.UsageError("--seconds is an option of batched self-play "
                                "(algorithm = \"selfplay\" in the config)")
-    if config_path and _algorithm(config_path) == "dagger":
+    if config_path and _algorithm(config_path) in ("dagger", "lookahead_value"):
         if phases or timesteps or iterations or workers or ruleset or ray_address \
                 or backend != "sb3":
-            raise click.UsageError("a DAgger config is sized by its keys; of the options "
-                                   "it takes --seed")
-        from training.dagger import run_cli as run_dagger
-
+            raise click.UsageError(f"a {_algorithm(config_path)} config is sized by its "
+                                   f"keys; of the options it takes --seed")
+        if _algorithm(config_path) == "dagger":
+            from training.dagger import run_cli as run_keyed
+        else:
+            from training.lookahead_value import run_cli as run_keyed
         try:
-            run_dagger(config_path, out, seed=seed, log=click.echo)
+            run_keyed(config_path, out, seed=seed, log=click.echo)
         except TrainConfigError as exc:
             raise click.BadParameter(str(exc), param_hint="'--config'") from None
         return

@@ -33,15 +33,16 @@ def test_learned_default_is_deterministic_and_beats_random():
     assert wins >= 3
 
 
-def test_learned_pure_reads_no_heuristic_score():
-    """learned:pure is the shipped pair without the heuristic prior: its candidate
-    features' prior columns are zero, and it plays every ruleset legally."""
+def test_learned_pure_policy_reads_no_heuristic_score():
+    """learned:pure-policy (learned:pure's student) is the shipped pair without the
+    heuristic prior: its candidate features' prior columns are zero, and it plays every
+    ruleset legally."""
     from agents.learned import PolicyView
     from singapore_env.candidates import FEATURES
     from singapore_env.engine import Game
 
-    agent = make_agent("learned:pure", seed=1)
-    assert isinstance(agent, FactionPolicies) and agent.name == "learned:pure"
+    agent = make_agent("learned:pure-policy", seed=1)
+    assert isinstance(agent, FactionPolicies) and agent.name == "learned:pure-policy"
     prior = [FEATURES.index("prior_score"), FEATURES.index("prior_gap")]
     for faction, learned in agent.by_faction.items():
         assert isinstance(learned.policy, PointerActor)
@@ -58,18 +59,19 @@ def test_learned_pure_reads_no_heuristic_score():
 
 def test_the_shipped_networks_are_stored_as_compactly_as_their_play_allows():
     """The rerank and expert networks are half precision on disk (float16 left the play
-    of a set of games unchanged); the learned:default and learned:pure policies (and
-    pure_ppo/, where pure_dagger.toml starts from), which decide every question by an
-    argmax over all actions, stay float32 (float16 changed some of their games). All are
-    read back as float32."""
+    of a set of games unchanged), and so are learned:pure's value networks (value/);
+    the learned:default and learned:pure policies (and pure_ppo/, where
+    pure_dagger.toml starts from), which decide every question by an argmax over all
+    actions, stay float32 (float16 changed some of their games). All are read back as
+    float32."""
     import numpy as np
 
     from agents.learned import POLICY_DIR, NumpyPolicy
 
     files = sorted(POLICY_DIR.rglob("*.npz"))
-    assert len(files) == 10
+    assert len(files) == 12
     for path in files:
-        half = path.parent.name in ("rerank", "expert")
+        half = path.parent.name in ("rerank", "expert", "value")
         with np.load(path) as data:
             assert data["w0"].dtype == (np.float16 if half else np.float32), path
         actor = NumpyPolicy.load(path)

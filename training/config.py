@@ -20,14 +20,15 @@ from .config_base import TrainConfigError, build, read_toml
 #: The shipped configs: one per shipped network, and the demo's.
 CONFIG_DIR = Path(__file__).parent / "configs"
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
-ALGORITHMS = ("ppo", "expert", "selfplay", "dagger")
+ALGORITHMS = ("ppo", "expert", "selfplay", "dagger", "lookahead_value")
 
 
 def load_config(path: str | Path | None = None, **overrides):
     """The config of a TOML file, by its ``algorithm`` key: a :class:`TrainConfig`
     (``"ppo"``, the default), an :class:`~training.expert_config.ExpertConfig`
     (``"expert"``), a :class:`~training.ppo_config.SelfPlayConfig` (``"selfplay"``) or a
-    :class:`~training.dagger.DaggerConfig` (``"dagger"``);
+    :class:`~training.dagger.DaggerConfig` (``"dagger"``) or a
+    :class:`~training.lookahead_value.LookaheadValueConfig` (``"lookahead_value"``);
     ``overrides`` (None: not given) replace file values."""
     data = read_toml(path)
     algorithm = data.get("algorithm", "ppo")
@@ -41,6 +42,10 @@ def load_config(path: str | Path | None = None, **overrides):
         from .dagger import load_dagger_config
 
         return load_dagger_config(path, **overrides)
+    if algorithm == "lookahead_value":
+        from .lookahead_value import load_lookahead_value_config
+
+        return load_lookahead_value_config(path, **overrides)
     if algorithm == "expert":
         from .expert_config import ExpertConfig
 

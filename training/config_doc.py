@@ -19,6 +19,7 @@ from pathlib import Path
 from .config import TrainConfig
 from .dagger import DaggerConfig
 from .expert_config import ExpertConfig
+from .lookahead_value import LookaheadValueConfig
 from .ppo_config import SelfPlayConfig
 from .rllib_config import RllibConfig
 
@@ -28,6 +29,8 @@ END = "<!-- end of the generated config reference -->"
 SECTIONS = (
     ("Batched self-play (`algorithm = \"selfplay\"`)", SelfPlayConfig),
     ("DAgger of pointer policies (`algorithm = \"dagger\"`)", DaggerConfig),
+    ("Value networks of a lookahead pair (`algorithm = \"lookahead_value\"`)",
+     LookaheadValueConfig),
     ("Expert iteration (`algorithm = \"expert\"`)", ExpertConfig),
     ("Self-play PPO (`algorithm = \"ppo\"`, the default)", TrainConfig),
     ("PPO on RLlib (`train --backend rllib`)", RllibConfig),

@@ -1,0 +1,126 @@
+"""learned:pure's lookahead: the student's proposals, scored by the value network on a
+world sampled from the seat's view; the student alone everywhere else."""
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.heuristic import HeuristicAgent
+from agents.learned import LearnedAgent, NumpyPolicy
+from agents.lookahead import LOOKAHEAD_KINDS, TOP_K, LookaheadPolicies
+from agents.reference import LOOKAHEAD_VALUES, FactionPolicies
+from arena.simulate import play_game
+from singapore_env.engine import Game
+from singapore_env.engine.config import RULESETS, RulesConfig
+from singapore_env.engine.content import SEAT_FACTION
+
+
+def _looked_ahead_position(agent: LookaheadPolicies, seed: int = 2,
+                           ruleset: str = "standard") -> Game:
+    """A game (heuristic play) stopped at a question where the lookahead compares answers
+    and another seat holds cards."""
+    game = Game(seed, RulesConfig.named(ruleset))
+    heuristic = HeuristicAgent(seed=0)
+    while True:
+        seat = game.acting_seat
+        if game.s.round >= 2 and any(game.s.hands[p] for p in range(4) if p != seat) \
+                and len(agent.candidates(game, seat, game.legal_decisions())) >= 2:
+            return game
+        game.step(heuristic.choose(game, seat))
+
+
+def test_learned_pure_is_the_student_pair_with_value_networks_that_read_no_heuristic():
+    agent = make_agent("learned:pure", seed=1)
+    assert isinstance(agent, LookaheadPolicies) and agent.name == "learned:pure"
+    assert isinstance(agent.student, FactionPolicies)
+    student = make_agent("learned:pure-policy")
+    assert isinstance(student, FactionPolicies) and student.name == "learned:pure-policy"
+    for faction, net in agent.values.items():
+        assert net.has_value and net.meta["value_only"]
+        assert net.meta["faction"] == ("british", "malay")[faction]
+        assert not net.meta.get("candidate_prior")
+        assert not agent.student.by_faction[faction].policy.meta.get("candidate_prior")
+    with pytest.raises(ValueError, match="value network.*no policy to play"):
+        LearnedAgent.load(LOOKAHEAD_VALUES["pure"] / "british.npz")
+    with pytest.raises(ValueError, match="value network"):
+        make_agent(f"learned:{LOOKAHEAD_VALUES['pure'] / 'malay.npz'}")
+
+
+def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best():
+    """Move by move: where the question offers no Market card, Activation or Decree, the
+    student's answer; where it does, one of at most TOP_K of the student's answers."""
+    agent = make_agent("learned:pure")
+    student = make_agent("learned:pure-policy")
+    game, looked = Game(6), 0
+    agent.reset(6)
+    while not game.is_over:
+        seat = game.acting_seat
+        legal = game.legal_decisions()
+        choice = agent.choose(game, seat)
+        offered = {d.kind for d in legal} & LOOKAHEAD_KINDS
+        candidates = agent.candidates(game, seat, legal)
+        if len(legal) > 1 and offered:
+            assert 1 <= len(candidates) <= TOP_K and choice in [legal[i] for i in candidates]
+            assert legal[candidates[0]] == student.choose(game, seat)
+            looked += len(candidates) > 1
+        else:
+            assert not candidates and choice == student.choose(game, seat)
+        game.step(choice)
+    assert looked > 10
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_it_plays_every_ruleset_and_repeats_with_a_seed(ruleset):
+    cfg = RulesConfig.named(ruleset)
+    a = play_game(3, [make_agent("learned:pure")] * 4, cfg)
+    b = play_game(3, [make_agent("learned:pure")] * 4, cfg)
+    assert a.round == 8 and a.final_scores == b.final_scores
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_never_reads_hidden_state(ruleset):
+    """Same seed, two games that differ only in what the acting seat cannot see (another
+    seat's hand swapped with its faction's Battle deck, the Market and Population deck
+    orders): the same scores of the same answers."""
+    agent = make_agent("learned:pure")
+    g = _looked_ahead_position(agent, seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
+    seat = g.acting_seat
+    other = next(p for p in range(4) if p != seat and g.s.hands[p])
+    h = g.clone()
+    hand, deck = h.s.hands[other], h.s.battle_deck[SEAT_FACTION[other]]
+    assert deck, "the test needs a Battle deck to swap with"
+    hand[0], deck[-1] = deck[-1], hand[0]
+    h.s.market_deck.reverse()
+    h.s.population_deck.reverse()
+    assert h.s.hands[other] != g.s.hands[other]
+    seen = []
+    for game in (g, h):
+        agent.reset(11)
+        seen.append((agent.choose(game, seat), agent.last_scores))
+    assert seen[0] == seen[1] and len(seen[0][1]) >= 2
+
+
+def test_a_real_difference_in_public_state_changes_the_scores():
+    """The scores compared above are sensitive: changing public wealth changes them."""
+    agent = make_agent("learned:pure")
+    g = _looked_ahead_position(agent)
+    seat = g.acting_seat
+    h = g.clone()
+    h.s.wealth[(seat + 1) % 4] += 7
+    scores = []
+    for game in (g, h):
+        agent.reset(11)
+        agent.choose(game, seat)
+        scores.append(agent.last_scores)
+    assert scores[0] != scores[1]
+
+
+def test_a_value_network_without_a_value_head_is_refused():
+    from agents.learned import POLICY_DIR
+
+    student = make_agent("learned:pure-policy")
+    no_value = {f: NumpyPolicy.load(POLICY_DIR / "pure" / f"{n}.npz")
+                for f, n in enumerate(("british", "malay"))}
+    with pytest.raises(ValueError, match="needs a value head"):
+        LookaheadPolicies(student, no_value)
+    assert np.isfinite(list(make_agent("learned:pure").values[0].arrays["value_w0"].flat)).all()
