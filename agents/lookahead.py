@@ -20,8 +20,6 @@ adds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from singapore_env.engine.content import SEAT_FACTION
@@ -31,9 +29,6 @@ from .base import Agent
 from .determinize import determinize
 from .learned import PolicyView, position_value
 from .pointer_actor import PointerActor
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .reference import FactionPolicies
 
 #: The questions the lookahead answers: those offering one of these kinds of decision.
 LOOKAHEAD_KINDS = frozenset({Kind.BUY_MARKET, Kind.ACTIVATE, Kind.DECREE})
@@ -46,10 +41,11 @@ LOGP_WEIGHT = 0.1
 
 
 class LookaheadPolicies(Agent):
-    """Each faction's student, with its value network choosing among the student's best
-    answers to the main Action question."""
+    """Each faction's student (``student``: a :class:`~agents.reference.FactionPolicies`,
+    one learned agent per faction), with its value network choosing among the student's
+    best answers to the main Action question."""
 
-    def __init__(self, student: "FactionPolicies", values: dict[int, PointerActor],
+    def __init__(self, student: Agent, values: dict[int, PointerActor],
                  seed: int | None = None):
         if not all(net.has_value for net in values.values()):
             raise ValueError("a lookahead value network needs a value head")
