@@ -63,10 +63,10 @@ HELD_OUT = 7
 class LookaheadValueConfig:
     """Value networks for a lookahead pair, fitted on its own games' outcomes."""
 
-    seed: int = 0  # the first game seed (see the module's docstring)
+    seed: int = 0  # the first game seed: job j of round r and faction f starts at seed + 200,000 (r - 1) + 100,000 f + job_games j
     student: str = "agents/policies/pure"  # folder with the student pair (british.npz, malay.npz)
     init: str = "agents/policies/rerank"  # folder with the pointer actors whose trunk and value head start each fit
-    rounds: int = 2  # play-and-fit rounds
+    rounds: int = 1  # play-and-fit rounds (a second measured no gain)
     games: int = 6000  # games per round and faction
     job_games: int = 1000  # games per job (a worker's unit)
     explore: float = 0.4  # chance that an Action question plays a random proposal
