@@ -1,7 +1,6 @@
 """learned:pure's lookahead: the student's proposals, scored by the value network on a
 world sampled from the seat's view; the student alone everywhere else."""
 
-import numpy as np
 import pytest
 
 from agents import make_agent
@@ -123,4 +122,3 @@ def test_a_value_network_without_a_value_head_is_refused():
                 for f, n in enumerate(("british", "malay"))}
     with pytest.raises(ValueError, match="needs a value head"):
         LookaheadPolicies(student, no_value)
-    assert np.isfinite(list(make_agent("learned:pure").values[0].arrays["value_w0"].flat)).all()

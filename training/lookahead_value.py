@@ -43,6 +43,7 @@ from typing import Callable
 
 import numpy as np
 
+from agents.pointer_actor import VALUE_KEYS, PointerActor
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config_base import TrainConfigError, build, read_toml
@@ -241,10 +242,8 @@ def fit(cfg: LookaheadValueConfig, init: Path, positions: Positions, seed: int) 
     return kept, before, best
 
 
-def _value_actor(net, activation: str) -> "PointerActor":  # noqa: F821
+def _value_actor(net, activation: str) -> PointerActor:
     """The trunk and value head of ``net`` as a numpy pointer actor."""
-    from agents.pointer_actor import VALUE_KEYS, PointerActor
-
     arrays = net.to_actor().arrays
     keep = [k for k in arrays if k[0] in "wb" and k[1:].isdigit()] + list(VALUE_KEYS)
     return PointerActor({k: arrays[k] for k in keep}, activation, {"value_only": True})
