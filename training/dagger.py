@@ -40,7 +40,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config_base import TrainConfigError, build, read_toml
 from .progress import append_progress
-from .rounds import claim_out_dir, publish_last_round, run_jobs
+from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 
 ALGORITHM = "dagger"
 PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
@@ -108,10 +108,6 @@ def _load_student(path: Path):
         raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
                                f"prior's scores; a student reads no heuristic input")
     return actor
-
-
-def _job_seed(cfg: DaggerConfig, round_: int, faction: int) -> int:
-    return int(np.random.SeedSequence([cfg.seed, round_, faction]).generate_state(1)[0] >> 1)
 
 
 def label(cfg: DaggerConfig, student_path: Path, faction: int, seed: int):
@@ -205,13 +201,13 @@ def run_job(cfg: DaggerConfig, out: Path, round_: int, faction: int) -> dict:
     rows_path = here / f"{name}.rows.npz"
     if not rows_path.exists():
         student = (Path(cfg.init) if round_ == 1 else out / f"round{round_ - 1}") / f"{name}.npz"
-        rows = label(cfg, student, faction, _job_seed(cfg, round_, faction))
+        rows = label(cfg, student, faction, round_seed(cfg.seed, round_, faction))
         rows.save(here / f"{name}.rows.tmp.npz")
         (here / f"{name}.rows.tmp.npz").replace(rows_path)
     rows = DecisionRows.join([DecisionRows.load(out / f"round{k}" / f"{name}.rows.npz")
                               for k in range(1, round_ + 1)])
     actor, before, after = fit(cfg, Path(cfg.init) / f"{name}.npz", rows,
-                               _job_seed(cfg, round_, faction))
+                               round_seed(cfg.seed, round_, faction))
     actor.meta.update(trainer="dagger", round=round_, teacher=cfg.teacher)
     actor.save(here / f"{name}.tmp.npz")
     (here / f"{name}.tmp.npz").replace(here / f"{name}.npz")

@@ -48,7 +48,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config_base import TrainConfigError, build, read_toml
 from .progress import append_progress
-from .rounds import claim_out_dir, publish_last_round, run_jobs
+from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 from .sparse_rows import SparseRows
 
 ALGORITHM = "lookahead_value"
@@ -147,11 +147,6 @@ def job_seed(cfg: LookaheadValueConfig, round_: int, faction: int, job: int) -> 
     """The first game seed of a job (also its exploration draws' seed)."""
     return (cfg.seed + ROUND_SEEDS * (round_ - 1) + FACTION_SEEDS * faction
             + cfg.job_games * job)
-
-
-def fit_seed(cfg: LookaheadValueConfig, round_: int, faction: int) -> int:
-    """The seed of a fit (its minibatch order), from ``(seed, round, faction)``."""
-    return int(np.random.SeedSequence([cfg.seed, round_, faction]).generate_state(1)[0] >> 1)
 
 
 def play(student: str, values: str, faction: int, first_seed: int, games: int,
@@ -295,7 +290,7 @@ def _fit_job(args) -> dict:
     positions = Positions.join([Positions.load(out / f"round{k}" / f"{name}.rows.npz")
                                 for k in range(1, round_ + 1)])
     actor, before, after = fit(cfg, Path(cfg.init) / f"{name}.npz", positions,
-                               fit_seed(cfg, round_, faction))
+                               round_seed(cfg.seed, round_, faction))
     actor.meta.update(faction=name, trainer=ALGORITHM, round=round_)
     here = out / f"round{round_}"
     actor.save(here / f"{name}.tmp.npz")

@@ -1,6 +1,7 @@
 """What the trainers that work in rounds share (``training/dagger.py``,
-``training/lookahead_value.py``): an output folder bound to one configuration, jobs on
-processes, and the last round's networks published at the top of the folder."""
+``training/lookahead_value.py``): the seed of a round's job, an output folder bound to
+one configuration, jobs on processes, and the last round's networks published at the
+top of the folder."""
 
 from __future__ import annotations
 
@@ -9,9 +10,16 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from singapore_env.engine.content import FACTIONS
 
 from .config_base import TrainConfigError
+
+
+def round_seed(seed: int, round_: int, faction: int) -> int:
+    """The seed of one round's job for one faction, from ``(seed, round, faction)``."""
+    return int(np.random.SeedSequence([seed, round_, faction]).generate_state(1)[0] >> 1)
 
 
 def claim_out_dir(out: str | Path, config: dict) -> Path:
