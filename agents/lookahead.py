@@ -1,4 +1,4 @@
-"""A learned player that looks one decision ahead on the main Action question.
+"""A learned player that looks ahead on the main Action question.
 
 ``learned:pure`` (:mod:`agents.reference`) is a :class:`LookaheadPolicies`: per faction a
 *student* (the pointer policy that decides every question) and a *value network* (a
@@ -7,10 +7,13 @@ from one seat's view. On a question that offers a Market card, an Activation or 
 Decree (the main Action question, :data:`LOOKAHEAD_KINDS`), the student names its best
 answers (up to :data:`TOP_K`, within :data:`GAP` logits of its best); each one is played
 on a copy of the game in which everything the seat cannot see is resampled
-(:func:`~agents.determinize.determinize`, one world for all of them), and the answer
-with the highest value of the position it leads to, plus :data:`LOGP_WEIGHT` times the
-student's log-probability of it, is played. Every other question gets the student's
-most likely answer.
+(:func:`~agents.determinize.determinize`, one world for all of them), the students of
+both factions play on from there until the seat faces the main Action question for the
+:data:`ROLLOUT_QUESTIONS`-th time (the *rollout*: the rest of the action, the seat's
+next action, the other seats' turns), and the answer with the
+highest value of the position reached (the win share, where the game ended), plus
+:data:`LOGP_WEIGHT` times the student's log-probability of it, is played. Every other
+question gets the student's most likely answer.
 
 Neither network reads a heuristic score: the student reads the observation and the
 candidate features without the prior, the value network the observation and the
@@ -28,28 +31,36 @@ from singapore_env.engine.decisions import Kind
 from .base import Agent
 from .determinize import determinize
 from .learned import PolicyView, position_value
+from .outcome import outcome
 from .pointer_actor import PointerActor
 
 #: The questions the lookahead answers: those offering one of these kinds of decision.
 LOOKAHEAD_KINDS = frozenset({Kind.BUY_MARKET, Kind.ACTIVATE, Kind.DECREE})
 #: At most this many of the student's answers are looked at ...
-TOP_K = 3
+TOP_K = 5
 #: ... those within this many logits of its best.
-GAP = 2.0
+GAP = 3.0
 #: Weight of the student's log-probability next to the value (a win share, 0..1).
 LOGP_WEIGHT = 0.1
+#: A rollout ends where the seat faces the main Action question for this many times
+#: (the students answer it on the way) ...
+ROLLOUT_QUESTIONS = 2
+#: ... or after this many decisions (a bound: those questions come within a few dozen).
+ROLLOUT_LIMIT = 1000
 
 
 class LookaheadPolicies(Agent):
     """Each faction's student (``student``: a :class:`~agents.reference.FactionPolicies`,
     one learned agent per faction), with its value network choosing among the student's
-    best answers to the main Action question."""
+    best answers to the main Action question. With ``rollout`` false the value network
+    scores the position right after the answer (how the shipped value networks' training
+    positions were collected, ``training/lookahead_value.py``)."""
 
     def __init__(self, student: Agent, values: dict[int, PointerActor],
-                 seed: int | None = None):
+                 seed: int | None = None, rollout: bool = True):
         if not all(net.has_value for net in values.values()):
             raise ValueError("a lookahead value network needs a value head")
-        self.student, self.values = student, values
+        self.student, self.values, self.rollout = student, values, rollout
         self._views = {f: PolicyView(a.policy) for f, a in student.by_faction.items()}
         self.rng = np.random.default_rng(seed)
         #: The last looked-ahead question's scores: index in its legal answers -> score.
@@ -69,7 +80,7 @@ class LookaheadPolicies(Agent):
 
     def _proposals(self, game, seat: int, legal: list) -> tuple[list[int], np.ndarray]:
         """:meth:`candidates` and the student's log-probabilities of ``legal``."""
-        if len(legal) < 2 or not {d.kind for d in legal} & LOOKAHEAD_KINDS:
+        if not _looks_ahead(legal):
             return [], np.zeros(0)
         logits = self._views[SEAT_FACTION[seat]].decision_logits(game, seat, legal)
         best = np.argsort(-logits, kind="stable")[:TOP_K]
@@ -89,6 +100,30 @@ class LookaheadPolicies(Agent):
         for i in candidates:
             after = world.clone()
             after.step(legal[i])
-            scores.append(position_value(value_net, after, seat) + LOGP_WEIGHT * log_p[i])
+            if self.rollout:
+                self.roll_out(after, seat)
+            value = (outcome(after.final_scores, seat)[0] if after.is_over
+                     else position_value(value_net, after, seat))
+            scores.append(value + LOGP_WEIGHT * log_p[i])
         self.last_scores = dict(zip(candidates, scores))
         return legal[candidates[int(np.argmax(scores))]]
+
+    def roll_out(self, world, seat: int) -> None:
+        """The students play every seat of ``world`` until ``seat`` faces the main Action
+        question for the :data:`ROLLOUT_QUESTIONS`-th time, the game ends or
+        :data:`ROLLOUT_LIMIT` decisions are played."""
+        questions = 0
+        for _ in range(ROLLOUT_LIMIT):
+            if world.is_over:
+                return
+            acting = world.acting_seat
+            if acting == seat and _looks_ahead(world.legal_decisions()):
+                questions += 1
+                if questions == ROLLOUT_QUESTIONS:
+                    return
+            world.step(self.student.choose(world, acting))
+
+
+def _looks_ahead(legal: list) -> bool:
+    """Whether a question with these legal answers is one the lookahead answers."""
+    return len(legal) >= 2 and bool({d.kind for d in legal} & LOOKAHEAD_KINDS)

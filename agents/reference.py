@@ -11,8 +11,8 @@ without training one.
   then ``singapore-1819 train --config training/configs/pure_dagger.toml --out
   runs/pure_dagger`` taught it ``rerank:net=default``'s choices on the states it
   reaches (the teacher labels; the network reads no heuristic input);
-- ``pure``: ``pure-policy`` looking one decision ahead on the main Action question
-  with the value networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`,
+- ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
+  best answers played on to the seat's next Action question) with the value networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`,
   made by ``training/configs/pure_value.toml``); no heuristic input either.
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
@@ -49,7 +49,7 @@ class FactionPolicies(Agent):
 #: The shipped pairs: ``learned:NAME`` -> the folder of its british.npz and malay.npz.
 SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure",
            "pure-policy": POLICY_DIR / "pure"}
-#: The pairs that look one decision ahead (:mod:`agents.lookahead`) -> the folder of
+#: The pairs that look ahead (:mod:`agents.lookahead`) -> the folder of
 #: their value networks.
 LOOKAHEAD_VALUES = {"pure": POLICY_DIR / "pure" / "value"}
 

@@ -6,7 +6,7 @@ import pytest
 from agents import make_agent
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, NumpyPolicy
-from agents.lookahead import LOOKAHEAD_KINDS, TOP_K, LookaheadPolicies
+from agents.lookahead import LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS, TOP_K, LookaheadPolicies
 from agents.reference import LOOKAHEAD_VALUES, FactionPolicies
 from arena.simulate import play_game
 from singapore_env.engine import Game
@@ -122,3 +122,32 @@ def test_a_value_network_without_a_value_head_is_refused():
                 for f, n in enumerate(("british", "malay"))}
     with pytest.raises(ValueError, match="needs a value head"):
         LookaheadPolicies(student, no_value)
+
+
+def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
+    """After an answer the students play every seat, the seat's next Action question
+    too, until the seat faces the main Action question for the ROLLOUT_QUESTIONS-th
+    time; without the rollout the value is read right after the answer, and the scores
+    differ."""
+    agent = make_agent("learned:pure")
+    g = _looked_ahead_position(agent)
+    seat = g.acting_seat
+    world = g.clone()
+    world.step(world.legal_decisions()[agent.candidates(g, seat, g.legal_decisions())[0]])
+    before = world.clone()
+    agent.roll_out(world, seat)
+    assert world.acting_seat == seat and agent.candidates(world, seat, world.legal_decisions())
+    played = world.history[len(before.history):]
+    assert played and before.history == world.history[:len(before.history)]
+    passed = 0
+    for decision in played:
+        passed += (before.acting_seat == seat
+                   and bool(agent.candidates(before, seat, before.legal_decisions())))
+        before.step(decision)
+    assert passed == ROLLOUT_QUESTIONS - 1
+    seen = []
+    for rollout in (True, False):
+        agent.rollout = rollout
+        agent.reset(11)
+        seen.append(agent.choose(g, seat) and dict(agent.last_scores))
+    assert seen[0].keys() == seen[1].keys() and seen[0] != seen[1]

@@ -23,7 +23,7 @@ def _config(**keys) -> LookaheadValueConfig:
 
 
 def test_positions_are_the_seat_s_view_after_its_answer_with_the_outcome():
-    positions = play("agents/policies/pure", "agents/policies/rerank", 1, 31, 2, 0.5)
+    positions = play("agents/policies/pure", "agents/policies/rerank", 1, 31, 2, 0.5, False)
     assert len(positions) > 20 and set(positions.games) == {31, 32}
     dense = np.asarray(positions.observations)
     assert dense.shape == (len(positions), 5146) and (dense != 0).sum(1).min() > 20
@@ -31,7 +31,7 @@ def test_positions_are_the_seat_s_view_after_its_answer_with_the_outcome():
     assert set(win) <= {0.0, 0.5, 1.0} and (np.abs(margin) <= 1).all()
     for seed in (31, 32):             # one outcome per game and faction
         assert len(set(map(tuple, positions.outcomes[positions.games == seed]))) == 1
-    again = play("agents/policies/pure", "agents/policies/rerank", 1, 31, 2, 0.5)
+    again = play("agents/policies/pure", "agents/policies/rerank", 1, 31, 2, 0.5, False)
     np.testing.assert_array_equal(np.asarray(again.observations), dense)
 
 

@@ -9,7 +9,8 @@ with a learned evaluation. Each of ``rounds`` rounds, for each faction:
 
 1. **Play**: ``games`` games, the faction's two seats played by the lookahead player
    (the ``student`` pair with the current value networks: ``init``'s value heads in the
-   first round, the previous round's after), the other faction's by two heuristic
+   first round, the previous round's after; with ``rollout`` false it reads the value
+   right after each answer instead of rolling on), the other faction's by two heuristic
    players. On each main Action question with more than one answer, with probability
    ``explore`` a random one of the student's proposals is played instead of the
    lookahead's choice. The position after the answer is recorded from the seat's view
@@ -71,6 +72,7 @@ class LookaheadValueConfig:
     games: int = 6000  # games per round and faction
     job_games: int = 1000  # games per job (a worker's unit)
     explore: float = 0.4  # chance that an Action question plays a random proposal
+    rollout: bool = True  # the playing lookahead rolls on to the seat's next Action question before it reads the value (agents/lookahead.py)
     epochs: int = 5  # passes over the positions per fit
     learning_rate: float = 1e-4  # Adam's step size
     minibatch_size: int = 512  # positions per gradient step
@@ -150,7 +152,7 @@ def job_seed(cfg: LookaheadValueConfig, round_: int, faction: int, job: int) -> 
 
 
 def play(student: str, values: str, faction: int, first_seed: int, games: int,
-         explore: float) -> Positions:
+         explore: float, rollout: bool) -> Positions:
     """The positions of ``games`` games from ``first_seed`` on (module docstring)."""
     from agents.heuristic import HeuristicAgent
     from agents.learned import LearnedAgent, load_value_nets
@@ -163,7 +165,7 @@ def play(student: str, values: str, faction: int, first_seed: int, games: int,
 
     pair = FactionPolicies({f: LearnedAgent.load(Path(student) / f"{name}.npz")
                             for f, name in enumerate(FACTIONS)})
-    player = LookaheadPolicies(pair, load_value_nets(Path(values)))
+    player = LookaheadPolicies(pair, load_value_nets(Path(values)), rollout=rollout)
     rng = np.random.default_rng(first_seed)
     indices, values_, pvp, outcomes, seeds = [], [], [], [], []
     for seed in range(first_seed, first_seed + games):
@@ -313,7 +315,7 @@ def train(cfg: LookaheadValueConfig, out: str | Path, log: Callable[[str], None]
         if todo:
             log(f"round {round_}: {cfg.games} games a faction, value networks from {values}")
         jobs = [(cfg.student, str(values), f, job_seed(cfg, round_, f, j),
-                 min(cfg.job_games, cfg.games - j * cfg.job_games), cfg.explore)
+                 min(cfg.job_games, cfg.games - j * cfg.job_games), cfg.explore, cfg.rollout)
                 for f in todo for j in range(-(-cfg.games // cfg.job_games))]
         played = run_jobs(_play_job, jobs, cfg.workers)
         for f in todo:
