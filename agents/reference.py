@@ -12,8 +12,9 @@ without training one.
   runs/pure_dagger`` taught it ``rerank:net=default``'s choices on the states it
   reaches (the teacher labels; the network reads no heuristic input);
 - ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
-  best answers played on to the seat's next Action question) with the value networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`,
-  made by ``training/configs/pure_value.toml``); no heuristic input either.
+  best answers played on to the seat's Action question after next) with the value
+  networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`, made by
+  ``training/configs/pure_value.toml``); no heuristic input either.
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They

@@ -72,7 +72,7 @@ class LookaheadValueConfig:
     games: int = 6000  # games per round and faction
     job_games: int = 1000  # games per job (a worker's unit)
     explore: float = 0.4  # chance that an Action question plays a random proposal
-    rollout: bool = True  # the playing lookahead rolls on to the seat's next Action question before it reads the value (agents/lookahead.py)
+    rollout: bool = True  # the playing lookahead rolls on to the seat's Action question after next before it reads the value (agents/lookahead.py)
     epochs: int = 5  # passes over the positions per fit
     learning_rate: float = 1e-4  # Adam's step size
     minibatch_size: int = 512  # positions per gradient step
