@@ -71,8 +71,9 @@ def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_it_plays_every_ruleset_and_repeats_with_a_seed(ruleset):
     cfg = RulesConfig.named(ruleset)
-    a = play_game(3, [make_agent("learned:pure")] * 4, cfg)
-    b = play_game(3, [make_agent("learned:pure")] * 4, cfg)
+    seats = ("learned:pure", "heuristic") * 2       # one lookahead seat per faction
+    a = play_game(3, [make_agent(s) for s in seats], cfg)
+    b = play_game(3, [make_agent(s) for s in seats], cfg)
     assert a.round == 8 and a.final_scores == b.final_scores
 
 

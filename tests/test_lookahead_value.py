@@ -17,8 +17,8 @@ from training.lookahead_value import (LookaheadValueConfig, Positions, job_seed,
 
 
 def _config(**keys) -> LookaheadValueConfig:
-    base = dict(seed=90, rounds=2, games=2, job_games=1, explore=0.5, epochs=1,
-                minibatch_size=64, workers=1)
+    base = dict(seed=90, rounds=2, games=2, job_games=1, explore=0.5, rollout=False,
+                epochs=1, minibatch_size=64, workers=1)
     return LookaheadValueConfig(**{**base, **keys})
 
 
