@@ -39,17 +39,19 @@ def test_blocks_play_with_the_learners_weights_and_send_every_learned_row():
     blocks = [BlockCollector(cfg, 2, seed, [new_network(cfg, size, n_actions) for _ in range(2)])
               for seed in (1, 2)]
     rollouts = [Rollout(cfg.num_games * cfg.rollout_steps, n_actions) for _ in range(2)]
+    made = 0
     for block in blocks:
-        rows, games = block.collect(cfg.rollout_steps, [weights(n) for n in learners],
-                                    [[], []])
+        rows, games, decisions = block.collect(cfg.rollout_steps,
+                                               [weights(n) for n in learners], [[], []])
         assert games == 0  # no game ends in 8 steps
+        made += decisions
         for net, mine in zip(learners, block.nets):
             for key, value in net.state_dict().items():
                 assert torch.equal(value, mine.state_dict()[key])
         for rollout, part in zip(rollouts, rows):
             join(rollout, part)
     # no past self: every step of every game is a learner's decision, none is lost
-    assert sum(r.n for r in rollouts) == cfg.num_games * cfg.rollout_steps
+    assert sum(r.n for r in rollouts) == made == cfg.num_games * cfg.rollout_steps
     first = blocks[0].collector.rollouts[0]
     np.testing.assert_array_equal(rollouts[0].index[:first.n], first.index[:first.n])
     np.testing.assert_array_equal(rollouts[0].advantage[:first.n], first.advantage[:first.n])

@@ -26,7 +26,7 @@ import torch
 from .ppo_rollout import Collector, Rollout
 
 #: The fields of a rollout's rows that a PPO update reads (what an actor sends back).
-ROW_FIELDS = ("index", "value_in", "legal", "choice", "logp", "advantage", "ret")
+ROW_FIELDS = ("index", "value_in", "legal", "choice", "logp", "advantage", "ret", "ready")
 
 
 def weights(net: torch.nn.Module) -> dict[str, np.ndarray]:
@@ -62,20 +62,20 @@ class BlockCollector:
         return net
 
     def collect(self, steps: int, learners: list[dict],
-                pool: list[list[dict]] | None) -> tuple[list[dict], int]:
+                pool: list[list[dict]] | None) -> tuple[list[dict], int, int]:
         """Load the learners' weights (and the pool's, unless None: unchanged), play
-        ``steps`` steps of every game: each faction's rows (:data:`ROW_FIELDS`) and the
-        games finished."""
+        ``steps`` steps of every game: each faction's rows (:data:`ROW_FIELDS`, the
+        pending ones included), the games finished and the learned decisions made."""
         for net, params in zip(self.nets, learners):
             self._load(net, params)
         if pool is not None:
             self.collector.pool = [[self._load(copy.deepcopy(net).eval(), p) for p in past]
                                    for net, past in zip(self.nets, pool)]
-        self.collector.collect(steps)
+        decisions = self.collector.collect(steps)
         rows = [{k: getattr(r, k)[:r.n] for k in ROW_FIELDS}
                 for r in self.collector.rollouts]
         games, self.collector.games_played = self.collector.games_played, 0
-        return rows, games
+        return rows, games, decisions
 
 
 def join(rollout: Rollout, rows: dict) -> None:
@@ -107,7 +107,7 @@ class RayCollector:
         self.actors = [actor.remote(cfg, int(hi - lo), block_seed(session, k), trainer.nets)
                        for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
         self.learners = trainer.nets
-        self.rollouts = [Rollout(cfg.num_games * cfg.rollout_steps, trainer.n_actions)
+        self.rollouts = [Rollout(cfg.num_games * (cfg.rollout_steps + 4), trainer.n_actions)
                          for _ in range(2)]
         self.games_played = 0
         self.pool: list[list] = [[], []]
@@ -128,11 +128,13 @@ class RayCollector:
         parts = ray.get([a.collect.remote(steps, learners, pool) for a in self.actors])
         for r in self.rollouts:
             r.clear()
-        for rows, games in parts:
+        decisions = 0
+        for rows, games, made in parts:
             for rollout, faction_rows in zip(self.rollouts, rows):
                 join(rollout, faction_rows)
             self.games_played += games
-        return sum(r.n for r in self.rollouts)
+            decisions += made
+        return decisions
 
     def close(self) -> None:
         """Stop the actors (and the cluster, if it was started here)."""

@@ -4,13 +4,17 @@ learners learn from, and their advantages.
 
 Every game's two factions are played by the two learners, except that a new game gives
 one faction (drawn) to a frozen past self of that faction with probability
-``past_self_share`` (once the pool holds one). A decision of a learner is a row of its
-faction's :class:`Rollout`; a past self's decisions are played, not learned from.
+``past_self_share`` (once the pool holds one); that past self plays the whole game, even
+if the pool changes meanwhile. A decision of a learner is a row of its faction's
+:class:`Rollout`; a past self's decisions are played, not learned from.
 
 Each seat of each game is one trajectory: its decisions in order, the reward at its
 last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
 faction share it), no discount by default. A trajectory still running at the end of a
-rollout is cut there and bootstrapped from its last row's value.
+rollout keeps its last row *pending*: the row moves to the front of the next rollout,
+where the seat's next decision (its value: the seat's position then) or the game's
+outcome completes it, whichever rollout the game ends in. Only complete rows
+(:attr:`Rollout.ready`) are learned from.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ class Rollout:
         self.reward = np.zeros(capacity, np.float32)
         self.terminal = np.zeros(capacity, np.bool_)
         self.stream = np.zeros(capacity, np.int64)        # slot * 4 + seat
+        self.ready = np.zeros(capacity, np.bool_)         # complete: learned from
         self.advantage = np.zeros(capacity, np.float32)
         self.ret = np.zeros(capacity, np.float32)
 
@@ -49,6 +54,16 @@ class Rollout:
         self.n = 0
         self.reward[:] = 0.0
         self.terminal[:] = False
+        self.ready[:] = False
+
+    def carry(self, rows: np.ndarray) -> np.ndarray:
+        """Clear, keeping the rows at ``rows`` (pending trajectories' last rows) as the
+        first rows, in that order; their new positions."""
+        kept = {k: getattr(self, k)[rows].copy() for k in
+                ("index", "value_in", "legal", "choice", "logp", "value", "stream")}
+        self.clear()
+        return self.add(*(kept[k] for k in ("index", "value_in", "legal", "choice", "logp",
+                                             "value", "stream")))
 
     def add(self, index, value_in, legal, choice, logp, value, stream) -> np.ndarray:
         """Append rows; their positions."""
@@ -67,7 +82,10 @@ class Rollout:
         self.legal = put_padded(self.legal, at, legal, self.n_actions)
 
     def finish(self, gamma: float, lam: float, n_streams: int) -> None:
-        """Generalized advantage estimates and returns of the filled rows."""
+        """Generalized advantage estimates and returns of the complete rows: those that
+        end their trajectory or that the same seat's next decision follows in this
+        rollout. A pending row (its trajectory's last so far) gets none and is not
+        :attr:`ready`; the rows before it bootstrap from its value."""
         next_value = np.zeros(n_streams, np.float32)
         next_adv = np.zeros(n_streams, np.float32)
         seen = np.zeros(n_streams, np.bool_)
@@ -77,11 +95,14 @@ class Rollout:
                 nv, na = 0.0, 0.0
             elif seen[s]:
                 nv, na = next_value[s], next_adv[s]
-            else:                       # cut by the rollout's end: bootstrap from itself
-                nv, na = self.value[t], 0.0
+            else:                       # pending: completed in a later rollout
+                self.advantage[t], self.ready[t] = 0.0, False
+                next_value[s], next_adv[s], seen[s] = self.value[t], 0.0, True
+                continue
             delta = self.reward[t] + gamma * nv - self.value[t]
             adv = delta + gamma * lam * na
             self.advantage[t], next_value[s], next_adv[s], seen[s] = adv, self.value[t], adv, True
+            self.ready[t] = True
         self.ret[:self.n] = self.advantage[:self.n] + self.value[:self.n]
 
 
@@ -95,8 +116,15 @@ class Collector:
         self.past_self_share, self.gamma, self.lam = past_self_share, gamma, lam
         self.pool: list[list[ActorCritic]] = [[], []]
         n = venv.num_games
-        self.rollouts = [Rollout(n * rollout_steps, venv.num_actions) for _ in range(2)]
+        # Room for every game's steps and the pending rows of its four seats.
+        self.rollouts = [Rollout(n * (rollout_steps + 4), venv.num_actions)
+                         for _ in range(2)]
+        # Who plays each faction of each game: LEARNER, or the number of the past self
+        # in ``players`` (kept for the whole game, whatever the pool becomes; numbered
+        # in order of first use, so the games are the same on every run).
         self.controller = np.full((n, 2), LEARNER, np.int64)
+        self.players: dict[int, ActorCritic] = {}
+        self.next_player = 0
         self.last_row = np.full((n, 4), -1, np.int64)
         self.games_played = 0
         self.obs, self.mask, self.seat = venv.reset()
@@ -107,7 +135,14 @@ class Collector:
         if self.rng.random() < self.past_self_share:
             faction = int(self.rng.integers(2))
             if self.pool[faction]:
-                self.controller[slot, faction] = int(self.rng.integers(len(self.pool[faction])))
+                net = self.pool[faction][int(self.rng.integers(len(self.pool[faction])))]
+                key = next((k for k, p in self.players.items() if p is net), None)
+                if key is None:
+                    key, self.next_player = self.next_player, self.next_player + 1
+                    self.players[key] = net
+                self.controller[slot, faction] = key
+        in_play = set(self.controller[self.controller != LEARNER].tolist())
+        self.players = {k: net for k, net in self.players.items() if k in in_play}
 
     def _act(self, net: ActorCritic, rows: np.ndarray) -> tuple:
         index, value_in = sparse_rows(self.obs[rows], NONZERO_WIDTH)
@@ -124,10 +159,14 @@ class Collector:
         return actions, (index, value_in, legal, choice, logp, values.numpy())
 
     def collect(self, steps: int) -> int:
-        """Play ``steps`` steps of every game into the rollouts; learned decisions."""
-        for r in self.rollouts:
-            r.clear()
-        self.last_row[:] = -1
+        """Play ``steps`` steps of every game into the rollouts (after the pending rows
+        of the last one); the learned decisions made."""
+        for f, r in enumerate(self.rollouts):
+            games, seats = np.nonzero(self.last_row >= 0)
+            mine = (seats >> 1) == f
+            games, seats = games[mine], seats[mine]
+            self.last_row[games, seats] = r.carry(self.last_row[games, seats])
+        carried = sum(r.n for r in self.rollouts)
         n = self.venv.num_games
         actions = np.zeros(n, np.int64)
         slots = np.arange(n)
@@ -144,13 +183,13 @@ class Collector:
                     self.last_row[rows, self.seat[rows]] = at
                 for k in np.unique(who[mine & (who != LEARNER)]):
                     rows = np.flatnonzero(mine & (who == k))
-                    actions[rows] = self._act(self.pool[f][k], rows)[0]
+                    actions[rows] = self._act(self.players[k], rows)[0]
             self.obs, self.mask, self.seat, rewards, done = self.venv.step(actions)
             for slot in np.flatnonzero(done):
                 self._end_game(slot, rewards[slot])
         for r in self.rollouts:
             r.finish(self.gamma, self.lam, n * 4)
-        return sum(r.n for r in self.rollouts)
+        return sum(r.n for r in self.rollouts) - carried
 
     def close(self) -> None:
         """Close the vector env."""

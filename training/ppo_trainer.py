@@ -67,14 +67,16 @@ def load_actor(net: ActorCritic, path: Path) -> None:
 
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
                cfg: SelfPlayConfig, rng: np.random.Generator) -> dict:
-    """PPO epochs over one faction's rows; mean entropy and losses of the last epoch."""
-    if r.n == 0:
+    """PPO epochs over one faction's complete rows (:attr:`Rollout.ready`); mean
+    entropy and losses of the last epoch."""
+    ready = np.flatnonzero(r.ready[:r.n])
+    if len(ready) == 0:
         return {}
     stats = []
     for _ in range(cfg.epochs):
         stats = []
-        order = rng.permutation(r.n)
-        for start in range(0, r.n, cfg.minibatch_size):
+        order = rng.permutation(ready)
+        for start in range(0, len(order), cfg.minibatch_size):
             mb = order[start:start + cfg.minibatch_size]
             legal = r.legal[mb]
             width = int((legal != net.n_actions).sum(axis=1).max())
