@@ -17,6 +17,8 @@ Action space                  ``Discrete(N)``, one table for every agent (N = 10
                               standard limits; see :mod:`singapore_env.encoding`)
 Observation space             ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (N,)))``
                               (D = 5146), from the observing agent's point of view
+State (``state()``)           ``Box(float32, (4 D,))``: the four seats' observations, hidden
+                              cards included; for a centralized critic in training only
 Action mask                   exactly the engine's legal decisions; all zeros off turn
 Rewards                       at the end only: ``reward_mode`` ``win`` (default, +1 shared by
                               the winners), ``vp_margin`` or ``faction``
@@ -192,6 +194,9 @@ class raw_env(AECEnv, EzPickle):
         self._observation_space = spaces.Dict(obs_spaces)
         self.action_spaces = {a: self._action_space for a in AGENTS}
         self.observation_spaces = {a: self._observation_space for a in AGENTS}
+        self.state_space = spaces.Box(np.tile(self.encoder.low, len(AGENTS)),
+                                      np.tile(self.encoder.high, len(AGENTS)),
+                                      (len(AGENTS) * d,), np.float32)
 
         self._init_seed = seed
         self._seed_rng: np.random.Generator | None = None
@@ -319,6 +324,17 @@ class raw_env(AECEnv, EzPickle):
                 ob.update(self.candidates.encode(self.game, seat))
             self._obs_cache[agent] = ob
         return ob
+
+    def state(self) -> np.ndarray:
+        """The whole game as one flat float32 vector (``state_space``): the four seats'
+        observations in seat order, so every hand, pending draw, Search offer and
+        commitment is in it. For a centralized critic in training only (as MAPPO's and
+        PerfectDou's): it holds hidden information, so a policy that acts must never
+        read it. The order of the decks (the future) is in no one's view and not in it."""
+        if self.game is None:
+            raise RuntimeError("state() before reset()")
+        return np.concatenate([self.encoder.encode(self.game, seat)
+                               for seat in range(len(AGENTS))])
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The int8 legal-action mask of ``agent`` (default: the agent to act)."""
