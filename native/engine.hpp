@@ -427,6 +427,16 @@ private:
 #include "rules_roles.inc"
 #include "rules_first_edition.inc"
 
+public:
+    // The seat's final VP if the game ended now (scoring.py projected_final_vp: dice
+    // bonuses at their mean, one a die): public information, no die rolled.
+    int projected_final_vp(int seat) const {
+        return s_.vp[seat] + legacy_vp(seat) + end_game_total(seat, [](const Effect& e) { return e.dice; });
+    }
+
+private:
+    friend struct CandidateWriter;  // players read the rules by their own functions
+
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;
     Pcg64 rng_;

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include "batch.hpp"
+#include "candidates.hpp"
 #include "encoder.hpp"
 #include "engine.hpp"
 #include "invariants.hpp"
@@ -220,6 +221,28 @@ PYBIND11_MODULE(_native, m) {
             if (!e.mask(game_of(g), seat, row_of(out, e.layout().n_actions), &bad))
                 throw py::value_error("engine decision (" + std::to_string(bad.kind) + ", " +
                                       std::to_string(bad.arg) + ") is outside the action table");
+        }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert());
+
+    py::class_<sg::CandidateWriter>(m, "CandidateWriter",
+                                    "The candidate features of legal decisions and the seats' projected VP.")
+        .def(py::init([](std::vector<int> offset, std::vector<int> size, int n_actions, int n_features,
+                         int max_tableau) {
+            if (offset.size() != size.size() || n_actions < 1 || n_features < sg::CF_WRITTEN || max_tableau < 1)
+                throw std::invalid_argument("a candidate writer needs the action table and at least " +
+                                            std::to_string(sg::CF_WRITTEN) + " feature columns");
+            for (size_t k = 0; k < offset.size(); ++k)
+                if (offset[k] < 0 || size[k] < 0 || offset[k] + size[k] > n_actions)
+                    throw std::invalid_argument("an action kind lies outside the action table");
+            return sg::CandidateWriter{std::move(offset), std::move(size), n_actions, n_features, max_tableau};
+        }), py::arg("offset"), py::arg("size"), py::arg("n_actions"), py::arg("n_features"), py::arg("max_tableau"))
+        .def("write", [](const sg::CandidateWriter& w, py::handle g, int seat, Array<float> card, Array<float> feats) {
+            check_seat(seat);
+            w.write(game_of(g), seat, row_of(card, w.n_actions),
+                    rows_of(feats, "features", w.n_actions, w.n_features));
+        }, py::arg("game"), py::arg("seat"), py::arg("card").noconvert(), py::arg("features").noconvert())
+        .def_static("projected_vp", [](py::handle g, int seat, Array<float> out) {
+            check_seat(seat);
+            sg::CandidateWriter::projected_vp(game_of(g), seat, row_of(out, 4));
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert());
 
     // The slots of a vector env (batch.hpp), stepped without the GIL.

@@ -49,10 +49,10 @@ Options (keyword arguments of ``env``/``raw_env``): ``seed`` (used by the first
 ``candidates``: a scorer ``(game, seat) -> [(score, decision), ...]`` whose scores fill
 the prior columns of the candidate features, such as the heuristic's
 ``agents.priors.resolve_prior("heuristic")``),
-``engine`` (``"python"``, the default, or ``"native"``: the compiled twin of the rules
-and of the observation writer, :mod:`singapore_env.native`, with the same observations,
-masks and rewards; it needs the built module, ``keep_text_log`` off and no
-``candidates``),
+``engine`` (``"python"``, the default, or ``"native"``: the compiled twin of the rules,
+of the observation writer and of the candidate features, :mod:`singapore_env.native`,
+with the same observations, masks and rewards; it needs the built module,
+``keep_text_log`` off and no ``candidate_prior``),
 ``illegal_action`` (``"raise"``: a masked-out action raises :class:`IllegalActionError`
 and changes nothing; ``"penalize"``: PettingZoo's terminate-with-penalty, the offender gets
 ``illegal_reward`` (-1) and the game ends for every agent), ``render_mode`` and
@@ -167,7 +167,7 @@ class raw_env(AECEnv, EzPickle):
         self.engine = engine
         if engine == "native":
             self._game_class, self.encoder = _native_engine(self.cfg, self.content,
-                                                            keep_text_log, candidates)
+                                                            keep_text_log, candidate_prior)
         else:
             self._game_class, self.encoder = Game, encoder_for(self.content, self.cfg)
         self.table = self.encoder.table
@@ -187,8 +187,13 @@ class raw_env(AECEnv, EzPickle):
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }
-        self.candidates = (CandidateEncoder.for_observations(self.encoder, candidate_prior)
-                           if candidates else None)
+        self.candidates = None
+        if candidates and engine == "native":
+            from .native_encoding import NativeCandidateEncoder
+
+            self.candidates = NativeCandidateEncoder(self.encoder)
+        elif candidates:
+            self.candidates = CandidateEncoder.for_observations(self.encoder, candidate_prior)
         if self.candidates is not None:
             obs_spaces.update(candidate_spaces(self.candidates))
         self._observation_space = spaces.Dict(obs_spaces)
@@ -422,14 +427,14 @@ class raw_env(AECEnv, EzPickle):
 
 
 def _native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
-                  candidates: bool) -> tuple[type, Any]:
+                  candidate_prior: Callable | None) -> tuple[type, Any]:
     """The native game class and observation encoder, or the error that says why the
     native engine cannot serve this env (its module missing: ``NativeUnavailable``)."""
     from . import native
     native.require()
-    if keep_text_log or candidates:
-        raise ValueError("engine=\"native\" keeps no text log and has no candidate features "
-                         "(keep_text_log=False, candidates=False)")
+    if keep_text_log or candidate_prior is not None:
+        raise ValueError("engine=\"native\" keeps no text log and takes no candidate prior "
+                         "(keep_text_log=False, candidate_prior=None)")
     if cfg.ruleset not in native.NATIVE_RULESETS:
         raise ValueError(f"the native engine does not play the {cfg.ruleset!r} ruleset")
     from .native_encoding import native_encoder_for

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .candidates import FEATURES, CandidateEncoder
 from .encoding import ObservationEncoder, encoder_for, observation_key
 from .engine.config import RulesConfig
 from .engine.content import Content
@@ -21,7 +22,7 @@ from .engine.game import Game
 from .engine.rulesets import ruleset_of
 from .native import NativeGame, _content, require
 
-__all__ = ["NativeEncoder", "native_encoder_for", "layout_record"]
+__all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "layout_record"]
 
 
 def layout_record(enc: ObservationEncoder) -> dict:
@@ -89,6 +90,29 @@ class NativeEncoder:
     def decode(self, vector) -> dict[str, np.ndarray]:
         """``{slice name: array}`` of a vector (the Python encoder's reading)."""
         return self.python.decode(vector)
+
+
+class NativeCandidateEncoder(CandidateEncoder):
+    """The candidate keys (:mod:`singapore_env.candidates`) of native games, written in
+    C++ (``native/candidates.hpp``): the Python encoder's values, float for float
+    (``tests/test_native_candidates.py``). No prior: a prior scores Python games."""
+
+    def __init__(self, encoder: NativeEncoder):
+        enc = encoder.python
+        super().__init__(enc.table, len(enc.c.defs), enc.cfg.max_tableau)
+        record = layout_record(enc)
+        self._writer = require().CandidateWriter(record["action_offset"], record["action_size"],
+                                                 self.n_actions, len(FEATURES), self.T)
+
+    def encode(self, game: NativeGame, seat: int) -> dict[str, np.ndarray]:
+        """The candidate keys for ``seat`` (rows all zero when it is not asked now)."""
+        card = np.empty(self.n_actions, np.float32)
+        features = np.empty((self.n_actions, len(FEATURES)), np.float32)
+        projected = np.empty(4, np.float32)
+        self._writer.write(game._game, seat, card, features)
+        self._writer.projected_vp(game._game, seat, projected)
+        return {"candidate_card": card, "candidate_features": features,
+                "projected_vp": projected}
 
 
 _SHARED: dict[tuple, NativeEncoder] = {}
