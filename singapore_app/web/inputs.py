@@ -152,9 +152,17 @@ def save_of(body: dict) -> Game:
 
 def answer_of(body: dict, game: Game) -> Decision:
     """The decision a body names: ``{"index": i}`` (into the legal answers) or
-    ``{"decision": [kind, arg]}``, with ``expect``: the decision count the client saw."""
+    ``{"decision": [kind, arg]}``, one of the two, with ``expect``: the decision count
+    the client saw (required: an answer means something only at the question it was
+    chosen for, so a retried or doubled answer is a 409, never a second move)."""
     known_keys(body, ("index", "decision", "expect"))
-    if "expect" in body and _int(body, "expect", 0, 0, 10**9) != len(game.history):
+    if "index" in body and "decision" in body:
+        raise ApiError(400, "give the answer one way: {\"index\": i} or "
+                            "{\"decision\": [kind, arg]}, not both")
+    if "expect" not in body:
+        raise ApiError(400, "expect is missing: give the number of decisions taken when the "
+                            "answer was chosen (the view's \"decisions\")")
+    if _int(body, "expect", 0, 0, 10**9) != len(game.history):
         raise ApiError(409, f"the game has moved on: {len(game.history)} decisions taken, "
                             f"the answer was for {body['expect']}")
     legal = game.legal_decisions()

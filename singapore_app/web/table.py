@@ -116,6 +116,8 @@ class Table:
         """Apply the acting seat's decision (IllegalDecision if the engine refuses it,
         the game unchanged), logging it as each seat sees it."""
         g = self.game
+        if decision not in g.legal_decisions():
+            g.step(decision)  # (the engine refuses it, in its words, before it is read)
         seat, index, events = g.acting_seat, len(g.history), len(g.s.log_text)
         texts = [decision_seen_by(g, decision, v) for v in (0, 1, 2, 3, -1)]
         g.step(decision)
