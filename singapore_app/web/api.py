@@ -6,7 +6,8 @@ Each handler checks its input (:mod:`singapore_app.web.inputs`, agent specs
 :mod:`singapore_app.web.specs`) before touching a game; the engine decides legality (an
 illegal answer is its ``IllegalDecision``, a 409 with the engine's words). A seat's view
 needs that seat's secret (header ``X-Seat-Key`` or query ``key``); the creator's actions
-the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 200.
+the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 200 (a
+503 when the disk cannot take it).
 """
 
 from __future__ import annotations
@@ -87,7 +88,11 @@ async def _open(request: Request, game, seats: list[str], delay: float = 0.0,
     """A new table written to disk, its agents started: its links (201)."""
     web = _state(request)
     table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines)
-    await web.tables.persist(table)
+    try:
+        await web.tables.save(table)
+    except ApiError:
+        web.tables.forget(table)  # (its links were never given: nobody can play it)
+        raise
     web.driver.kick(table)
     return JSONResponse(_links(table), status_code=201)
 
@@ -159,6 +164,7 @@ async def seat_answer(request: Request):
         raise ApiError(409, f"it is {SEAT_NAMES[g.acting_seat]}'s decision, not "
                             f"{SEAT_NAMES[seat]}'s")
     decision = inputs.answer_of(body, g)
+    web.tables.check_saving()
     try:
         table.step(decision)
     except IllegalDecision as exc:
@@ -186,7 +192,7 @@ async def set_pace(request: Request):
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("delay",))
     table.delay = inputs.delay_of(body)
-    await _state(request).tables.persist(table)
+    await _state(request).tables.save(table)
     return JSONResponse({"id": table.id, "delay": table.delay})
 
 
@@ -196,7 +202,7 @@ async def stop_game(request: Request):
     table = await _owned(request)
     if not table.finished:
         table.stopped = True
-        await _state(request).tables.persist(table)
+        await _state(request).tables.save(table)
     return JSONResponse({"id": table.id, "stopped": table.stopped,
                          "status": views.headline(table)})
 

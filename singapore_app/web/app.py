@@ -104,11 +104,13 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
             log.info("opened %d saved games from %s", len(opened), games_dir)
         for table in list(tables.tables.values()):
             state.driver.kick(table)
-        flusher = asyncio.get_running_loop().create_task(tables.keep_flushing())
+        stop = asyncio.Event()
+        flusher = asyncio.get_running_loop().create_task(tables.keep_flushing(stop))
         yield
         await state.driver.close()
-        flusher.cancel()
+        stop.set()
         await asyncio.gather(flusher, return_exceptions=True)
+        await tables.close()
 
     routes = [Route("/", _page("index.html")),
               Route("/favicon.ico", lambda request: Response(status_code=204)),

@@ -37,6 +37,8 @@ class Driver:
             while table.agent_to_move():
                 if table.delay:
                     await asyncio.sleep(table.delay)
+                while self.tables.saving_fails:  # (no move the journal cannot keep)
+                    await asyncio.sleep(0.5)
                 if not table.agent_to_move():
                     break  # (stopped while waiting)
                 g = table.game

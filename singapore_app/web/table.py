@@ -129,6 +129,10 @@ class Table:
         self.log.extend([index, -1, line.strip()] for line in public_events(self.game, start))
 
     # ------------------------------------------------------------ files
+    def mark(self) -> tuple:
+        """What a write of the table's file depends on: (decisions, stopped, pace)."""
+        return len(self.game.history), self.stopped, self.delay
+
     def record(self) -> str:
         """The table as the JSON text of its file: seats, secrets, pace and the save."""
         head = json.dumps({
