@@ -172,7 +172,8 @@ def test_a_journal_file_stays_until_its_games_are_written(tmp_path, monkeypatch)
     assert _history(tmp_path, game["id"]) == answered
     with client(tmp_path) as c:  # taken again, written: the files go
         assert c.get(f"/api/games/{game['id']}").json()["decisions"] == 10
-        assert list(tmp_path.glob("journal-*.jsonl")) == []
+        assert [p.name for p in tmp_path.glob("journal-*.jsonl")] == ["journal-6.jsonl"]
+        assert (tmp_path / "journal-6.jsonl").read_text() == ""  # (the new one)
 
 
 def test_a_crash_between_writes_loses_nothing_acknowledged(tmp_path):

@@ -18,7 +18,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -79,6 +79,8 @@ class JsonErrors:
 
         try:
             await self.app(scope, receive, sending)
+        except ClientDisconnect:
+            return  # (the client went, or was cut off for sending too slowly)
         except Exception:  # noqa: BLE001 -- every failure of a request is answered
             log.exception("error in %s %s", scope.get("method"), scope.get("path"))
             if not started:

@@ -58,6 +58,8 @@ class Journal:
         self._task: asyncio.Task | None = None
         self._closing = False
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="journal")
+        with contextlib.suppress(OSError):  # (opened now: a later lack of descriptors
+            self._open_file()                # does not stop it; else opened on a write)
 
     def entries(self) -> list[tuple[str, int, int, int]]:
         """The decisions of the journal files found at start, in order (and what each
@@ -154,7 +156,7 @@ class Journal:
     def _append(self, text: str) -> None:
         """Write ``text`` at the end of the journal file and fsync it."""
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._open_file()
         data = (("\n" if self._torn else "") + text).encode()
         try:
             while data:
@@ -167,6 +169,9 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.close(fd)
             raise
+
+    def _open_file(self) -> None:
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def _begin_next(self) -> None:
         """Start a new journal file (between two groups)."""
