@@ -21,7 +21,7 @@ def test_a_person_plays_a_whole_game_against_agents(tmp_path):
         key = game["seats"][1]["key"]
         view = play_seat(c, game["id"], 1, key, random.Random(1))
         assert view["over"] and view["board"]["winners"]
-        assert any(line.startswith("resident: ") for line in view["log"])
+        assert any(line.startswith("Resident: ") for line in view["log"])
         assert any(line.startswith("* R") for line in view["log"])
         save = c.get(f"/api/games/{game['id']}/save")
         assert save.status_code == 200
@@ -147,3 +147,31 @@ def test_agents_go_on_after_a_restart(tmp_path):
         assert again["log"][:len(before["log"])] == before["log"]
         c.app.state.web.tables.get(game["id"]).delay = 0
         assert wait(c, f"/api/games/{game['id']}", lambda v: v["over"])["over"]
+
+
+def test_the_board_and_the_log_are_in_players_words():
+    """No engine notation on the board or in the log: round rules in words, seats by
+    their names (not their ids), for every viewer, at every decision of a game."""
+    import re
+
+    from singapore_app.web import api
+    from singapore_app.web.table import Table
+    from singapore_env.engine.content import SEAT_NAMES
+
+    ids = re.compile(r"\b(" + "|".join(SEAT_NAMES) + r")\b|_")
+    g = Game(0)
+    table, rng, rules = Table("0" * 12, g, ["person"] * 4), random.Random(0), set()
+    while not g.is_over:
+        for viewer in (None, g.acting_seat):
+            view = api.view(table, viewer)
+            board = view["board"]
+            words = [view["status"], *view["log"], *board["modifiers"],
+                     *board["in_progress"]] + [p["role"] for p in board["players"]]
+            if view["question"]:
+                words += [view["question"]["text"]] + [a["text"] for a in
+                                                        view["question"]["answers"]]
+            assert not [w for w in words if ids.search(w)], [w for w in words if ids.search(w)]
+            rules |= set(board["modifiers"])
+        table.step(rng.choice(g.legal_decisions()))
+    assert "Market cards cost $1 more" in rules
+    assert "Lieutenant-Governor: " in "\n".join(table.log_for(None))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from singapore_env.engine import Game
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.state import VP_SOURCES
-from singapore_env.words import decision_words
+from singapore_env.words import decision_words, seat_words
 
 from . import views
 
@@ -37,7 +37,7 @@ class Timeline:
                 self.marks.append({"step": i, "round": g.s.round,
                                    "seat": SEAT_NAMES[g.acting_seat]})
                 last = here
-            self.words.append(f"{SEAT_NAMES[g.acting_seat]}: {decision_words(g, d)}")
+            self.words.append(f"{seat_words(g.acting_seat)}: {decision_words(g, d)}")
             g.step(d)
             self.vp.append(_vp(g))
             if (i + 1) % EVERY == 0:

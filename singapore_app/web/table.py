@@ -18,8 +18,7 @@ import time
 
 from singapore_env.engine import Game
 from singapore_env.engine.save_validation import SaveFormatError
-from singapore_env.engine.content import SEAT_NAMES
-from singapore_env.words import decision_seen_by
+from singapore_env.words import decision_seen_by, seat_words
 
 from ..play import public_events
 
@@ -96,7 +95,7 @@ class Table:
         col = SPECTATOR if viewer is None else viewer
         lines = []
         for _, seat, text in self.log[-most:]:
-            lines.append(text if seat < 0 else f"{SEAT_NAMES[seat]}: {text[col]}")
+            lines.append(text if seat < 0 else f"{seat_words(seat)}: {text[col]}")
         return lines
 
     # ------------------------------------------------------------ playing
