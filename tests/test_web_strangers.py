@@ -244,3 +244,38 @@ def test_with_allow_code_a_file_that_blocks_or_fails_is_answered(tmp_path, monke
             assert r.status_code == 400 and words in r.json()["error"], r.text
         assert c.get("/api/games").status_code == 200
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # (frees the blocked thread)
+
+
+def test_views_of_finished_games_and_replays_are_built_off_the_event_loop(monkeypatch):
+    from singapore_app.web import replay
+
+    where = []
+    real_board, real_timeline = views.board, replay.Timeline.__init__
+
+    def _where():
+        try:
+            asyncio.get_running_loop()
+            return "event loop"
+        except RuntimeError:
+            return "thread"
+
+    def board(*args):
+        where.append(("board", _where()))
+        return real_board(*args)
+
+    def timeline(self, game):
+        where.append(("timeline", _where()))
+        real_timeline(self, game)
+
+    with client() as c:
+        done = start(c, ["random"] * 4, seed=5, settings=SHORT)
+        wait(c, f"/api/games/{done['id']}", lambda v: v["over"])
+        playing = start(c, ["person", "random", "random", "random"])
+        monkeypatch.setattr(views, "board", board)
+        monkeypatch.setattr(replay.Timeline, "__init__", timeline)
+        for path in ("", "/replay", "/replay/3"):
+            assert c.get(f"/api/games/{done['id']}{path}").status_code == 200
+        assert set(where) == {("board", "thread"), ("timeline", "thread")}, where
+        where.clear()
+        assert c.get(f"/api/games/{playing['id']}").status_code == 200
+        assert where == [("board", "event loop")]  # (a game that changes: on the loop)

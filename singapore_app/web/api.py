@@ -31,6 +31,21 @@ def _state(request: Request):
     return request.app.state.web
 
 
+async def _off_loop(request: Request, build, *args):
+    """``build(*args)`` on the server's thread for pages (views of finished games,
+    replays: they read a game nothing changes any more)."""
+    return await asyncio.get_running_loop().run_in_executor(_state(request).pages, build,
+                                                            *args)
+
+
+async def _view_response(request: Request, table: Table, seat: int | None):
+    """The view as a response: built on the event loop while the game can change, off
+    it once the game is finished."""
+    if table.finished:
+        return await _off_loop(request, lambda: JSONResponse(view(table, seat)))
+    return JSONResponse(view(table, seat))
+
+
 async def _table(request: Request) -> Table:
     return await _state(request).tables.open(inputs.game_id(request.path_params["game"]))
 
@@ -135,12 +150,12 @@ async def open_replay(request: Request):
 
 
 async def spectator_view(request: Request):
-    return JSONResponse(view(await _table(request), None))
+    return await _view_response(request, await _table(request), None)
 
 
 async def seat_view(request: Request):
     table = await _table(request)
-    return JSONResponse(view(table, _seat(request, table)))
+    return await _view_response(request, table, _seat(request, table))
 
 
 async def seat_legal(request: Request):
@@ -231,18 +246,19 @@ async def download(request: Request):
 async def replay_summary(request: Request):
     table = await _table(request)
     _open_book(table, "replay")
-    return JSONResponse(_state(request).tables.timeline(table).summary())
+    timeline = await _state(request).tables.timeline(table, _state(request).pages)
+    return await _off_loop(request, lambda: JSONResponse(timeline.summary()))
 
 
 async def replay_step(request: Request):
     table = await _table(request)
     _open_book(table, "replay")
-    timeline = _state(request).tables.timeline(table)
+    timeline = await _state(request).tables.timeline(table, _state(request).pages)
     text = request.path_params["step"]
     if not (text.isascii() and text.isdigit() and len(text) <= 7
             and int(text) <= len(timeline)):
         raise ApiError(400, f"step must be an integer in 0..{len(timeline)}, got {text[:20]!r}")
-    return JSONResponse(timeline.view(int(text)))
+    return await _off_loop(request, lambda: JSONResponse(timeline.view(int(text))))
 
 
 ROUTES = [

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -36,13 +37,16 @@ log = logging.getLogger(__name__)
 @dataclass
 class WebState:
     """What the handlers share: the tables, the agents' driver, whether agent specs
-    may load code or files from the server's disk, and the seconds an agent may think
-    per decision."""
+    may load code or files from the server's disk, the seconds an agent may think per
+    decision, and the threads that build pages."""
 
     tables: Tables
     driver: Driver
     allow_code: bool = False
     think_limit: float = THINK_LIMIT
+    #: threads building views of finished games and replays (never behind agents)
+    pages: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
+        2, thread_name_prefix="pages"))
 
 
 def _page(name: str):
@@ -113,6 +117,7 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
         stop.set()
         await asyncio.gather(flusher, return_exceptions=True)
         await tables.close()
+        state.pages.shutdown(wait=False, cancel_futures=True)
 
     routes = [Route("/", _page("index.html")),
               Route("/favicon.ico", lambda request: Response(status_code=204)),

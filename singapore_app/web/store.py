@@ -158,14 +158,17 @@ class Tables:
         while len(self._finished) > KEPT_FINISHED:
             self._finished.popitem(last=False)
 
-    def timeline(self, table: Table) -> Timeline:
-        """The replay timeline of ``table``'s game as it is now (cached per length)."""
+    async def timeline(self, table: Table, pool=None) -> Timeline:
+        """The replay timeline of ``table``'s game as it is now (cached per length),
+        built on ``pool``'s threads (it replays the game: off the event loop)."""
         n = len(table.game.history)
         cached = self._timelines.get(table.id)
         if cached is None or cached[0] != n:
+            game = table.game.clone()  # (the game as it is now, whatever comes next)
+            built = await asyncio.get_running_loop().run_in_executor(pool, Timeline, game)
             if len(self._timelines) >= 16:
                 self._timelines.pop(next(iter(self._timelines)))
-            cached = self._timelines[table.id] = (n, Timeline(table.game))
+            cached = self._timelines[table.id] = (n, built)
         return cached[1]
 
     # ------------------------------------------------------------ files
