@@ -279,3 +279,26 @@ def test_views_of_finished_games_and_replays_are_built_off_the_event_loop(monkey
         where.clear()
         assert c.get(f"/api/games/{playing['id']}").status_code == 200
         assert where == [("board", "event loop")]  # (a game that changes: on the loop)
+
+
+def test_a_search_stops_at_the_think_limit_whatever_its_budget():
+    """The think limit is a deadline the search obeys (a budget of simulations counts
+    them at a guessed rate: mcts:iters=100:topk=6 took 6 to 20 s a decision)."""
+    import random
+
+    from agents.mcts import MctsAgent
+    from web_support import TestClient, create_app
+
+    g, rng = Game(1), random.Random(0)
+    for _ in range(20):
+        g.step(rng.choice(g.legal_decisions()))
+    agent = MctsAgent(seed=1, iters=100, topk=6)
+    agent.time_cap = 0.2
+    begun = time.perf_counter()
+    agent.choose(g.clone(), g.acting_seat)
+    assert agent.stats.searched == 1 and agent.stats.simulations < 100
+    assert time.perf_counter() - begun < 3.0  # (the cap, and at most one world more)
+    with TestClient(create_app(think_limit=0.3)) as c:
+        game = start(c, ["mcts:iters=6", "random", "random", "random"])
+        wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] > 4)
+        assert c.app.state.web.tables.tables[game["id"]].agents[0].time_cap == 0.3

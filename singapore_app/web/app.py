@@ -101,7 +101,7 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
     ``think_limit`` caps an agent's seconds per decision, ``max_games`` the games in
     progress."""
     tables = Tables(games_dir, max_games)
-    state = WebState(tables, Driver(tables, workers), allow_code, think_limit)
+    state = WebState(tables, Driver(tables, workers, think_limit), allow_code, think_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

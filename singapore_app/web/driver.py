@@ -18,10 +18,13 @@ log = logging.getLogger(__name__)
 
 
 class Driver:
-    """Runs the agents' moves of every table of ``tables`` on ``workers`` threads."""
+    """Runs the agents' moves of every table of ``tables`` on ``workers`` threads; a
+    search agent stops each search at ``think_limit`` seconds (its ``time_cap``),
+    whatever budget its spec names."""
 
-    def __init__(self, tables: Tables, workers: int = 2):
+    def __init__(self, tables: Tables, workers: int = 2, think_limit: float | None = None):
         self.tables = tables
+        self.think_limit = think_limit
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="agent",
                                        initializer=limit_threads)
         self.tasks: dict[str, asyncio.Task] = {}
@@ -46,6 +49,8 @@ class Driver:
                 table.thinking = seat
                 try:
                     agent = await loop.run_in_executor(self.pool, table.agent, seat)
+                    if hasattr(agent, "time_cap"):
+                        agent.time_cap = self.think_limit
                     decision = await loop.run_in_executor(self.pool, agent.choose,
                                                           g.clone(), seat)
                 finally:
