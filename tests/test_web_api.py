@@ -77,23 +77,60 @@ def test_a_simulate_save_opens_as_a_replay_and_steps(tmp_path):
         assert c.get(f"/api/games/{game}").json()["log"]  # the log, replayed from the seed
 
 
-def test_a_saved_game_is_played_on_with_new_seats():
-    g = Game(6)
-    rng = random.Random(0)
-    for _ in range(30):
+def _saved_game(seed: int, decisions: int) -> Game:
+    g, rng = Game(seed), random.Random(0)
+    for _ in range(decisions):
         legal = g.legal_decisions()
         g.step(legal[rng.randrange(len(legal))])
+    return g
+
+
+def test_a_saved_game_is_played_on_by_agents_as_it_was_dealt():
+    g = _saved_game(6, 30)
     with client() as c:
         r = c.post("/api/games/resume", json={"save": json.loads(g.to_json()),
-                                              "seats": ["person"] * 4})
+                                              "seats": ["random"] * 4, "delay": 10})
+        assert r.status_code == 201, r.text
+        table = c.app.state.web.tables.tables[r.json()["id"]]
+        assert table.base is None and table.game.to_json() == g.to_json()
+
+
+def test_a_save_played_on_with_people_is_dealt_again(tmp_path):
+    """Whoever holds a save (a game of agents' is public) knows every hidden card and
+    the dice to come: with a person at the table, all of it is dealt again; the public
+    board stays; the table survives a restart, plays to its end and replays."""
+    g = _saved_game(7, 60)
+    with client(tmp_path) as c:
+        r = c.post("/api/games/resume", json={"save": json.loads(g.to_json()),
+                                              "seats": ["person", "random", "random",
+                                                        "random"]})
         assert r.status_code == 201, r.text
         links = r.json()
-        acting = g.acting_seat
-        key = links["seats"][acting]["key"]
-        legal = c.get(f"/api/games/{links['id']}/seats/{acting}/legal",
-                      headers={"x-seat-key": key}).json()
-        assert legal["to_answer"] and legal["decisions"] == 30
-        assert len(legal["question"]["answers"]) == len(g.legal_decisions())
+        new = c.app.state.web.tables.tables[links["id"]].game
+        old, now = g.s, new.s
+        # (every hidden Battle card, in hands and decks, dealt again: 9 and 11 in the decks)
+        assert now.battle_deck != old.battle_deck
+        assert sorted(sum(now.hands, []) + sum(now.battle_deck, [])) == \
+            sorted(sum(old.hands, []) + sum(old.battle_deck, []))
+        assert (now.event_deck, now.market_deck) != (old.event_deck, old.market_deck)
+        assert sorted(now.market_deck) == sorted(old.market_deck)
+        assert [now.vp, now.wealth, now.districts, now.market] == \
+            [old.vp, old.wealth, old.districts, old.market]
+        assert [[x.card for x in row] for row in now.tableau] == \
+            [[x.card for x in row] for row in old.tableau]
+        assert new.history == g.history and new.rng.bit_generator.state != \
+            g.rng.bit_generator.state
+        at_resume = new.to_json()
+    with client(tmp_path) as c:  # a restart replays it from the new deal
+        view = c.get(f"/api/games/{links['id']}").json()
+        assert view["decisions"] >= 60 and view["log"]
+        assert c.app.state.web.tables.tables[links["id"]].base == json.loads(at_resume)
+        end = play_seat(c, links["id"], 0, links["seats"][0]["key"], random.Random(2))
+        assert end["over"]
+        summary = c.get(f"/api/games/{links['id']}/replay").json()
+        assert summary["steps"] == end["decisions"] - 60
+        last = c.get(f"/api/games/{links['id']}/replay/{summary['steps']}").json()
+        assert last["board"]["final_vp"] == end["board"]["final_vp"]
 
 
 def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):

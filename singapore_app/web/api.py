@@ -13,6 +13,7 @@ the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 2
 from __future__ import annotations
 
 import asyncio
+import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -24,7 +25,7 @@ from singapore_env.engine.save_validation import SaveFormatError
 
 from . import inputs, specs, views
 from .inputs import ApiError
-from .table import PERSON, Table, key_fits, rebuilt
+from .table import PERSON, Table, dealt_again, key_fits, rebuilt
 
 
 def _state(request: Request):
@@ -99,10 +100,12 @@ async def list_games(request: Request):
 
 
 async def _open(request: Request, game, seats: list[str], delay: float = 0.0,
-                replay_only: bool = False, log_lines: list | None = None):
+                replay_only: bool = False, log_lines: list | None = None,
+                base: dict | None = None):
     """A new table written to disk, its agents started: its links (201)."""
     web = _state(request)
-    table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines)
+    table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines,
+                           base=base)
     try:
         await web.tables.save(table)
     except ApiError:
@@ -131,14 +134,19 @@ async def _saved(body: dict):
 
 
 async def resume_game(request: Request):
-    """A saved game played on from where it was, with new seats."""
+    """A saved game played on from where it was, with new seats; with a person among
+    them, everything hidden is dealt again first (whoever holds a save knows every
+    hidden card of it, and its seed gives the dice to come)."""
     web = _state(request)
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("save", "seats", "delay"))
     seats, delay = inputs.seats_of(body), inputs.delay_of(body)
     game, log_lines = await _saved(body)
     await specs.check_seats(seats, web.allow_code, web.think_limit)
-    return await _open(request, game, seats, delay, game.is_over, log_lines)
+    if PERSON not in seats or game.is_over:
+        return await _open(request, game, seats, delay, game.is_over, log_lines)
+    game = await asyncio.get_running_loop().run_in_executor(web.pages, dealt_again, game)
+    return await _open(request, game, seats, delay, base=json.loads(game.to_json()))
 
 
 async def open_replay(request: Request):

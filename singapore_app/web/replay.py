@@ -2,7 +2,7 @@
 VP by source after each one, and marks to jump to a round or a turn.
 
 The timeline replays the game's decisions from its seed once (the engine is
-deterministic) and keeps a copy of the game every :data:`EVERY` decisions, so the board
+deterministic; a game dealt again from a save replays from that deal) and keeps a copy of the game every :data:`EVERY` decisions, so the board
 at any step is at most that many decisions away.
 """
 
@@ -20,11 +20,13 @@ EVERY = 25
 
 
 class Timeline:
-    """The steps of ``game`` (its decision log replayed from the seed)."""
+    """The steps of ``game`` (its decision log replayed from the seed, or from ``base``:
+    the save of the game as it was dealt again)."""
 
-    def __init__(self, game: Game):
-        self.decisions = list(game.history)
-        g = Game(game.seed, game.cfg, game.c)
+    def __init__(self, game: Game, base: dict | None = None):
+        g = Game(game.seed, game.cfg, game.c) if base is None else Game.from_dict(base,
+                                                                                 game.c)
+        self.decisions = list(game.history[len(g.history):])
         self._copies = [g.clone()]
         #: per step (0 = before the first decision): VP by source per seat, round, acting seat
         self.vp = [_vp(g)]

@@ -78,7 +78,8 @@ class Tables:
 
     # ------------------------------------------------------------ tables
     def new(self, game: Game, seats: list[str], delay: float = 0.0,
-            replay_only: bool = False, log_lines: list | None = None) -> Table:
+            replay_only: bool = False, log_lines: list | None = None,
+            base: dict | None = None) -> Table:
         """A new table for ``game`` under a fresh id (ApiError 429 past the server's
         limit of games in progress); the caller writes it (:meth:`persist`)."""
         if not replay_only and self.in_progress() >= self.max_games:
@@ -87,7 +88,8 @@ class Tables:
         table_id = secrets.token_hex(6)
         while table_id in self.tables or self._path(table_id).exists():  # pragma: no cover
             table_id = secrets.token_hex(6)
-        table = Table(table_id, game, seats, delay, log=log_lines, replay_only=replay_only)
+        table = Table(table_id, game, seats, delay, log=log_lines, replay_only=replay_only,
+                      base=base)
         self.tables[table_id] = table
         self._note(table)
         return table
@@ -165,7 +167,8 @@ class Tables:
         cached = self._timelines.get(table.id)
         if cached is None or cached[0] != n:
             game = table.game.clone()  # (the game as it is now, whatever comes next)
-            built = await asyncio.get_running_loop().run_in_executor(pool, Timeline, game)
+            built = await asyncio.get_running_loop().run_in_executor(pool, Timeline, game,
+                                                                     table.base)
             if len(self._timelines) >= 16:
                 self._timelines.pop(next(iter(self._timelines)))
             cached = self._timelines[table.id] = (n, built)
