@@ -8,7 +8,6 @@ stop waits at most :data:`GRACEFUL_SECONDS` for requests under way."""
 from __future__ import annotations
 
 import logging
-import resource
 import socket
 import threading
 import time
@@ -33,6 +32,10 @@ _FULL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\
 def default_connections() -> int:
     """:data:`MAX_CONNECTIONS`, or half the process's open-file limit if that is lower
     (the games' files and the journal need descriptors too)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover -- (not on Windows)
+        return MAX_CONNECTIONS
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return MAX_CONNECTIONS
