@@ -263,9 +263,9 @@ def test_views_of_finished_games_and_replays_are_built_off_the_event_loop(monkey
         where.append(("board", _where()))
         return real_board(*args)
 
-    def timeline(self, game):
+    def timeline(self, game, base=None):
         where.append(("timeline", _where()))
-        real_timeline(self, game)
+        real_timeline(self, game, base)
 
     with client() as c:
         done = start(c, ["random"] * 4, seed=5, settings=SHORT)
