@@ -143,6 +143,21 @@ def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):
     assert "[web]" in result.output and "Traceback" not in result.output
 
 
+def test_serve_takes_its_limits_and_refuses_bad_ones(monkeypatch):
+    from singapore_app.web import server
+
+    given = {}
+    monkeypatch.setattr(server, "serve", lambda *args, **kw: given.update(kw))
+    result = CliRunner().invoke(main, ["serve", "--request-timeout", "7.5",
+                                       "--max-connections", "40"])
+    assert result.exit_code == 0, result.output
+    assert given["request_timeout"] == 7.5 and given["max_connections"] == 40
+    for bad in (["--request-timeout", "0"], ["--max-connections", "0"]):
+        refused = CliRunner().invoke(main, ["serve", *bad])
+        assert refused.exit_code == 2 and bad[0] in refused.output
+    assert "whole request" in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
 def test_a_thinking_agent_does_not_hold_up_another_game():
     """A game's agent thinks on one worker at a time: with two workers, a game of slow
     search agents leaves the other worker to another game's agents, and requests are
