@@ -172,3 +172,34 @@ def test_a_flood_with_few_file_descriptors_loses_nothing(tmp_path):
     assert [[int(d.kind), int(d.arg)] for d in history] == answered
     assert tables._read(agents["id"], tmp_path / f"{agents['id']}.json").game.is_over
     assert os.path.exists(tmp_path)
+
+
+def test_slow_uploads_cannot_fill_the_memory(monkeypatch):
+    """Bodies being read at once hold at most the budget: one more is a 503."""
+    from singapore_app.web import inputs
+
+    monkeypatch.setattr(inputs, "BODIES_BUDGET", 3000)
+    held = []
+    with BackgroundServer(None, workers=1, request_timeout=20.0) as url:
+        _uploads(int(url.rsplit(":", 1)[1]), held)
+
+
+def _uploads(server: int, held: list) -> None:
+    try:
+        for _ in range(2):  # two uploads of 1,500 bytes, their last byte never sent
+            sock = _connect(server)
+            sock.sendall(b"POST /api/replays HTTP/1.1\r\nhost: x\r\ncontent-type: "
+                         b"application/json\r\ncontent-length: 1501\r\n\r\n" + b" " * 1500)
+            held.append(sock)
+        time.sleep(0.2)
+        conn = http.client.HTTPConnection("127.0.0.1", server, timeout=5)
+        conn.request("POST", "/api/replays", b" " * 200, {"content-type": "application/json"})
+        r = conn.getresponse()
+        assert r.status == 503 and b"too many request bodies" in r.read()
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.2)
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=5)
+    conn.request("POST", "/api/replays", b"{}", {"content-type": "application/json"})
+    assert conn.getresponse().status == 400  # (read: a save is missing)
