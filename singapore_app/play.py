@@ -28,6 +28,7 @@ HELP = """Commands at the prompt:
 
 _SEAT_WORD = re.compile(r"\bseat (\d)\b")
 _CONFLICT = re.compile(r"\bconflict ([a-z]+(?:_[a-z]+)+)")
+_PER_SEAT = re.compile(r"\[(-?\d+), (-?\d+), (-?\d+), (-?\d+)\]")
 
 
 def make_opponents(spec: str, me: int, seed: int) -> list:
@@ -50,9 +51,17 @@ def make_opponents(spec: str, me: int, seed: int) -> list:
 def public_events(game: Game, start: int) -> list[str]:
     """The engine's log lines from ``start`` on, with seat numbers as the seats' names
     (the log only records what every player sees)."""
-    return ["  * " + _CONFLICT.sub(lambda m: f"Conflict: {m.group(1).replace('_', ' ').title()},",
-                                   _SEAT_WORD.sub(lambda m: seat_words(int(m.group(1))), line))
-            for line in game.s.log_text[start:]]
+    return ["  * " + _readable(line) for line in game.s.log_text[start:]]
+
+
+def _readable(line: str) -> str:
+    """An engine log line in players' words: seats by name, a Conflict by its name, a
+    list of four numbers (one a seat: VP, scores) with the seats named."""
+    line = _SEAT_WORD.sub(lambda m: seat_words(int(m.group(1))), line)
+    line = _CONFLICT.sub(lambda m: f"Conflict: {m.group(1).replace('_', ' ').title()},",
+                         line)
+    return _PER_SEAT.sub(lambda m: ", ".join(f"{seat_words(p)} {m.group(p + 1)}"
+                                             for p in range(4)), line)
 
 
 def board_text(game: Game, me: int) -> str:

@@ -80,7 +80,7 @@ function drawBoard(board) {
     }
     svg.append(g);
   });
-  if (marker && marker.space === null) svg.append(s("text", {x: cx, y: cy + 62, "text-anchor": "middle",
+  if (marker && marker.space === null) svg.append(s("text", {x: 20, y: 382,
     "font-size": 12, "font-weight": 700, id: "influence-marker"}, `${seatWords(marker.seat)} places ${count(marker.left, "Influence token")}`));
   const taxed = board.tax.map((n, p) => n ? `${SEAT_WORDS[p]} ${n}` : null).filter(x => x);
   if (board.neutral_tax) taxed.push(`neutral ${board.neutral_tax}`);
@@ -106,7 +106,8 @@ function drawBoard(board) {
     g.append(s("title", {}, ls.name + (ls.leader ? `: the ${seatWords(ls.leader)}'s Leader` : ": free")));
     g.append(s("text", {x: x + 55, y: y + 14, "text-anchor": "middle", "font-size": 11, fill: who >= 0 ? "#fff" : "#222"},
                ls.name.replace("the ", "").replace(" Leader space", "")));
-    g.append(s("text", {x: x + 55, y: y + 28, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+    g.append(s("text", {x: x + 55, y: y + 28, "text-anchor": "middle", "font-weight": 700,
+                        "font-size": who >= 0 && SEAT_WORDS[who].length > 12 ? 9 : 11,
                         fill: who >= 0 ? "#fff" : "#999"}, who >= 0 ? SEAT_WORDS[who] : "free"));
     svg.append(g);
   });
@@ -121,8 +122,8 @@ function drawBoard(board) {
   });
   // vices
   svg.append(s("text", {x: 520, y: 268, "font-weight": 700, "font-size": 13}, "Vices"));
-  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": 12},
-    v.name + (v.outlawed_by ? ` (outlawed by the ${seatWords(v.outlawed_by)})` : ""))));
+  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": v.outlawed_by ? 10.5 : 12},
+    v.name + (v.outlawed_by ? `, outlawed by ${seatWords(v.outlawed_by)}` : ""))));
   if (board.modifiers.length) svg.append(s("text", {x: 20, y: 400, "font-size": 12, id: "round-rules"}, `This round: ${board.modifiers.join("; ")}`));
   board.in_progress.forEach((t, i) =>
     svg.append(s("text", {x: 520, y: 380 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
