@@ -64,8 +64,8 @@ def test_a_request_not_sent_in_time_is_cut_off(server, sent, trickle, caplog):
                 sock.sendall(trickle)
             except OSError:
                 break
-        _closed_within(sock, 3.0)
-        assert 0.9 < time.monotonic() - begun < 3.0
+        _closed_within(sock, 5.0)
+        assert 0.9 < time.monotonic() - begun < 5.0
     assert not caplog.records  # (no traceback for a client cut off)
 
 
@@ -78,10 +78,15 @@ def test_each_request_on_a_kept_connection_has_its_own_deadline(server):
     conn.close()
 
 
-def test_past_the_cap_a_connection_is_answered_503_and_closed(server):
+def test_past_the_cap_a_connection_is_answered_503_and_closed():
+    with BackgroundServer(None, workers=1, request_timeout=30.0, max_connections=6) as url:
+        _past_the_cap(int(url.rsplit(":", 1)[1]))
+
+
+def _past_the_cap(server: int) -> None:
     held = [_connect(server) for _ in range(6)]
     try:
-        time.sleep(0.1)
+        time.sleep(0.5)
         with _connect(server) as extra:
             extra.settimeout(3)
             answer = extra.recv(4096)
