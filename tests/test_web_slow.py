@@ -100,9 +100,10 @@ def _past_the_cap(server: int) -> None:
     assert conn.getresponse().status == 200
 
 
-def test_the_cap_leaves_file_descriptors_for_the_files():
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    assert default_connections() <= max(1, soft // 2)
+def test_the_cap_leaves_file_descriptors_for_the_files(monkeypatch):
+    for soft, cap in ((100, 50), (256, 128), (4096, 512), (resource.RLIM_INFINITY, 512)):
+        monkeypatch.setattr(resource, "getrlimit", lambda which, soft=soft: (soft, soft))
+        assert default_connections() == cap
 
 
 def _call(conn: http.client.HTTPConnection, method: str, path: str, body=None, key=None):
