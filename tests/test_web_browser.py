@@ -130,8 +130,11 @@ def _assert_words(driver) -> None:
     """The board and the players in players' words: no ids, no B/M, no "1 tokens"."""
     import re
 
-    text = " ".join(_by(driver, css)[0].text for css in ("#board-svg", "#players", "#status"))
-    text += " ".join(t.get_attribute("textContent") for t in _by(driver, "#board-svg text"))
+    def read(d) -> str:  # (retried if the page redraws while it is read)
+        return " ".join(_by(d, css)[0].text for css in ("#board-svg", "#players", "#status")) \
+            + " ".join(t.get_attribute("textContent") for t in _by(d, "#board-svg text"))
+
+    text = _until(driver, read, what="the board's text")
     for notation in (r"_", r"\b[BM] \$?\d", r"\b1 (tokens|cards|ships)\b", r"\bTax \d+/",
                      r"\b(LG|Res|Tem|Sul)\b", r"\b(resident|sultan|temenggong)\b"):
         assert not re.search(notation, text), (notation, re.search(notation, text))
