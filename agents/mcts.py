@@ -137,6 +137,10 @@ class MctsAgent(Agent):
         self.players = [HeuristicAgent() for _ in range(4)]
         self.rng = np.random.default_rng(seed)
         self.stats = SearchStats()
+        #: Seconds of wall time any search stops at, whatever its budget (None: no cap;
+        #: the web app sets its think limit here). A search stops between two worlds,
+        #: so it may run over by one world's rollouts.
+        self.time_cap: float | None = None
         #: The last search: its candidates and their mean advantage over the prior.
         self.last_search: dict = {}
 
@@ -183,6 +187,8 @@ class MctsAgent(Agent):
         return candidates[best]
 
     def _spent(self, simulations: int, start: float) -> bool:
+        if self.time_cap is not None and time.perf_counter() - start >= self.time_cap:
+            return True
         if self.iters:
             return simulations >= self.iters
         return time.perf_counter() - start >= self.seconds

@@ -39,7 +39,8 @@ def main(out: str = "docs/img/web-play.png", narrow: str = "docs/img/web-play-40
                 break
             if view["question"]:
                 answers = view["question"]["answers"]
-                _call(seat + "/answer", "POST", {"index": rng.randrange(len(answers))}, key)
+                _call(seat + "/answer", "POST", {"index": rng.randrange(len(answers)),
+                                                  "expect": view["decisions"]}, key)
             else:
                 time.sleep(0.05)
         driver.get(base + game["seats"][2]["url"])

@@ -80,12 +80,20 @@ def main() -> None:
               "budgets over it are refused.")
 @click.option("--max-games", type=click.IntRange(min=1), default=200, show_default=True,
               help="Games in progress at once; starting one more is refused (429).")
-def serve(host, port, games_dir, workers, allow_code, think_limit, max_games) -> None:
+@click.option("--request-timeout", type=click.FloatRange(1, 3600), default=60.0,
+              show_default=True, help="Seconds a connection may take to send its whole "
+              "request (headers and body); a slower one is closed.")
+@click.option("--max-connections", type=click.IntRange(min=1), default=None,
+              help="Connections held at once; one more is answered 503 and closed "
+                   "[default: 512, or half the open-file limit if lower].")
+def serve(host, port, games_dir, workers, allow_code, think_limit, max_games,
+          request_timeout, max_connections) -> None:
     """The web app: play a seat in a browser, watch agents, replay saved games, and a
     JSON API under /api/ (docs/web.md). Needs the web extra."""
     from .web.server import serve as run_server
 
     run_server(host, port, games_dir, workers, allow_code, log=click.echo,
+               request_timeout=request_timeout, max_connections=max_connections,
                think_limit=think_limit, max_games=max_games)
 
 

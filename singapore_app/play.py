@@ -16,7 +16,8 @@ import click
 
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine import Game
-from singapore_env.words import card_words, decision_seen_by, decision_words, question_words
+from singapore_env.words import (card_words, decision_seen_by, decision_words, question_words,
+                                 seat_words)
 
 HELP = """Commands at the prompt:
   <number>     take that decision
@@ -26,6 +27,8 @@ HELP = """Commands at the prompt:
   q            quit"""
 
 _SEAT_WORD = re.compile(r"\bseat (\d)\b")
+_CONFLICT = re.compile(r"\bconflict ([a-z]+(?:_[a-z]+)+)")
+_PER_SEAT = re.compile(r"\[(-?\d+), (-?\d+), (-?\d+), (-?\d+)\]")
 
 
 def make_opponents(spec: str, me: int, seed: int) -> list:
@@ -46,10 +49,19 @@ def make_opponents(spec: str, me: int, seed: int) -> list:
 
 
 def public_events(game: Game, start: int) -> list[str]:
-    """The engine's log lines from ``start`` on, with seat numbers as seat names (the log
-    only records what every player sees)."""
-    return ["  * " + _SEAT_WORD.sub(lambda m: SEAT_NAMES[int(m.group(1))], line)
-            for line in game.s.log_text[start:]]
+    """The engine's log lines from ``start`` on, with seat numbers as the seats' names
+    (the log only records what every player sees)."""
+    return ["  * " + _readable(line) for line in game.s.log_text[start:]]
+
+
+def _readable(line: str) -> str:
+    """An engine log line in players' words: seats by name, a Conflict by its name, a
+    list of four numbers (one a seat: VP, scores) with the seats named."""
+    line = _SEAT_WORD.sub(lambda m: seat_words(int(m.group(1))), line)
+    line = _CONFLICT.sub(lambda m: f"Conflict: {m.group(1).replace('_', ' ').title()},",
+                         line)
+    return _PER_SEAT.sub(lambda m: ", ".join(f"{seat_words(p)} {m.group(p + 1)}"
+                                             for p in range(4)), line)
 
 
 def board_text(game: Game, me: int) -> str:
@@ -66,7 +78,7 @@ def board_text(game: Game, me: int) -> str:
         else:
             price = market_price(game, me, cid)[0] if not game.is_over else c.defs[cid].price
             lines.append(f"  {i}: {c.defs[cid].name}  ${price}  {card_words(c.defs[cid])}")
-    lines.append(f"Your tableau ({SEAT_NAMES[me]}), card #: name, text:")
+    lines.append(f"Your tableau ({seat_words(me)}), card #: name, text:")
     for i, slot in enumerate(s.tableau[me]):
         state = "" if slot.up else f" (face down{': ' + slot.down if slot.down else ''})"
         lines.append(f"  #{i}: {c.defs[slot.card].name}{state}  {card_words(c.defs[slot.card])}")
@@ -83,9 +95,9 @@ def final_text(game: Game) -> str:
     lines = ["", "Final scores       track  legacies  end-game  total"]
     for p in range(4):
         track, legacy, total = game.s.vp[p], legacy_vp(game, p), game.s.final_vp[p]
-        lines.append(f"  {SEAT_NAMES[p]:19s} {track:4d}  {legacy:8d}  "
+        lines.append(f"  {seat_words(p):19s} {track:4d}  {legacy:8d}  "
                      f"{total - track - legacy:8d}  {total:5d}")
-    lines.append(f"Winners: {', '.join(SEAT_NAMES[p] for p in game.winners)}")
+    lines.append(f"Winners: {', '.join(seat_words(p) for p in game.winners)}")
     return "\n".join(lines)
 
 
@@ -126,7 +138,7 @@ class Session:
             acting = game.acting_seat
             if acting != me:
                 decision = self.agents[acting].choose(game, acting)
-                click.echo(f"  {SEAT_NAMES[acting]}: {decision_seen_by(game, decision, me)}")
+                click.echo(f"  {seat_words(acting)}: {decision_seen_by(game, decision, me)}")
                 game.step(decision)
                 continue
             if game.s.round != shown_round:
@@ -146,7 +158,7 @@ class Session:
     def _choose(self):
         game = self.game
         legal = game.legal_decisions()
-        click.echo(f"\nYou ({SEAT_NAMES[self.me]}): {question_words(game)}")
+        click.echo(f"\nYou ({seat_words(self.me)}): {question_words(game)}")
         for i, d in enumerate(legal, 1):
             click.echo(f"  {i:3d}. {decision_words(game, d)}")
         return legal[ask("> ", len(legal), self.read, self._command)]

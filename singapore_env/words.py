@@ -12,11 +12,27 @@ their place named (:func:`decision_words`).
 
 from __future__ import annotations
 
+import re
+from types import MappingProxyType
+
 from singapore_env.engine.content import FACTIONS, SEAT_NAMES
+from singapore_env.engine.content_defs import Effect
 from singapore_env.engine.decisions import Kind
 from singapore_env.engine.describe import HIDDEN_ANSWERS, describe
 
 _FACTION = {"british": "British", "malay": "Malay"}
+
+
+#: The seats as players name them (``SEAT_NAMES`` are the identifiers).
+SEAT_WORDS = ("Lieutenant-Governor", "Resident", "Temenggong", "Sultan")
+
+
+_SEAT_ID = re.compile(r"\b(" + "|".join(SEAT_NAMES) + r")\b")
+
+
+def seat_words(p: int) -> str:
+    """Seat ``p`` as players name it (``Lieutenant-Governor``)."""
+    return SEAT_WORDS[p]
 
 
 def _n(n: int, word: str) -> str:
@@ -128,6 +144,11 @@ MODIFIER_WORDS = {
 }
 
 
+def round_rule_words(kind: str, n: int) -> str:
+    """A round modifier in play (the state's ``[type, n]``) in words."""
+    return effect_words(Effect(kind, MappingProxyType({"n": n})), MODIFIER_WORDS)
+
+
 def effect_words(e, vocabulary: dict = EFFECT_WORDS) -> str:
     """One effect record in words (its type, readable, if the vocabulary lacks it)."""
     words = vocabulary.get(e.type)
@@ -185,7 +206,7 @@ def decision_words(g, d) -> str:
     f = g.pending
     if d.kind == Kind.YES and f is not None and f.kind == "influence" and f.d.asking:
         return f"drop a token on {space_name(g, f.d.pos)}"
-    return describe(g, d)
+    return _SEAT_ID.sub(lambda m: seat_words(SEAT_NAMES.index(m.group(0))), describe(g, d))
 
 
 def decision_seen_by(g, d, viewer: int) -> str:
@@ -203,7 +224,7 @@ def _card(g, cid: int) -> str:
 
 
 def _seat(p: int) -> str:
-    return SEAT_NAMES[p] if 0 <= p < 4 else "nobody"
+    return SEAT_WORDS[p] if 0 <= p < 4 else "nobody"
 
 
 def _frame(g, kind: str):

@@ -178,7 +178,7 @@ LIBRARIES = {
     2: {"threadpoolctl"},  # never torch: trained networks play as numpy actors
     3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "pyspiel", "open_spiel"},
     4: {"torch", "scipy", "stable_baselines3", "sb3_contrib", "matplotlib"},
-    5: {"click", "starlette", "uvicorn", "selenium"},
+    5: {"click", "starlette", "uvicorn", "h11", "selenium"},
 }
 
 

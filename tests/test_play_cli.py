@@ -3,7 +3,7 @@
 from click.testing import CliRunner
 
 from singapore_app.cli import main
-from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.words import SEAT_WORDS
 
 
 def test_play_reprompts_on_bad_input_and_finishes():
@@ -26,7 +26,6 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
     """Kept cards, face-down War commits and Conflict contributions of the other seats
     are not printed: only that such a choice is made."""
     from agents.heuristic import HeuristicAgent
-    from singapore_env.engine.content import SEAT_NAMES
     from singapore_env.engine import Game
     from singapore_env.engine.describe import HIDDEN_ANSWERS, describe, describe_seen_by
 
@@ -51,7 +50,7 @@ def test_play_shows_other_seats_hidden_choices_only_as_a_player_would():
                                        "--seed", "2"], input="1\n" * 3000)
     assert result.exit_code == 0, result.output[-2000:]
     opponents = [line for line in result.output.splitlines()
-                 if line.startswith(tuple(f"  {n}: " for n in SEAT_NAMES if n != "sultan"))]
+                 if line.startswith(tuple(f"  {n}: " for n in SEAT_WORDS if n != "Sultan"))]
     assert any(line.split(": ", 1)[1] in HIDDEN_ANSWERS.values() for line in opponents)
     assert not any(line.split(": ", 1)[1].startswith("keep ") for line in opponents)
 
@@ -71,7 +70,7 @@ def test_play_shows_events_board_help_saves_and_resumes(tmp_path):
     out = first.output
     assert "Commands at the prompt" in out and "save FILE" in out
     assert "Market (slot: card, your price, text):" in out and "  0: " in out
-    assert "Your tableau (temenggong)" in out and "#0:" in out
+    assert "Your tableau (Temenggong)" in out and "#0:" in out
     assert "Tax [LG 0 Res 0 Tem 0 Sul 0]" in out                # per-seat lists labelled
     assert "  * " in out and "round 1 begins" in out          # public events
     assert f"saved to {save}" in out and "cannot save to" in out
@@ -86,7 +85,7 @@ def test_play_shows_events_board_help_saves_and_resumes(tmp_path):
     hidden = _battle_names()
     for line in out.splitlines():
         public = line.startswith("  * ") or line.startswith(tuple(
-            f"  {n}: " for n in SEAT_NAMES if n != "temenggong"))
+            f"  {n}: " for n in SEAT_WORDS if n != "Temenggong"))
         if public and "reveal" not in line and "contributes" not in line:  # revealed: public
             assert not any(name in line for name in hidden), line
 

@@ -21,7 +21,7 @@ def test_a_person_plays_a_whole_game_against_agents(tmp_path):
         key = game["seats"][1]["key"]
         view = play_seat(c, game["id"], 1, key, random.Random(1))
         assert view["over"] and view["board"]["winners"]
-        assert any(line.startswith("resident: ") for line in view["log"])
+        assert any(line.startswith("Resident: ") for line in view["log"])
         assert any(line.startswith("* R") for line in view["log"])
         save = c.get(f"/api/games/{game['id']}/save")
         assert save.status_code == 200
@@ -77,23 +77,60 @@ def test_a_simulate_save_opens_as_a_replay_and_steps(tmp_path):
         assert c.get(f"/api/games/{game}").json()["log"]  # the log, replayed from the seed
 
 
-def test_a_saved_game_is_played_on_with_new_seats():
-    g = Game(6)
-    rng = random.Random(0)
-    for _ in range(30):
+def _saved_game(seed: int, decisions: int) -> Game:
+    g, rng = Game(seed), random.Random(0)
+    for _ in range(decisions):
         legal = g.legal_decisions()
         g.step(legal[rng.randrange(len(legal))])
+    return g
+
+
+def test_a_saved_game_is_played_on_by_agents_as_it_was_dealt():
+    g = _saved_game(6, 30)
     with client() as c:
         r = c.post("/api/games/resume", json={"save": json.loads(g.to_json()),
-                                              "seats": ["person"] * 4})
+                                              "seats": ["random"] * 4, "delay": 10})
+        assert r.status_code == 201, r.text
+        table = c.app.state.web.tables.tables[r.json()["id"]]
+        assert table.base is None and table.game.to_json() == g.to_json()
+
+
+def test_a_save_played_on_with_people_is_dealt_again(tmp_path):
+    """Whoever holds a save (a game of agents' is public) knows every hidden card and
+    the dice to come: with a person at the table, all of it is dealt again; the public
+    board stays; the table survives a restart, plays to its end and replays."""
+    g = _saved_game(7, 60)
+    with client(tmp_path) as c:
+        r = c.post("/api/games/resume", json={"save": json.loads(g.to_json()),
+                                              "seats": ["person", "random", "random",
+                                                        "random"]})
         assert r.status_code == 201, r.text
         links = r.json()
-        acting = g.acting_seat
-        key = links["seats"][acting]["key"]
-        legal = c.get(f"/api/games/{links['id']}/seats/{acting}/legal",
-                      headers={"x-seat-key": key}).json()
-        assert legal["to_answer"] and legal["decisions"] == 30
-        assert len(legal["question"]["answers"]) == len(g.legal_decisions())
+        new = c.app.state.web.tables.tables[links["id"]].game
+        old, now = g.s, new.s
+        # (every hidden Battle card, in hands and decks, dealt again: 9 and 11 in the decks)
+        assert now.battle_deck != old.battle_deck
+        assert sorted(sum(now.hands, []) + sum(now.battle_deck, [])) == \
+            sorted(sum(old.hands, []) + sum(old.battle_deck, []))
+        assert (now.event_deck, now.market_deck) != (old.event_deck, old.market_deck)
+        assert sorted(now.market_deck) == sorted(old.market_deck)
+        assert [now.vp, now.wealth, now.districts, now.market] == \
+            [old.vp, old.wealth, old.districts, old.market]
+        assert [[x.card for x in row] for row in now.tableau] == \
+            [[x.card for x in row] for row in old.tableau]
+        assert new.history == g.history and new.rng.bit_generator.state != \
+            g.rng.bit_generator.state
+        at_resume = new.to_json()
+    with client(tmp_path) as c:  # a restart replays it from the new deal
+        view = c.get(f"/api/games/{links['id']}").json()
+        assert view["decisions"] >= 60 and view["log"]
+        assert c.app.state.web.tables.tables[links["id"]].base == json.loads(at_resume)
+        end = play_seat(c, links["id"], 0, links["seats"][0]["key"], random.Random(2))
+        assert end["over"]
+        summary = c.get(f"/api/games/{links['id']}/replay").json()
+        assert summary["steps"] == end["decisions"] - 60
+        last = c.get(f"/api/games/{links['id']}/replay/{summary['steps']}").json()
+        assert last["board"]["final_vp"] == end["board"]["final_vp"]
 
 
 def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):
@@ -104,6 +141,21 @@ def test_serve_without_the_web_extra_is_a_clear_usage_error(monkeypatch):
     assert result.exit_code == 2
     assert "needs the optional package 'uvicorn'" in result.output
     assert "[web]" in result.output and "Traceback" not in result.output
+
+
+def test_serve_takes_its_limits_and_refuses_bad_ones(monkeypatch):
+    from singapore_app.web import server
+
+    given = {}
+    monkeypatch.setattr(server, "serve", lambda *args, **kw: given.update(kw))
+    result = CliRunner().invoke(main, ["serve", "--request-timeout", "7.5",
+                                       "--max-connections", "40"])
+    assert result.exit_code == 0, result.output
+    assert given["request_timeout"] == 7.5 and given["max_connections"] == 40
+    for bad in (["--request-timeout", "0"], ["--max-connections", "0"]):
+        refused = CliRunner().invoke(main, ["serve", *bad])
+        assert refused.exit_code == 2 and bad[0] in refused.output
+    assert "whole request" in CliRunner().invoke(main, ["serve", "--help"]).output
 
 
 def test_a_thinking_agent_does_not_hold_up_another_game():
@@ -147,3 +199,31 @@ def test_agents_go_on_after_a_restart(tmp_path):
         assert again["log"][:len(before["log"])] == before["log"]
         c.app.state.web.tables.get(game["id"]).delay = 0
         assert wait(c, f"/api/games/{game['id']}", lambda v: v["over"])["over"]
+
+
+def test_the_board_and_the_log_are_in_players_words():
+    """No engine notation on the board or in the log: round rules in words, seats by
+    their names (not their ids), for every viewer, at every decision of a game."""
+    import re
+
+    from singapore_app.web import api
+    from singapore_app.web.table import Table
+    from singapore_env.engine.content import SEAT_NAMES
+
+    ids = re.compile(r"\b(" + "|".join(SEAT_NAMES) + r")\b|_")
+    g = Game(0)
+    table, rng, rules = Table("0" * 12, g, ["person"] * 4), random.Random(0), set()
+    while not g.is_over:
+        for viewer in (None, g.acting_seat):
+            view = api.view(table, viewer)
+            board = view["board"]
+            words = [view["status"], *view["log"], *board["modifiers"],
+                     *board["in_progress"]] + [p["role"] for p in board["players"]]
+            if view["question"]:
+                words += [view["question"]["text"]] + [a["text"] for a in
+                                                        view["question"]["answers"]]
+            assert not [w for w in words if ids.search(w)], [w for w in words if ids.search(w)]
+            rules |= set(board["modifiers"])
+        table.step(rng.choice(g.legal_decisions()))
+    assert "Market cards cost $1 more" in rules
+    assert "Lieutenant-Governor: " in "\n".join(table.log_for(None))

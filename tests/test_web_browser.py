@@ -111,7 +111,7 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
     driver.save_screenshot(str(shots / "play-over.png"))
     assert clicks >= 5
     assert "game is over" in _by(driver, "#question")[0].text
-    assert "resident:" in _by(driver, "#log")[0].text
+    assert "Resident:" in _by(driver, "#log")[0].text
     assert _by(driver, "#board-svg .space") and _by(driver, "#replay-link")
 
 
@@ -123,6 +123,35 @@ def test_four_agents_are_watched_to_the_end(driver, url, shots):
     driver.save_screenshot(str(shots / "watch.png"))
     assert "watching" in _by(driver, "#who")[0].text
     assert "won" in _by(driver, "#status")[0].text
+    _assert_words(driver)
+
+
+def _assert_words(driver) -> None:
+    """The board and the players in players' words: no ids, no B/M, no "1 tokens"."""
+    import re
+
+    def read(d) -> str:  # (retried if the page redraws while it is read)
+        return " ".join(_by(d, css)[0].text for css in ("#board-svg", "#players", "#status")) \
+            + " ".join(t.get_attribute("textContent") for t in _by(d, "#board-svg text"))
+
+    text = _until(driver, read, what="the board's text")
+    for notation in (r"_", r"\b[BM] \$?\d", r"\b1 (tokens|cards|ships)\b", r"\bTax \d+/",
+                     r"\b(LG|Res|Tem|Sul)\b", r"\b(resident|sultan|temenggong)\b"):
+        assert not re.search(notation, text), (notation, re.search(notation, text))
+    assert "Storehouses: British" in text and "Tax tokens:" in text
+
+
+def test_an_empty_hand_says_so(driver, url):
+    game = _post(url + "/api/games", {"seats": ["person", "random", "random", "random"]})
+    driver.get(url + game["seats"][0]["url"])
+    _until(driver, lambda d: _by(d, "#board-svg"), what="the board")
+    _assert_words(driver)
+    shown = driver.execute_script(
+        "const box = document.createElement('div');"
+        "const board = {players: [{seat: 'sultan', faction: 'malay', vp: 0, wealth: 3,"
+        " hand_count: 0, hand: [], revealed: [], tableau: [], role: '', wars_won: 0}]};"
+        "drawPlayers(board, box); return box.textContent;")
+    assert "No cards in hand" in shown and "Sultan" in shown and "0 cards in hand" in shown
 
 
 def test_a_saved_game_is_replayed_step_by_step(driver, url, shots, tmp_path):

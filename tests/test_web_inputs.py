@@ -13,6 +13,7 @@ from singapore_env.engine import Game
 
 GID, OTHER = "{game}", "{other}"  # replaced by the game's id / a well-formed unknown id
 KEY, WRONG = "{key}", "not-the-key"
+EXPECT = -7  # replaced by the game's decision count
 _big = "x" * (2 * 1024 * 1024 + 10)
 
 #: (method, path, headers, body, status, words in the message)
@@ -31,24 +32,34 @@ CASES = [
      "the body is not JSON"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
      '{"index": ' + "[" * 100000, 400, "the body is not JSON"),
-    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": 1.5}, 400,
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": 1.5, "expect": EXPECT}, 400,
      "index must be an integer"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, [1, 2], 400,
      "must be a JSON object"),
-    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": 999}, 400,
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": 999, "expect": EXPECT}, 400,
      "index must be an integer in 0.."),
-    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": True}, 400,
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": True, "expect": EXPECT}, 400,
      "index must be an integer"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
-     {"decision": [99, 0]}, 409, "unknown decision kind 99"),
+     {"decision": [99, 0], "expect": EXPECT}, 409, "unknown decision kind 99"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
-     {"decision": [0, 10**30]}, 409, "illegal answer"),
+     {"decision": [0, 10**30], "expect": EXPECT}, 409, "illegal answer"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
-     {"decision": "buy"}, 400, "give the answer as"),
+     {"decision": "buy", "expect": EXPECT}, 400, "give the answer as"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
      {"index": 0, "expect": 12345}, 409, "the game has moved on"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
      {"index": 0, "extra": 1}, 400, "unknown field(s) 'extra'"),
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
+     {"index": 0, "decision": [0, 0], "expect": EXPECT}, 400, "not both"),
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, {"index": 0}, 400,
+     "expect is missing"),
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
+     {"decision": [2, 7], "expect": EXPECT}, 409, "illegal answer"),
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
+     {"decision": [19, 40], "expect": EXPECT}, 409, "illegal answer"),
+    ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY},
+     {"decision": [27, 13], "expect": EXPECT}, 409, "illegal answer"),
     ("POST", f"/api/games/{GID}/seats/0/answer", {"x-seat-key": KEY}, _big, 413,
      "larger than"),
     ("POST", "/api/games", {}, {"seats": ["person"]}, 400, "seats must be a list of 4"),
@@ -109,10 +120,41 @@ def test_a_bad_request_is_refused_clearly_and_changes_nothing(table, method, pat
     before = c.app.state.web.tables.tables[gid].game.to_json()
     headers = {k: _fill(v, gid, key) for k, v in headers.items()}
     content = body if isinstance(body, str) else None if body is None else json.dumps(body)
+    if content is not None:
+        decisions = len(c.app.state.web.tables.tables[gid].game.history)
+        content = content.replace(f'"expect": {EXPECT}', f'"expect": {decisions}')
     r = c.request(method, _fill(path, gid, key), headers=headers, content=content)
     assert r.status_code == status, r.text
     assert words in r.json()["error"], r.json()
     assert c.app.state.web.tables.tables[gid].game.to_json() == before
+
+
+def test_no_illegal_decision_reaches_anything_but_the_rules():
+    """Every kind with boundary args, at every decision of two games: the table refuses
+    each illegal one with the engine's IllegalDecision and is unchanged (its log's words
+    were built from the decision before the rules checked it: an IndexError, a 500)."""
+    import random
+
+    from singapore_app.web.table import Table
+    from singapore_env.engine.decisions import Decision, Kind
+    from singapore_env.engine.game import IllegalDecision
+
+    tried = 0
+    for seed in (0, 1):
+        g = Game(seed)
+        table, rng = Table("0" * 12, g, ["person"] * 4), random.Random(seed)
+        while not g.is_over and len(g.history) < 80:
+            legal, before, lines = g.legal_decisions(), g.to_json(), len(table.log)
+            for kind in range(len(Kind) + 1):
+                for arg in (-1, 1, 2, 7, 13, 40, 10**6):
+                    if Decision(kind, arg) in legal:
+                        continue
+                    with pytest.raises(IllegalDecision):
+                        table.step(Decision(kind, arg))
+                    tried += 1
+            assert g.to_json() == before and len(table.log) == lines
+            table.step(rng.choice(legal))
+    assert tried > 30_000
 
 
 def test_a_foreign_save_is_refused_by_the_engine_s_validation(table):

@@ -244,3 +244,63 @@ def test_with_allow_code_a_file_that_blocks_or_fails_is_answered(tmp_path, monke
             assert r.status_code == 400 and words in r.json()["error"], r.text
         assert c.get("/api/games").status_code == 200
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # (frees the blocked thread)
+
+
+def test_views_of_finished_games_and_replays_are_built_off_the_event_loop(monkeypatch):
+    from singapore_app.web import replay
+
+    where = []
+    real_board, real_timeline = views.board, replay.Timeline.__init__
+
+    def _where():
+        try:
+            asyncio.get_running_loop()
+            return "event loop"
+        except RuntimeError:
+            return "thread"
+
+    def board(*args):
+        where.append(("board", _where()))
+        return real_board(*args)
+
+    def timeline(self, game, base=None):
+        where.append(("timeline", _where()))
+        real_timeline(self, game, base)
+
+    with client() as c:
+        done = start(c, ["random"] * 4, seed=5, settings=SHORT)
+        wait(c, f"/api/games/{done['id']}", lambda v: v["over"])
+        playing = start(c, ["person", "random", "random", "random"])
+        monkeypatch.setattr(views, "board", board)
+        monkeypatch.setattr(replay.Timeline, "__init__", timeline)
+        for path in ("", "/replay", "/replay/3"):
+            assert c.get(f"/api/games/{done['id']}{path}").status_code == 200
+        assert set(where) == {("board", "thread"), ("timeline", "thread")}, where
+        where.clear()
+        assert c.get(f"/api/games/{playing['id']}").status_code == 200
+        assert where == [("board", "event loop")]  # (a game that changes: on the loop)
+
+
+def test_a_search_stops_at_the_think_limit_whatever_its_budget():
+    """The think limit is a deadline the search obeys (a budget of simulations counts
+    them at a guessed rate: mcts:iters=100:topk=6 took 6 to 20 s a decision)."""
+    import random
+
+    from agents.mcts import MctsAgent
+    from web_support import TestClient, create_app
+
+    g, rng = Game(1), random.Random(0)
+    for _ in range(20):
+        g.step(rng.choice(g.legal_decisions()))
+    agent = MctsAgent(seed=1, iters=100, topk=6)
+    agent.time_cap = 0.2
+    begun = time.perf_counter()
+    agent.choose(g.clone(), g.acting_seat)
+    # (uncapped: 17 worlds of 6 rollouts, 6 to 20 s; capped: the worlds begun in 0.2 s)
+    assert agent.stats.searched == 1 and agent.stats.simulations < 100
+    assert time.perf_counter() - begun < 10.0
+    with TestClient(create_app(think_limit=0.3)) as c:
+        game = start(c, ["mcts:iters=6", "random", "random", "random"])
+        table = c.app.state.web.tables.tables[game["id"]]
+        wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] > 0 and getattr(
+            table.agents[0], "time_cap", None) == 0.3, timeout=30)  # (fails if never set)

@@ -6,12 +6,14 @@ Each handler checks its input (:mod:`singapore_app.web.inputs`, agent specs
 :mod:`singapore_app.web.specs`) before touching a game; the engine decides legality (an
 illegal answer is its ``IllegalDecision``, a 409 with the engine's words). A seat's view
 needs that seat's secret (header ``X-Seat-Key`` or query ``key``); the creator's actions
-the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 200.
+the creator's secret (header ``X-Owner-Key``). An answer is on disk before its 200 (a
+503 when the disk cannot take it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,11 +25,26 @@ from singapore_env.engine.save_validation import SaveFormatError
 
 from . import inputs, specs, views
 from .inputs import ApiError
-from .table import PERSON, Table, key_fits, rebuilt
+from .table import PERSON, Table, dealt_again, key_fits, rebuilt
 
 
 def _state(request: Request):
     return request.app.state.web
+
+
+async def _off_loop(request: Request, build, *args):
+    """``build(*args)`` on the server's thread for pages (views of finished games,
+    replays: they read a game nothing changes any more)."""
+    return await asyncio.get_running_loop().run_in_executor(_state(request).pages, build,
+                                                            *args)
+
+
+async def _view_response(request: Request, table: Table, seat: int | None):
+    """The view as a response: built on the event loop while the game can change, off
+    it once the game is finished."""
+    if table.finished:
+        return await _off_loop(request, lambda: JSONResponse(view(table, seat)))
+    return JSONResponse(view(table, seat))
 
 
 async def _table(request: Request) -> Table:
@@ -83,11 +100,17 @@ async def list_games(request: Request):
 
 
 async def _open(request: Request, game, seats: list[str], delay: float = 0.0,
-                replay_only: bool = False, log_lines: list | None = None):
+                replay_only: bool = False, log_lines: list | None = None,
+                base: dict | None = None):
     """A new table written to disk, its agents started: its links (201)."""
     web = _state(request)
-    table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines)
-    await web.tables.persist(table)
+    table = web.tables.new(game, seats, delay, replay_only=replay_only, log_lines=log_lines,
+                           base=base)
+    try:
+        await web.tables.save(table)
+    except ApiError:
+        web.tables.forget(table)  # (its links were never given: nobody can play it)
+        raise
     web.driver.kick(table)
     return JSONResponse(_links(table), status_code=201)
 
@@ -111,14 +134,19 @@ async def _saved(body: dict):
 
 
 async def resume_game(request: Request):
-    """A saved game played on from where it was, with new seats."""
+    """A saved game played on from where it was, with new seats; with a person among
+    them, everything hidden is dealt again first (whoever holds a save knows every
+    hidden card of it, and its seed gives the dice to come)."""
     web = _state(request)
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("save", "seats", "delay"))
     seats, delay = inputs.seats_of(body), inputs.delay_of(body)
     game, log_lines = await _saved(body)
     await specs.check_seats(seats, web.allow_code, web.think_limit)
-    return await _open(request, game, seats, delay, game.is_over, log_lines)
+    if PERSON not in seats or game.is_over:
+        return await _open(request, game, seats, delay, game.is_over, log_lines)
+    game = await asyncio.get_running_loop().run_in_executor(web.pages, dealt_again, game)
+    return await _open(request, game, seats, delay, base=json.loads(game.to_json()))
 
 
 async def open_replay(request: Request):
@@ -130,12 +158,12 @@ async def open_replay(request: Request):
 
 
 async def spectator_view(request: Request):
-    return JSONResponse(view(await _table(request), None))
+    return await _view_response(request, await _table(request), None)
 
 
 async def seat_view(request: Request):
     table = await _table(request)
-    return JSONResponse(view(table, _seat(request, table)))
+    return await _view_response(request, table, _seat(request, table))
 
 
 async def seat_legal(request: Request):
@@ -159,6 +187,7 @@ async def seat_answer(request: Request):
         raise ApiError(409, f"it is {SEAT_NAMES[g.acting_seat]}'s decision, not "
                             f"{SEAT_NAMES[seat]}'s")
     decision = inputs.answer_of(body, g)
+    web.tables.check_saving()
     try:
         table.step(decision)
     except IllegalDecision as exc:
@@ -186,7 +215,7 @@ async def set_pace(request: Request):
     body = await inputs.read_json(request)
     inputs.known_keys(body, ("delay",))
     table.delay = inputs.delay_of(body)
-    await _state(request).tables.persist(table)
+    await _state(request).tables.save(table)
     return JSONResponse({"id": table.id, "delay": table.delay})
 
 
@@ -196,7 +225,7 @@ async def stop_game(request: Request):
     table = await _owned(request)
     if not table.finished:
         table.stopped = True
-        await _state(request).tables.persist(table)
+        await _state(request).tables.save(table)
     return JSONResponse({"id": table.id, "stopped": table.stopped,
                          "status": views.headline(table)})
 
@@ -225,18 +254,19 @@ async def download(request: Request):
 async def replay_summary(request: Request):
     table = await _table(request)
     _open_book(table, "replay")
-    return JSONResponse(_state(request).tables.timeline(table).summary())
+    timeline = await _state(request).tables.timeline(table, _state(request).pages)
+    return await _off_loop(request, lambda: JSONResponse(timeline.summary()))
 
 
 async def replay_step(request: Request):
     table = await _table(request)
     _open_book(table, "replay")
-    timeline = _state(request).tables.timeline(table)
+    timeline = await _state(request).tables.timeline(table, _state(request).pages)
     text = request.path_params["step"]
     if not (text.isascii() and text.isdigit() and len(text) <= 7
             and int(text) <= len(timeline)):
         raise ApiError(400, f"step must be an integer in 0..{len(timeline)}, got {text[:20]!r}")
-    return JSONResponse(timeline.view(int(text)))
+    return await _off_loop(request, lambda: JSONResponse(timeline.view(int(text))))
 
 
 ROUTES = [

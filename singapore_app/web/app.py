@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -36,13 +37,16 @@ log = logging.getLogger(__name__)
 @dataclass
 class WebState:
     """What the handlers share: the tables, the agents' driver, whether agent specs
-    may load code or files from the server's disk, and the seconds an agent may think
-    per decision."""
+    may load code or files from the server's disk, the seconds an agent may think per
+    decision, and the threads that build pages."""
 
     tables: Tables
     driver: Driver
     allow_code: bool = False
     think_limit: float = THINK_LIMIT
+    #: threads building views of finished games and replays (never behind agents)
+    pages: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
+        2, thread_name_prefix="pages"))
 
 
 def _page(name: str):
@@ -79,6 +83,8 @@ class JsonErrors:
 
         try:
             await self.app(scope, receive, sending)
+        except ClientDisconnect:
+            return  # (the client went, or was cut off for sending too slowly)
         except Exception:  # noqa: BLE001 -- every failure of a request is answered
             log.exception("error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
@@ -95,7 +101,7 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
     ``think_limit`` caps an agent's seconds per decision, ``max_games`` the games in
     progress."""
     tables = Tables(games_dir, max_games)
-    state = WebState(tables, Driver(tables, workers), allow_code, think_limit)
+    state = WebState(tables, Driver(tables, workers, think_limit), allow_code, think_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -104,11 +110,14 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
             log.info("opened %d saved games from %s", len(opened), games_dir)
         for table in list(tables.tables.values()):
             state.driver.kick(table)
-        flusher = asyncio.get_running_loop().create_task(tables.keep_flushing())
+        stop = asyncio.Event()
+        flusher = asyncio.get_running_loop().create_task(tables.keep_flushing(stop))
         yield
         await state.driver.close()
-        flusher.cancel()
+        stop.set()
         await asyncio.gather(flusher, return_exceptions=True)
+        await tables.close()
+        state.pages.shutdown(wait=False, cancel_futures=True)
 
     routes = [Route("/", _page("index.html")),
               Route("/favicon.ico", lambda request: Response(status_code=204)),

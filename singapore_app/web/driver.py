@@ -18,10 +18,13 @@ log = logging.getLogger(__name__)
 
 
 class Driver:
-    """Runs the agents' moves of every table of ``tables`` on ``workers`` threads."""
+    """Runs the agents' moves of every table of ``tables`` on ``workers`` threads; a
+    search agent stops each search at ``think_limit`` seconds (its ``time_cap``),
+    whatever budget its spec names."""
 
-    def __init__(self, tables: Tables, workers: int = 2):
+    def __init__(self, tables: Tables, workers: int = 2, think_limit: float | None = None):
         self.tables = tables
+        self.think_limit = think_limit
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="agent",
                                        initializer=limit_threads)
         self.tasks: dict[str, asyncio.Task] = {}
@@ -37,6 +40,8 @@ class Driver:
             while table.agent_to_move():
                 if table.delay:
                     await asyncio.sleep(table.delay)
+                while self.tables.saving_fails:  # (no move the journal cannot keep)
+                    await asyncio.sleep(0.5)
                 if not table.agent_to_move():
                     break  # (stopped while waiting)
                 g = table.game
@@ -44,6 +49,8 @@ class Driver:
                 table.thinking = seat
                 try:
                     agent = await loop.run_in_executor(self.pool, table.agent, seat)
+                    if hasattr(agent, "time_cap"):
+                        agent.time_cap = self.think_limit
                     decision = await loop.run_in_executor(self.pool, agent.choose,
                                                           g.clone(), seat)
                 finally:

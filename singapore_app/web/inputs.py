@@ -18,6 +18,8 @@ from .table import PERSON
 
 #: The largest request body read (a saved game with its text log is ~10-100 KB).
 MAX_BODY = 2 * 1024 * 1024
+#: The bytes all the request bodies being read at once may hold.
+BODIES_BUDGET = 64 * 1024 * 1024
 #: Game ids: 12 lowercase hex digits.
 ID_PATTERN = re.compile(r"[0-9a-f]{12}")
 MAX_SEED = 2**31 - 1
@@ -32,16 +34,30 @@ class ApiError(Exception):
         self.status, self.message = status, message
 
 
+class _Reading:
+    """The bytes of request bodies being read now, across the server's requests."""
+    held = 0
+
+
 async def read_json(request, limit: int = MAX_BODY) -> dict:
-    """The request's body as a JSON object (at most ``limit`` bytes)."""
+    """The request's body as a JSON object (at most ``limit`` bytes; a 503 while the
+    bodies being read hold :data:`BODIES_BUDGET` bytes: slow uploads cannot fill the
+    memory)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise ApiError(413, f"the body is larger than {limit} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise ApiError(413, f"the body is larger than {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            if _Reading.held + len(chunk) > BODIES_BUDGET:
+                raise ApiError(503, "the server is reading too many request bodies at "
+                                    "once: try again in a moment")
+            body += chunk
+            _Reading.held += len(chunk)
+            if len(body) > limit:
+                raise ApiError(413, f"the body is larger than {limit} bytes")
+    finally:
+        _Reading.held -= len(body)
     if not body:
         return {}
     try:
@@ -152,9 +168,17 @@ def save_of(body: dict) -> Game:
 
 def answer_of(body: dict, game: Game) -> Decision:
     """The decision a body names: ``{"index": i}`` (into the legal answers) or
-    ``{"decision": [kind, arg]}``, with ``expect``: the decision count the client saw."""
+    ``{"decision": [kind, arg]}``, one of the two, with ``expect``: the decision count
+    the client saw (required: an answer means something only at the question it was
+    chosen for, so a retried or doubled answer is a 409, never a second move)."""
     known_keys(body, ("index", "decision", "expect"))
-    if "expect" in body and _int(body, "expect", 0, 0, 10**9) != len(game.history):
+    if "index" in body and "decision" in body:
+        raise ApiError(400, "give the answer one way: {\"index\": i} or "
+                            "{\"decision\": [kind, arg]}, not both")
+    if "expect" not in body:
+        raise ApiError(400, "expect is missing: give the number of decisions taken when the "
+                            "answer was chosen (the view's \"decisions\")")
+    if _int(body, "expect", 0, 0, 10**9) != len(game.history):
         raise ApiError(409, f"the game has moved on: {len(game.history)} decisions taken, "
                             f"the answer was for {body['expect']}")
     legal = game.legal_decisions()

@@ -2,7 +2,7 @@
 VP by source after each one, and marks to jump to a round or a turn.
 
 The timeline replays the game's decisions from its seed once (the engine is
-deterministic) and keeps a copy of the game every :data:`EVERY` decisions, so the board
+deterministic; a game dealt again from a save replays from that deal) and keeps a copy of the game every :data:`EVERY` decisions, so the board
 at any step is at most that many decisions away.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from singapore_env.engine import Game
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.state import VP_SOURCES
-from singapore_env.words import decision_words
+from singapore_env.words import decision_words, seat_words
 
 from . import views
 
@@ -20,11 +20,13 @@ EVERY = 25
 
 
 class Timeline:
-    """The steps of ``game`` (its decision log replayed from the seed)."""
+    """The steps of ``game`` (its decision log replayed from the seed, or from ``base``:
+    the save of the game as it was dealt again)."""
 
-    def __init__(self, game: Game):
-        self.decisions = list(game.history)
-        g = Game(game.seed, game.cfg, game.c)
+    def __init__(self, game: Game, base: dict | None = None):
+        g = Game(game.seed, game.cfg, game.c) if base is None else Game.from_dict(base,
+                                                                                 game.c)
+        self.decisions = list(game.history[len(g.history):])
         self._copies = [g.clone()]
         #: per step (0 = before the first decision): VP by source per seat, round, acting seat
         self.vp = [_vp(g)]
@@ -37,7 +39,7 @@ class Timeline:
                 self.marks.append({"step": i, "round": g.s.round,
                                    "seat": SEAT_NAMES[g.acting_seat]})
                 last = here
-            self.words.append(f"{SEAT_NAMES[g.acting_seat]}: {decision_words(g, d)}")
+            self.words.append(f"{seat_words(g.acting_seat)}: {decision_words(g, d)}")
             g.step(d)
             self.vp.append(_vp(g))
             if (i + 1) % EVERY == 0:

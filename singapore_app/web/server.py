@@ -1,17 +1,110 @@
 """``singapore-1819 serve``: the web app on uvicorn, one process, on loopback unless
-told otherwise."""
+told otherwise, with limits for strangers' connections (docs/web.md): a connection that
+has not sent its whole request (headers and body) within ``request_timeout`` seconds is
+closed, at most ``max_connections`` are held at once (one more is answered 503 and
+closed), an idle kept-alive connection is closed after :data:`KEEP_ALIVE_SECONDS`, and a
+stop waits at most :data:`GRACEFUL_SECONDS` for requests under way."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+#: Seconds a connection may take to send its whole request, headers and body.
+REQUEST_SECONDS = 60.0
+#: Connections held at once, at most (fewer when the file limit is low: see
+#: :func:`default_connections`).
+MAX_CONNECTIONS = 512
+#: Seconds an idle kept-alive connection stays open.
+KEEP_ALIVE_SECONDS = 5
+#: Seconds a stop waits for the requests under way.
+GRACEFUL_SECONDS = 10
+
+log = logging.getLogger(__name__)
+_BUSY = b'{"error": "this server holds all the connections it takes: try again"}'
+_FULL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+         b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY), _BUSY))
+
+
+def default_connections() -> int:
+    """:data:`MAX_CONNECTIONS`, or half the process's open-file limit if that is lower
+    (the games' files and the journal need descriptors too)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover -- (not on Windows)
+        return MAX_CONNECTIONS
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft // 2))
+
+
+def guarded_protocol(request_seconds: float, max_connections: int):
+    """uvicorn's h11 protocol with a deadline for each request and a connection cap."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    finished = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)
+
+    class Guarded(H11Protocol):
+        _deadline = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.write(_FULL)
+                transport.close()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            self._deadline = self.loop.call_later(request_seconds, self._too_slow)
+
+        def data_received(self, data: bytes) -> None:
+            if self._deadline is None and self.conn.their_state is h11.IDLE:
+                self._arm()  # (the next request on a kept connection)
+            super().data_received(data)
+            if self._deadline is not None and self.conn.their_state in finished:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.conn.their_state not in finished:
+                log.info("closing a connection that did not send its request in %g s",
+                         request_seconds)
+                self.transport.close()
+
+        def connection_lost(self, exc) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def config(app, host: str, port: int, request_timeout: float = REQUEST_SECONDS,
+           max_connections: int | None = None):
+    """The uvicorn configuration of ``app`` with the server's limits."""
+    import uvicorn
+
+    most = max_connections or default_connections()
+    # (a listen backlog under the cap: the connections accepted at once before any is
+    # turned away stay within the file limit)
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on",
+        http=guarded_protocol(request_timeout, most), backlog=max(8, min(128, most // 4)),
+        timeout_keep_alive=KEEP_ALIVE_SECONDS, timeout_graceful_shutdown=GRACEFUL_SECONDS)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8819, games_dir: str = "games",
-          workers: int = 4, allow_code: bool = False, log=print, **options) -> None:
+          workers: int = 4, allow_code: bool = False, log=print,
+          request_timeout: float = REQUEST_SECONDS, max_connections: int | None = None,
+          **options) -> None:
     """Run the app until interrupted; games are kept in ``games_dir``; ``options`` go to
     :func:`~singapore_app.web.app.create_app` (``think_limit``, ``max_games``)."""
     import uvicorn
@@ -23,8 +116,8 @@ def serve(host: str = "127.0.0.1", port: int = 8819, games_dir: str = "games",
             f"games and watch them (seats stay behind their secrets)")
     log(f"singapore-1819 web app on http://{'[' + host + ']' if ':' in host else host}:"
         f"{port}/  (games in {games_dir})")
-    uvicorn.run(create_app(games_dir, workers=workers, allow_code=allow_code, **options),
-                host=host, port=port, log_level="warning")
+    app = create_app(games_dir, workers=workers, allow_code=allow_code, **options)
+    uvicorn.Server(config(app, host, port, request_timeout, max_connections)).run()
 
 
 class BackgroundServer:
@@ -34,16 +127,17 @@ class BackgroundServer:
             ...  # url is http://127.0.0.1:PORT
     """
 
-    def __init__(self, games_dir=None, workers: int = 2, port: int = 0, **options):
+    def __init__(self, games_dir=None, workers: int = 2, port: int = 0,
+                 request_timeout: float = REQUEST_SECONDS, max_connections: int | None = None,
+                 **options):
         import uvicorn
 
         from .app import create_app
 
         self.port = port or free_port()
-        config = uvicorn.Config(create_app(games_dir, workers=workers, **options),
-                                host="127.0.0.1",
-                                port=self.port, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(config(create_app(games_dir, workers=workers, **options),
+                                            "127.0.0.1", self.port, request_timeout,
+                                            max_connections))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property

@@ -4,6 +4,10 @@ old table or the new one, never a mix (:meth:`singapore_app.web.table.Table.reco
 every decision also goes to the server's journal (:mod:`singapore_app.web.journal`),
 on disk before an answer's 200, and taken again at start after its table's file.
 
+A write that fails (no file descriptor left, a full disk, an I/O error) is logged once
+per table and tried again with every flush; nothing stops saving but the server's
+shutdown. A finished game leaves memory only once its file holds its end.
+
 Memory stays bounded: games in progress live in memory (at most ``max_games`` of them;
 a new game past that is a 429), a finished or stopped game is written and leaves memory,
 and is read back from its file when someone opens it (a few are kept at hand).
@@ -12,6 +16,7 @@ and is read back from its file when someone opens it (a few are kept at hand).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -39,6 +44,10 @@ MAX_GAMES = 200
 KEPT_FINISHED = 16
 #: Finished games the list of recent games remembers.
 LISTED = 200
+#: Seconds an answer waits for its journal line to reach the disk before a 503.
+DURABLE_SECONDS = 20.0
+#: Seconds between two flushes of the changed tables.
+FLUSH_EVERY = 0.5
 
 
 class Tables:
@@ -56,7 +65,12 @@ class Tables:
         #: tables changed since they were last written (see :meth:`flush`)
         self.dirty: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
-        self._writer = ThreadPoolExecutor(4, thread_name_prefix="writer")
+        #: tables in memory: the decision count their file holds
+        self._written: dict[str, int] = {}
+        #: tables whose last write failed: why (logged once, until one succeeds)
+        self._failing: dict[str, str] = {}
+        self._flush_failed = False
+        self._files = ThreadPoolExecutor(4, thread_name_prefix="files")
         self.journal: Journal | None = None
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -64,7 +78,8 @@ class Tables:
 
     # ------------------------------------------------------------ tables
     def new(self, game: Game, seats: list[str], delay: float = 0.0,
-            replay_only: bool = False, log_lines: list | None = None) -> Table:
+            replay_only: bool = False, log_lines: list | None = None,
+            base: dict | None = None) -> Table:
         """A new table for ``game`` under a fresh id (ApiError 429 past the server's
         limit of games in progress); the caller writes it (:meth:`persist`)."""
         if not replay_only and self.in_progress() >= self.max_games:
@@ -73,7 +88,8 @@ class Tables:
         table_id = secrets.token_hex(6)
         while table_id in self.tables or self._path(table_id).exists():  # pragma: no cover
             table_id = secrets.token_hex(6)
-        table = Table(table_id, game, seats, delay, log=log_lines, replay_only=replay_only)
+        table = Table(table_id, game, seats, delay, log=log_lines, replay_only=replay_only,
+                      base=base)
         self.tables[table_id] = table
         self._note(table)
         return table
@@ -95,7 +111,7 @@ class Tables:
         table = self.tables.get(table_id) or self._finished.get(table_id)
         if table is None and self._path(table_id).is_file():
             table = await asyncio.get_running_loop().run_in_executor(
-                None, self._read, table_id, self._path(table_id))
+                self._files, self._read, table_id, self._path(table_id))
             if table is not None:
                 self._keep(table)
         return table or self.get(table_id)
@@ -105,7 +121,7 @@ class Tables:
         async with self._locks.setdefault(table.id, asyncio.Lock()):
             table.deleted = True
             for place in (self.tables, self._finished, self._listed, self._timelines,
-                          self._locks):
+                          self._locks, self._written, self._failing):
                 place.pop(table.id, None)
             self.dirty.discard(table.id)
             if self.folder is not None:
@@ -144,14 +160,18 @@ class Tables:
         while len(self._finished) > KEPT_FINISHED:
             self._finished.popitem(last=False)
 
-    def timeline(self, table: Table) -> Timeline:
-        """The replay timeline of ``table``'s game as it is now (cached per length)."""
+    async def timeline(self, table: Table, pool=None) -> Timeline:
+        """The replay timeline of ``table``'s game as it is now (cached per length),
+        built on ``pool``'s threads (it replays the game: off the event loop)."""
         n = len(table.game.history)
         cached = self._timelines.get(table.id)
         if cached is None or cached[0] != n:
+            game = table.game.clone()  # (the game as it is now, whatever comes next)
+            built = await asyncio.get_running_loop().run_in_executor(pool, Timeline, game,
+                                                                     table.base)
             if len(self._timelines) >= 16:
                 self._timelines.pop(next(iter(self._timelines)))
-            cached = self._timelines[table.id] = (n, Timeline(table.game))
+            cached = self._timelines[table.id] = (n, built)
         return cached[1]
 
     # ------------------------------------------------------------ files
@@ -163,55 +183,134 @@ class Tables:
             history = table.game.history
             self.journal.note(table.id, len(history) - 1, history[-1])
 
+    def check_saving(self) -> None:
+        """ApiError 503 while the journal cannot be written (no answer is taken then)."""
+        if self.journal is not None and self.journal.failing is not None:
+            raise ApiError(503, f"the server cannot write to its disk now "
+                                f"({self.journal.failing}): no answer is taken until it "
+                                f"can; try again in a moment")
+
+    @property
+    def saving_fails(self) -> bool:
+        """Whether the journal's last write failed (agents wait until it succeeds)."""
+        return self.journal is not None and self.journal.failing is not None
+
     async def durable(self) -> None:
-        """Wait until every decision noted so far is on disk."""
-        if self.journal is not None:
-            await self.journal.durable()
+        """Wait until every decision noted so far is on disk (ApiError 503 if its write
+        failed or took over :data:`DURABLE_SECONDS`: it is tried again, and is lost
+        only if the server stops first)."""
+        if self.journal is None:
+            return
+        try:
+            await asyncio.wait_for(self.journal.durable(), DURABLE_SECONDS)
+        except (OSError, asyncio.TimeoutError) as exc:
+            why = str(exc) or f"no answer from the disk in {DURABLE_SECONDS:g} s"
+            raise ApiError(503, f"the answer is taken but the server could not write it "
+                                f"to its disk ({why}); it is tried again, but is lost if "
+                                f"the server stops first") from None
+
+    async def save(self, table: Table) -> None:
+        """:meth:`persist`, an OSError as ApiError 503 (the table stays changed in
+        memory and the flusher tries again)."""
+        try:
+            await self.persist(table)
+        except OSError as exc:
+            raise ApiError(503, f"the server could not write this game to its disk "
+                                f"({exc.strerror or exc}); it is tried again") from None
+
+    def forget(self, table: Table) -> None:
+        """Drop a table never acknowledged to anyone (its file could not be written)."""
+        table.deleted = True
+        for place in (self.tables, self._listed, self._locks, self._written, self._failing):
+            place.pop(table.id, None)
+        self.dirty.discard(table.id)
 
     async def persist(self, table: Table) -> None:
-        """Write ``table``'s file now and wait until it is on disk; then a finished
-        table leaves memory. Writes of one table are made one after the other, each with
-        the table as it is when its turn comes."""
+        """Write ``table``'s file now and wait until it is on disk (OSError if it cannot
+        be: the table stays changed, the next flush tries again); a finished table is
+        written until its file holds its end, and then leaves memory. Writes of one
+        table are made one after the other, each with the table as it is then."""
         self.dirty.discard(table.id)
         if self.folder is None:
             return
-        lock = self._locks.setdefault(table.id, asyncio.Lock())
-        async with lock:
-            if table.deleted:
-                return
-            text = table.record()
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, write_durably, self._path(table.id), text)
-        if table.finished and self.tables.get(table.id) is table:
+        loop = asyncio.get_running_loop()
+        async with self._locks.setdefault(table.id, asyncio.Lock()):
+            while not table.deleted:
+                mark, text = table.mark(), table.record()
+                try:
+                    await loop.run_in_executor(self._files, write_durably,
+                                               self._path(table.id), text)
+                except OSError as exc:
+                    if not table.deleted:
+                        self.dirty.add(table.id)
+                        self._failed(table.id, exc)
+                    raise
+                if self._failing.pop(table.id, None) is not None:
+                    log.warning("game %s is written again", table.id)
+                if table.id in self.tables:
+                    self._written[table.id] = mark[0]
+                if table.mark() == mark or not table.finished:
+                    break  # (a game that finished during the write is written again)
+        if table.finished and self.tables.get(table.id) is table and not table.deleted:
             del self.tables[table.id]
-            self._locks.pop(table.id, None)
+            for place in (self._locks, self._written):
+                place.pop(table.id, None)
             self._note(table)
             self._keep(table)
 
-    async def flush(self) -> None:
-        """Write every changed table; once a journal file is retired, every table in
-        memory, and then remove the retired file."""
-        retired = self.journal.retired if self.journal is not None else []
-        ids = list(self.tables) if retired else list(self.dirty)
-        await asyncio.gather(*(self.persist(self.tables[i]) for i in ids if i in self.tables))
-        for path in retired:
-            path.unlink(missing_ok=True)
-        retired.clear()
+    def _failed(self, table_id: str, exc: OSError) -> None:
+        if table_id not in self._failing:
+            log.error("cannot write game %s to %s: %s (tried again every %g s until it "
+                      "can)", table_id, self.folder, exc, FLUSH_EVERY)
+        self._failing[table_id] = str(exc)
 
-    async def keep_flushing(self, every: float = 0.5) -> None:
-        """Flush changed tables every ``every`` seconds until cancelled (then once
-        more)."""
-        try:
-            while True:
-                await asyncio.sleep(every)
+    def _on_disk(self, table_id: str, decisions: int) -> bool:
+        """Whether ``table_id``'s file holds its first ``decisions`` decisions (a table
+        out of memory was written with its end, or deleted)."""
+        return table_id not in self.tables or self._written.get(table_id, -1) >= decisions
+
+    def _retire(self) -> None:
+        """Remove the journal files whose every table is written after them."""
+        for path in self.journal.retirable(self._on_disk) if self.journal else []:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                log.warning("cannot remove %s: %s", path, exc)
+                continue
+            self.journal.forget(path)
+
+    async def flush(self) -> None:
+        """Write every changed table (a failure is logged once per table and tried
+        again next time), then remove the journal files no longer needed."""
+        ids = [i for i in self.dirty if i in self.tables]
+        done = await asyncio.gather(*(self.persist(self.tables[i]) for i in ids),
+                                    return_exceptions=True)
+        for table_id, result in zip(ids, done):
+            if isinstance(result, Exception) and not isinstance(result, OSError) \
+                    and table_id not in self._failing:
+                self._failing[table_id] = repr(result)
+                log.error("cannot write game %s", table_id, exc_info=result)
+        self._retire()
+
+    async def keep_flushing(self, stop: asyncio.Event, every: float = FLUSH_EVERY) -> None:
+        """Flush changed tables every ``every`` seconds until ``stop`` is set; nothing
+        but ``stop`` ends it."""
+        while not stop.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+            try:
                 await self.flush()
-        finally:
-            self._writer.shutdown(wait=True)
-            for table_id in list(self.dirty):
-                if table_id in self.tables and self.folder is not None:
-                    write_durably(self._path(table_id), self.tables[table_id].record())
-            if self.journal is not None:
-                self.journal.close()
+            except Exception:  # noqa: BLE001 -- saving goes on whatever one flush meets
+                if not self._flush_failed:
+                    log.exception("a flush of the games failed (tried again)")
+                self._flush_failed = True
+
+    async def close(self) -> None:
+        """At shutdown: a last flush, then the journal and the file thread closed."""
+        await self.flush()
+        if self.journal is not None:
+            await self.journal.close()
+        self._files.shutdown(wait=True)
 
     def _path(self, table_id: str) -> Path:
         return (self.folder or Path(os.devnull)) / f"{table_id}.json"
@@ -245,12 +344,13 @@ class Tables:
                 self._note(table)
             else:
                 self.tables[table_id] = table
+                self._written[table_id] = len(table.game.history)
         self._take_again()
         return opened
 
     def _take_again(self) -> None:
-        """Take again the journal's decisions after each table's file, write the tables
-        they changed, and remove the journal files found."""
+        """Take again the journal's decisions after each table's file and write the
+        tables they changed; a journal file found goes once its tables are written."""
         changed, broken = set(), set()
         for table_id, before, kind, arg in self.journal.entries():
             table = self.tables.get(table_id)
@@ -268,12 +368,18 @@ class Tables:
                 broken.add(table_id)
         for table_id in changed:
             table = self.tables[table_id]
-            write_durably(self._path(table_id), table.record())
+            try:
+                write_durably(self._path(table_id), table.record())
+            except OSError as exc:  # (its journal stays; the flusher tries again)
+                self.dirty.add(table_id)
+                self._failed(table_id, exc)
+                continue
+            self._written[table_id] = len(table.game.history)
             if table.finished:
                 del self.tables[table_id]
+                self._written.pop(table_id)
                 self._note(table)
-        for path in self.journal.files:
-            path.unlink(missing_ok=True)
+        self._retire()
 
 
 def write_durably(path: Path, text: str) -> None:

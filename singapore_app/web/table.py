@@ -18,8 +18,7 @@ import time
 
 from singapore_env.engine import Game
 from singapore_env.engine.save_validation import SaveFormatError
-from singapore_env.engine.content import SEAT_NAMES
-from singapore_env.words import decision_seen_by
+from singapore_env.words import decision_seen_by, seat_words
 
 from ..play import public_events
 
@@ -28,7 +27,7 @@ PERSON = "person"
 #: Viewers of the log: the four seats, then a spectator (index 4).
 SPECTATOR = 4
 #: The format of a table's file.
-FORMAT, VERSION = "singapore-1819-web-table", 2
+FORMAT, VERSION = "singapore-1819-web-table", 3
 
 
 def new_key() -> str:
@@ -46,13 +45,16 @@ class Table:
     ``keys[p]`` the secret of a person's seat (None for an agent's); ``owner`` the
     creator's secret (pace, stop, delete); ``delay`` seconds between agent moves (to
     watch them); ``replay_only``: a save opened to be replayed, not played on;
-    ``stopped``: its creator stopped it (no more moves)."""
+    ``stopped``: its creator stopped it (no more moves); ``base``: the save of the game
+    as it was dealt again when played on from a save with people (:func:`dealt_again`;
+    the game replays from there, not from its seed), else None."""
 
     def __init__(self, table_id: str, game: Game, seats: list[str], delay: float = 0.0,
                  keys: list | None = None, log: list | None = None,
                  created: float | None = None, replay_only: bool = False,
-                 owner: str | None = None, stopped: bool = False):
+                 owner: str | None = None, stopped: bool = False, base: dict | None = None):
         self.id, self.game, self.seats, self.delay = table_id, game, list(seats), delay
+        self.base = base
         self.keys = keys if keys is not None else [
             new_key() if spec == PERSON else None for spec in seats]
         self.owner = owner if owner is not None else new_key()
@@ -96,7 +98,7 @@ class Table:
         col = SPECTATOR if viewer is None else viewer
         lines = []
         for _, seat, text in self.log[-most:]:
-            lines.append(text if seat < 0 else f"{SEAT_NAMES[seat]}: {text[col]}")
+            lines.append(text if seat < 0 else f"{seat_words(seat)}: {text[col]}")
         return lines
 
     # ------------------------------------------------------------ playing
@@ -116,6 +118,8 @@ class Table:
         """Apply the acting seat's decision (IllegalDecision if the engine refuses it,
         the game unchanged), logging it as each seat sees it."""
         g = self.game
+        if decision not in g.legal_decisions():
+            g.step(decision)  # (the engine refuses it, in its words, before it is read)
         seat, index, events = g.acting_seat, len(g.history), len(g.s.log_text)
         texts = [decision_seen_by(g, decision, v) for v in (0, 1, 2, 3, -1)]
         g.step(decision)
@@ -127,13 +131,17 @@ class Table:
         self.log.extend([index, -1, line.strip()] for line in public_events(self.game, start))
 
     # ------------------------------------------------------------ files
+    def mark(self) -> tuple:
+        """What a write of the table's file depends on: (decisions, stopped, pace)."""
+        return len(self.game.history), self.stopped, self.delay
+
     def record(self) -> str:
         """The table as the JSON text of its file: seats, secrets, pace and the save."""
         head = json.dumps({
             "format": FORMAT, "version": VERSION, "id": self.id, "seats": self.seats,
             "keys": self.keys, "owner": self.owner, "delay": self.delay,
             "created": self.created, "replay_only": self.replay_only,
-            "stopped": self.stopped})
+            "stopped": self.stopped, "base": self.base})
         return f'{head[:-1]}, "save": {self.game.to_json()}}}'  # (the save's text as it is)
 
     @classmethod
@@ -147,15 +155,17 @@ class Table:
         if not _record_fits(data, table_id):
             raise SaveFormatError("not a table of this server (format, id, seats, keys)")
         game = Game.from_dict(data["save"])
+        base = data.get("base")
+        start = None if base is None else Game.from_dict(base)
         return cls(table_id, game, data["seats"], data["delay"], data["keys"],
-                   rebuilt(game), data["created"], data["replay_only"], data["owner"],
-                   data["stopped"])
+                   rebuilt(game, start), data["created"], data["replay_only"], data["owner"],
+                   data["stopped"], base)
 
 
 def _record_fits(data, table_id: str) -> bool:
     """Whether ``data`` has the shape of a table's record."""
     if not isinstance(data, dict) or data.get("format") != FORMAT \
-            or data.get("version") != VERSION:
+            or data.get("version") not in (2, VERSION):
         return False
     seats, keys = data.get("seats"), data.get("keys")
     return (data.get("id") == table_id and isinstance(data.get("save"), dict)
@@ -167,17 +177,22 @@ def _record_fits(data, table_id: str) -> bool:
             and isinstance(data.get("delay"), (int, float))
             and isinstance(data.get("created"), (int, float))
             and isinstance(data.get("replay_only"), bool)
-            and isinstance(data.get("stopped"), bool))
+            and isinstance(data.get("stopped"), bool)
+            and isinstance(data.get("base"), (dict, type(None))))
 
 
-def rebuilt(game: Game) -> list:
+def rebuilt(game: Game, start: Game | None = None) -> list:
     """The log of ``game`` (from a save), rebuilt by replaying its decisions from its
-    seed; SaveFormatError if that does not give its state: a save edited by hand (its
-    seed, a card) is refused."""
-    table = Table("-", Game(game.seed, game.cfg, game.c, keep_text_log=game.keep_text_log),
-                  ["saved"] * 4, keys=[None] * 4)
+    seed (or from ``start``, the game as dealt again, and the decisions after it);
+    SaveFormatError if that does not give its state: a save edited by hand (its seed, a
+    card) is refused."""
+    first = Game(game.seed, game.cfg, game.c, keep_text_log=game.keep_text_log) \
+        if start is None else start.clone()
+    if game.history[:len(first.history)] != first.history:
+        raise SaveFormatError("its decisions are not those of the game it was dealt from")
+    table = Table("-", first, ["saved"] * 4, keys=[None] * 4)
     try:
-        for d in game.history:
+        for d in game.history[len(first.history):]:
             table.step(d)
     except Exception as exc:  # noqa: BLE001 -- any failure of the replay refuses the save
         raise SaveFormatError(f"its decisions cannot be replayed from its seed: "
@@ -185,3 +200,18 @@ def rebuilt(game: Game) -> list:
     if table.game.to_json() != game.to_json():
         raise SaveFormatError("its state is not what its seed and decisions give")
     return table.log
+
+
+def dealt_again(game: Game) -> Game:
+    """``game`` with everything hidden dealt again from fresh randomness: every hand,
+    the Market, Population and Battle decks, the Events to come, the hidden parts of a
+    question under way and the dice to come (:func:`agents.determinize.determinize`,
+    for two seats in turn so no seat's hidden cards stay as they were). What the save's
+    holder knew of the hidden cards tells nothing of the new deal; the public board,
+    tableaux, VP and money stay."""
+    import numpy as np
+
+    from agents.determinize import determinize
+
+    rng = np.random.default_rng(secrets.randbits(128))
+    return determinize(determinize(game, 0, rng), 1, rng)

@@ -17,7 +17,7 @@ from singapore_env.engine.state import VP_SOURCES
 from singapore_env.render import role_text
 
 from singapore_env.words import (card_words, decision_words, leader_space_name,
-                                 question_words, space_name)
+                                 question_words, round_rule_words, seat_words, space_name)
 
 #: Frames that are a War, a Conflict or a Raid in progress (their public parts shown).
 _IN_PROGRESS = {"war": "War", "war_fe": "War", "conflict": "Conflict", "raid": "Raid",
@@ -60,7 +60,7 @@ def board(g, viewer: int | None) -> dict:
         "first_player": SEAT_NAMES[s.first_player], "ships": s.ships,
         "treaty": "Anglo-Dutch" if s.anglo_dutch else "Singapore",
         "event": card(g, s.current_event), "events_left": len(s.event_deck),
-        "modifiers": [f"{m[0]} {m[1]}" for m in s.modifiers],
+        "modifiers": [round_rule_words(kind, n) for kind, n in s.modifiers],
         "multiplier": multiplier(g), "tax": tax, "neutral_tax": neutral,
         "public_works": [SEAT_NAMES[p] for p in s.pw_track],
         "storehouse": dict(zip(FACTIONS, s.storehouse)),
@@ -135,9 +135,9 @@ def in_progress(g) -> list[str]:
         name = _IN_PROGRESS.get(f.kind)
         if name is None:
             continue
-        who = SEAT_NAMES[f.seat] if 0 <= f.seat < 4 else "all players"
+        who = seat_words(f.seat) if 0 <= f.seat < 4 else "all players"
         defender = getattr(f.d, "defender", -1)
-        against = f" against {SEAT_NAMES[defender]}" if 0 <= defender < 4 else ""
+        against = f" against {seat_words(defender)}" if 0 <= defender < 4 else ""
         out.append(f"{name} in progress: {who}{against}")
     return out
 
@@ -183,8 +183,8 @@ def headline(table) -> str:
     """One line on where a table's game stands, for lists."""
     g = table.game
     if g.is_over:
-        return "over: " + ", ".join(SEAT_NAMES[p] for p in g.winners) + " won"
+        return "over: " + " and ".join(seat_words(p) for p in g.winners) + " won"
     if table.stopped:
         return f"stopped by its creator in round {g.s.round}"
-    return f"round {g.s.round}, {SEAT_NAMES[g.acting_seat]} to decide"
+    return f"round {g.s.round}, {seat_words(g.acting_seat)} to decide"
 

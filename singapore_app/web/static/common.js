@@ -1,7 +1,11 @@
 // Shared by the pages: the API client and the board drawn as SVG. No build step.
 "use strict";
 const SEATS = ["lieutenant_governor", "resident", "temenggong", "sultan"];
-const SHORT = ["LG", "Res", "Tem", "Sul"];
+// The seats as players name them (SEATS are the API's identifiers).
+const SEAT_WORDS = ["Lieutenant-Governor", "Resident", "Temenggong", "Sultan"];
+const seatWords = id => SEAT_WORDS[SEATS.indexOf(id)] || id;
+// "1 token", "2 tokens"
+const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const COLORS = ["#c0392b", "#2e86c1", "#27ae60", "#b7950b"];
 
 // A JSON call; a refusal throws an Error with the server's words and its status.
@@ -58,12 +62,12 @@ function drawBoard(board) {
     g.append(s("rect", {x: x - 50, y: y - 30, width: 100, height: 60, rx: 8, fill,
                         stroke: here ? COLORS[SEATS.indexOf(marker.seat)] : "#555",
                         "stroke-width": here ? 5 : 1}));
-    g.append(s("title", {}, sp.title));
+    g.append(s("title", {}, here ? `${sp.title}: the ${seatWords(marker.seat)}'s Influence, ${count(marker.left, "token")} left` : sp.title));
     g.append(s("text", {x: x, y: y - 14, "text-anchor": "middle", "font-weight": 700, "font-size": 13},
                sp.kind === "storehouse" ? `${sp.faction === "british" ? "British" : "Malay"} Storehouse`
                : sp.name + (sp.open ? "" : " (closed)")));
     if (sp.kind === "storehouse") g.append(s("text", {x: x, y: y + 14, "text-anchor": "middle", "font-size": 12},
-      `${board.storehouse[sp.faction]} tokens`));
+      count(board.storehouse[sp.faction], "token")));
     (sp.tokens || []).forEach((t, p) => {
       const tx = x - 36 + p * 24, ty = y + 10;
       g.append(s("circle", {cx: tx, cy: ty, r: 9, fill: t ? COLORS[p] : "#eee", stroke: "#666"}));
@@ -72,21 +76,26 @@ function drawBoard(board) {
     if (here) {
       g.setAttribute("id", "influence-marker");
       g.append(s("text", {x: x, y: y + 44, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
-                          fill: COLORS[SEATS.indexOf(marker.seat)]}, `Influence: ${SHORT[SEATS.indexOf(marker.seat)]}, ${marker.left} left`));
+                          fill: COLORS[SEATS.indexOf(marker.seat)]}, `${count(marker.left, "token")} left`));
     }
     svg.append(g);
   });
-  if (marker && marker.space === null) svg.append(s("text", {x: cx, y: cy + 62, "text-anchor": "middle",
-    "font-size": 12, "font-weight": 700, id: "influence-marker"}, `${SHORT[SEATS.indexOf(marker.seat)]} places ${marker.left} Influence`));
+  if (marker && marker.space === null) svg.append(s("text", {x: 20, y: 382,
+    "font-size": 12, "font-weight": 700, id: "influence-marker"}, `${seatWords(marker.seat)} places ${count(marker.left, "Influence token")}`));
+  const taxed = board.tax.map((n, p) => n ? `${SEAT_WORDS[p]} ${n}` : null).filter(x => x);
+  if (board.neutral_tax) taxed.push(`neutral ${board.neutral_tax}`);
   const centre = [
-    `Round ${board.round}/${board.rounds}   first: ${SHORT[SEATS.indexOf(board.first_player)]}`,
-    `Treaty: ${board.treaty}   ships: ${board.ships}   x${board.multiplier}`,
-    `Event: ${board.event ? board.event.name : "-"}`,
-    `Storehouse B ${board.storehouse.british}  M ${board.storehouse.malay}`,
-    `Population B ${board.population.british}  M ${board.population.malay}`,
-    `Public Works ${board.public_works.length}   Tax ${board.tax.join("/")} (+${board.neutral_tax})`,
+    `Round ${board.round} of ${board.rounds}`,
+    `First player: ${seatWords(board.first_player)}`,
+    `${board.treaty} Treaty, ${count(board.ships, "ship")}`,
+    `Multiplier ×${board.multiplier}`,
+    `Event: ${board.event ? board.event.name : "none"}`,
+    `Storehouses: British ${board.storehouse.british}, Malay ${board.storehouse.malay}`,
+    `Population: British ${board.population.british}, Malay ${board.population.malay}`,
+    `Public Works: ${count(board.public_works.length, "token")}`,
+    `Tax tokens: ${taxed.length ? taxed.join(", ") : "none"}`,
   ];
-  centre.forEach((line, i) => svg.append(s("text", {x: cx, y: cy - 48 + i * 18, "text-anchor": "middle", "font-size": 12}, line)));
+  centre.forEach((line, i) => svg.append(s("text", {x: cx, y: cy - 58 + i * 15, "text-anchor": "middle", "font-size": 11, class: "centre"}, line)));
   // Leader spaces, with the Leader placed on each
   svg.append(s("text", {x: 520, y: 24, "font-weight": 700, "font-size": 13}, "Leader spaces"));
   board.leader_spaces.forEach((ls, i) => {
@@ -94,11 +103,12 @@ function drawBoard(board) {
     const who = ls.leader ? SEATS.indexOf(ls.leader) : -1;
     const g = s("g", {class: "leader-space"});
     g.append(s("rect", {x, y, width: 110, height: 34, rx: 6, fill: who >= 0 ? COLORS[who] : "#fff", stroke: "#555"}));
-    g.append(s("title", {}, ls.name + (ls.leader ? `: ${ls.leader}'s Leader` : ": free")));
+    g.append(s("title", {}, ls.name + (ls.leader ? `: the ${seatWords(ls.leader)}'s Leader` : ": free")));
     g.append(s("text", {x: x + 55, y: y + 14, "text-anchor": "middle", "font-size": 11, fill: who >= 0 ? "#fff" : "#222"},
                ls.name.replace("the ", "").replace(" Leader space", "")));
-    g.append(s("text", {x: x + 55, y: y + 28, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
-                        fill: who >= 0 ? "#fff" : "#999"}, who >= 0 ? `Leader ${SHORT[who]}` : "free"));
+    g.append(s("text", {x: x + 55, y: y + 28, "text-anchor": "middle", "font-weight": 700,
+                        "font-size": who >= 0 && SEAT_WORDS[who].length > 12 ? 9 : 11,
+                        fill: who >= 0 ? "#fff" : "#999"}, who >= 0 ? SEAT_WORDS[who] : "free"));
     svg.append(g);
   });
   // VP track (the final scores once the game is over)
@@ -106,15 +116,15 @@ function drawBoard(board) {
   const top = Math.max(30, ...vp);
   svg.append(s("text", {x: 520, y: 134, "font-weight": 700, "font-size": 13}, board.final ? "Final scores" : "VP track"));
   board.players.forEach((p, i) => {
-    const y = 142 + i * 26, w = 130 * vp[i] / top;
-    svg.append(s("rect", {x: 520, y, width: Math.max(2, w), height: 20, fill: COLORS[i], class: "vp-bar"}));
-    svg.append(s("text", {x: 524 + Math.max(2, w), y: y + 15, "font-size": 12}, `${SHORT[i]} ${vp[i]}  $${p.wealth}`));
+    const y = 142 + i * 26, w = 230 * vp[i] / top;
+    svg.append(s("text", {x: 520, y: y + 10, "font-size": 11.5}, `${SEAT_WORDS[i]}: ${vp[i]} VP, $${p.wealth}`));
+    svg.append(s("rect", {x: 520, y: y + 13, width: Math.max(2, w), height: 7, fill: COLORS[i], class: "vp-bar"}));
   });
   // vices
   svg.append(s("text", {x: 520, y: 268, "font-weight": 700, "font-size": 13}, "Vices"));
-  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": 12},
-    v.name + (v.outlawed_by ? ` (outlawed by ${SHORT[SEATS.indexOf(v.outlawed_by)]})` : ""))));
-  if (board.modifiers.length) svg.append(s("text", {x: 20, y: 400, "font-size": 12}, `This round: ${board.modifiers.join(", ")}`));
+  board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": v.outlawed_by ? 10.5 : 12},
+    v.name + (v.outlawed_by ? `, outlawed by ${seatWords(v.outlawed_by)}` : ""))));
+  if (board.modifiers.length) svg.append(s("text", {x: 20, y: 400, "font-size": 12, id: "round-rules"}, `This round: ${board.modifiers.join("; ")}`));
   board.in_progress.forEach((t, i) =>
     svg.append(s("text", {x: 520, y: 380 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
   return svg;
@@ -125,7 +135,7 @@ function drawBoard(board) {
 function drawMarket(board, container) {
   container.replaceChildren(...board.market.map((c, i) => {
     if (!c) return el("div", {class: "card market-card down"}, `slot ${i}: empty`);
-    const price = typeof c.price === "number" ? `$${c.price}` : `B $${c.price.british} / M $${c.price.malay}`;
+    const price = typeof c.price === "number" ? `$${c.price}` : `British $${c.price.british}, Malay $${c.price.malay}`;
     return el("div", {class: "card market-card"}, el("div", {class: "name"}, c.name),
               el("div", {class: "price"}, `slot ${i} · ${price}`), el("div", {class: "text"}, c.text));
   }));
@@ -135,7 +145,7 @@ function drawMarket(board, container) {
 function finalTable(final) {
   const table = el("table", {class: "final", id: "final-scores"},
     el("tr", {}, ...["seat", "track", "legacies", "end game", "total"].map(h => el("th", {}, h))));
-  final.forEach(f => table.append(el("tr", {class: f.won ? "won" : ""}, el("td", {}, f.seat + (f.won ? " ★" : "")),
+  final.forEach(f => table.append(el("tr", {class: f.won ? "won" : ""}, el("td", {}, seatWords(f.seat) + (f.won ? " ★" : "")),
     el("td", {}, String(f.track)), el("td", {}, String(f.legacies)), el("td", {}, String(f.end_game)),
     el("td", {}, el("b", {}, String(f.total))))));
   return table;
@@ -148,16 +158,17 @@ function drawPlayers(board, container, hands = null, players = null, thinking = 
   board.players.forEach((p, i) => {
     const div = el("div", {class: `player seat-${p.seat}`});
     const who = players ? (p.seat === me ? "you" : players[i] === "person" ? "a person" : players[i]) : null;
-    div.append(el("div", {}, el("b", {}, p.seat), ` (${p.faction}) ${p.vp} VP, $${p.wealth}, ` +
-      `hand ${p.hand_count}, wars won ${p.wars_won}` + (p.role ? `, ${p.role}` : ""),
+    const faction = p.faction === "british" ? "British" : "Malay";
+    div.append(el("div", {}, el("b", {}, seatWords(p.seat)), ` (${faction}) ${p.vp} VP, $${p.wealth}, ` +
+      `${count(p.hand_count, "card")} in hand, ${count(p.wars_won, "War")} won` + (p.role ? `, ${p.role}` : ""),
       who ? el("span", {class: "who"}, " · played by " + who) : null,
       thinking === p.seat ? el("span", {class: "thinking"}, " thinking…") : null));
     const tableau = el("div", {class: "tableau"});
-    p.tableau.forEach(c => tableau.append(cardNode(c, (c.pops.length ? ` +${c.pops.length} pop` : "") +
-      (c.stored ? ` [${c.stored}]` : "") + (c.link ? " =" : ""))));
+    p.tableau.forEach(c => tableau.append(cardNode(c, (c.pops.length ? ` + ${count(c.pops.length, "Population card")}` : "") +
+      (c.stored ? `, ${count(c.stored, "token")} stored` : "") + (c.link ? ", connected" : ""))));
     div.append(tableau);
     const hand = hands ? hands[i] : p.hand;
-    if (hand) { const h = el("div", {class: "hand"}, "hand: "); hand.forEach(c => h.append(cardNode(c))); div.append(h); }
+    if (hand) { const h = el("div", {class: "hand"}, hand.length ? "hand: " : "No cards in hand"); hand.forEach(c => h.append(cardNode(c))); div.append(h); }
     if (p.revealed.length) { const r = el("div", {}, "revealed: "); p.revealed.forEach(c => r.append(cardNode(c))); div.append(r); }
     container.append(div);
   });

@@ -2,7 +2,7 @@
 "use strict";
 const DEFAULT_SEATS = ["person", "heuristic", "heuristic", "heuristic"];
 const seatBox = document.getElementById("seat-inputs");
-SEATS.forEach((name, i) => seatBox.append(el("label", {}, name + " ",
+SEATS.forEach((name, i) => seatBox.append(el("label", {}, SEAT_WORDS[i] + " ",
   el("input", {type: "text", id: `seat-${i}`, value: DEFAULT_SEATS[i]}))));
 
 function showError(e) { document.getElementById("error").textContent = e ? e.message : ""; }
@@ -15,7 +15,7 @@ function showLinks(created) {
     el("a", {href: created.manage, id: "manage-link"}, "your game (pace, stop, delete: keep this link)"), " · ",
     el("a", {href: created.replay}, "replay (once over)")));
   created.seats.filter(s => s.url).forEach(s => box.append(el("div", {},
-    `${s.seat}: `, el("a", {href: s.url, class: "seat-link", "data-seat": s.seat}, location.origin + s.url))));
+    `${seatWords(s.seat)}: `, el("a", {href: s.url, class: "seat-link", "data-seat": s.seat}, location.origin + s.url))));
 }
 
 // "a=1, b=true" -> {a: 1, b: true} (numbers and booleans as such, the rest as text).

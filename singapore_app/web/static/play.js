@@ -14,7 +14,7 @@ const base = `/api/games/${gameId}` + (seat !== null ? `/seats/${seat}` : "");
 let shown = -1, busy = false, poller = null;
 
 function render(v) {
-  document.getElementById("who").textContent = v.seat ? `you are ${v.seat}` : "watching";
+  document.getElementById("who").textContent = v.seat ? `you are the ${seatWords(v.seat)}` : "watching";
   document.getElementById("status").textContent = v.status + (v.error ? " — " + v.error : "");
   document.getElementById("status").dataset.over = v.over;
   document.getElementById("board").replaceChildren(drawBoard(v.board));
@@ -22,7 +22,8 @@ function render(v) {
   drawPlayers(v.board, document.getElementById("players"), null, v.players, v.thinking, v.seat);
   const me = v.board.players.find(p => p.seat === v.seat);
   const hand = document.getElementById("hand");
-  hand.replaceChildren(...(me && me.hand ? me.hand.map(c => cardNode(c)) : [el("i", {}, v.seat ? "no cards" : "(spectator)")]));
+  hand.replaceChildren(...(me && me.hand && me.hand.length ? me.hand.map(c => cardNode(c))
+    : [el("i", {id: "no-cards"}, v.seat ? "No cards in hand" : "(spectator)")]));
   const log = document.getElementById("log");
   log.textContent = v.log.join("\n");
   log.scrollTop = log.scrollHeight;
@@ -31,7 +32,7 @@ function render(v) {
   if (v.open_book) links.append(el("a", {href: `/replay/${gameId}`, id: "replay-link"}, "replay"), " ",
                                 el("a", {href: `/api/games/${gameId}/save`, id: "download-link"}, "download"));
   const q = v.question, answers = document.getElementById("answers");
-  const waiting = v.thinking ? `${v.thinking} is thinking…` : `Waiting for ${v.acting}…`;
+  const waiting = v.thinking ? `The ${seatWords(v.thinking)} is thinking…` : `Waiting for the ${seatWords(v.acting)}…`;
   document.getElementById("question").textContent = v.over ? "The game is over: " + v.status
     : v.stopped ? "The game was stopped by its creator." : q ? q.text : waiting;
   document.getElementById("final").replaceChildren(...(v.board.final ? [finalTable(v.board.final)] : []));

@@ -15,7 +15,7 @@ function vpChart() {
   SEATS.forEach((_, p) => {
     const pts = summary.vp.map((seats, i) => `${30 + (W - 40) * i / n},${H - H * total(seats[p]) / top}`);
     svg.append(s("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[p], "stroke-width": 2}));
-    svg.append(s("text", {x: 34 + p * 60, y: H + 16, fill: COLORS[p], "font-size": 12}, SHORT[p]));
+    svg.append(s("text", {x: 30 + p * 110, y: H + 16, fill: COLORS[p], "font-size": 11}, SEAT_WORDS[p]));
   });
   svg.append(s("text", {x: 2, y: 12, "font-size": 10}, String(top)));
   const x = 30 + (W - 40) * step / n;
@@ -27,18 +27,18 @@ function sourceBars() {
   const now = summary.vp[step], W = 460, top = Math.max(10, ...now.map(total));
   const svg = s("svg", {viewBox: `0 0 ${W} 190`, width: "100%", id: "sources-svg"});
   now.forEach((row, p) => {
-    let x = 40;
-    svg.append(s("text", {x: 0, y: 22 + p * 30, "font-size": 12}, SHORT[p]));
+    let x = 118;
+    svg.append(s("text", {x: 0, y: 22 + p * 30, "font-size": 11}, SEAT_WORDS[p]));
     row.forEach((v, i) => {
       if (v <= 0) return;
-      const w = (W - 120) * v / top;
+      const w = (W - 200) * v / top;
       const r = s("rect", {x, y: 8 + p * 30, width: w, height: 20, fill: SOURCE_COLORS[i]});
-      r.append(s("title", {}, `${summary.sources[i]}: ${v}`)); svg.append(r); x += w;
+      r.append(s("title", {}, `${summary.sources[i].replace(/_/g, " ")}: ${v} VP`)); svg.append(r); x += w;
     });
     svg.append(s("text", {x: x + 4, y: 22 + p * 30, "font-size": 12}, String(total(row))));
   });
   summary.sources.forEach((name, i) => svg.append(s("text", {x: (i % 4) * 115, y: 140 + Math.floor(i / 4) * 15,
-    "font-size": 10, fill: SOURCE_COLORS[i]}, name)));
+    "font-size": 10, fill: SOURCE_COLORS[i]}, name.replace(/_/g, " "))));
   document.getElementById("sources").replaceChildren(svg);
 }
 
@@ -64,7 +64,7 @@ async function init() {
   catch (e) { document.getElementById("error").textContent = e.message; return; }
   document.getElementById("step").max = summary.steps;
   const jump = document.getElementById("jump");
-  summary.marks.forEach(m => jump.append(el("option", {value: m.step}, `round ${m.round}: ${m.seat} (step ${m.step})`)));
+  summary.marks.forEach(m => jump.append(el("option", {value: m.step}, `round ${m.round}: ${seatWords(m.seat)} (step ${m.step})`)));
   jump.addEventListener("change", () => show(Number(jump.value)));
   document.getElementById("first").onclick = () => show(0);
   document.getElementById("back").onclick = () => show(step - 1);
