@@ -39,6 +39,7 @@ revealed yet (drawn at random).
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -78,9 +79,14 @@ def _conflict_contributors(g, stack_index: int) -> set[int]:
 
 
 def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
-    """A clone of ``game`` with everything hidden from ``seat`` resampled from ``rng``."""
+    """A clone of ``game`` with everything hidden from ``seat`` resampled from ``rng``
+    (a :class:`~singapore_env.native.NativeGame` gives a native world, resampled in C++
+    with the same draws: the same world, save for save, from the same state of ``rng``)."""
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
+        return native.determinize(game, seat, rng)
     g = game.clone()
     s, c = g.s, g.c
     g.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63 - 1))))

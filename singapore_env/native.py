@@ -265,6 +265,28 @@ class NativeGame:
         return g
 
 
+def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
+    """:func:`agents.determinize.determinize` of a native game, in C++
+    (``native/determinize.hpp``): a copy with everything ``seat`` cannot see resampled,
+    drawing from ``rng`` (a ``numpy.random.Generator`` on PCG64) exactly what the Python
+    function draws, so that the same generator state gives the same world, save for save,
+    and leaves ``rng`` in the same state."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "PCG64":
+        raise ValueError(f"the native determinization draws from a PCG64 generator, "
+                         f"not {state.get('bit_generator')!r}")
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    generator = require().Pcg64(*_halves_of(state))
+    world = _new(NativeGame)
+    world._meta = game._meta
+    world._game = _native.determinize(game._game, int(seat), generator)
+    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    return world
+
+
 def _check_ruleset(cfg: RulesConfig) -> None:
     if cfg.ruleset not in NATIVE_RULESETS:
         raise ConfigError(f"the native engine does not play the {cfg.ruleset!r} "
