@@ -267,8 +267,7 @@ def compare_determinizations(seed: int, config=None, every: int = 10) -> tuple[d
     from singapore_env.engine import Game
     from singapore_env.native import NativeGame, differences
 
-    python = Game(seed, config, keep_text_log=False)
-    ours = NativeGame(seed, config)
+    python, compiled = Game(seed, config, keep_text_log=False), NativeGame(seed, config)
     pick = random.Random(seed)
     counts: dict[str, int] = {"all": 0}
     bad = []
@@ -281,19 +280,19 @@ def compare_determinizations(seed: int, config=None, every: int = 10) -> tuple[d
                 if step % 2:  # generators holding a buffered 32-bit half
                     for gen in gens:
                         gen.integers(6)
-                world, twin = determinize(python, seat, gens[0]), determinize(ours, seat, gens[1])
-                why = differences(world, twin)
+                world = determinize(compiled, seat, gens[1])
+                why = differences(determinize(python, seat, gens[0]), world)
                 if gens[0].bit_generator.state != gens[1].bit_generator.state:
                     why.append("generator state")
                 if why:
                     bad.append(f"seed {seed}, decision {step}, seat {seat}: {', '.join(why)} differ")
-                if twin.broken_invariants():
+                if world.broken_invariants():
                     bad.append(f"seed {seed}, decision {step}, seat {seat}: the native world "
-                               f"breaks an invariant: {twin.broken_invariants()}")
+                               f"breaks an invariant: {world.broken_invariants()}")
                 counts["all"] += 1
                 for kind in kinds[seat]:
                     counts[kind] = counts.get(kind, 0) + 1
         decision = pick.choice(python.legal_decisions())
         python.step(decision)
-        ours.step(decision)
+        compiled.step(decision)
     return counts, bad

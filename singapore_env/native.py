@@ -11,8 +11,9 @@ draw), the games of every ruleset (:class:`NativeGame`, with the Python engine's
 decisions, scores and saves) and whole random games in C++ (:func:`play_random`), built
 from the loaded :class:`~singapore_env.engine.content.Content` and
 :class:`~singapore_env.engine.config.RulesConfig` of the Python engine: no card or number
-is written twice; and the determinization of a native game (:func:`determinize`). :func:`compare_random_game` is the check that keeps the two engines
-equal. docs/native.md says what is not native yet.
+is written twice; and the determinization of a native game (:func:`determinize`).
+:func:`compare_random_game` is the check that keeps the two engines equal.
+docs/native.md says what is not native yet.
 """
 
 from __future__ import annotations
