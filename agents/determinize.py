@@ -39,6 +39,7 @@ revealed yet (drawn at random).
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -78,9 +79,14 @@ def _conflict_contributors(g, stack_index: int) -> set[int]:
 
 
 def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
-    """A clone of ``game`` with everything hidden from ``seat`` resampled from ``rng``."""
+    """A clone of ``game`` with everything hidden from ``seat`` resampled from ``rng``
+    (a :class:`~singapore_env.native.NativeGame` gives a native world, resampled in C++
+    with the same draws: the same world, save for save, from the same state of ``rng``)."""
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
+        return native.determinize(game, seat, rng)
     g = game.clone()
     s, c = g.s, g.c
     g.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63 - 1))))
@@ -220,3 +226,73 @@ def _resample_roles(g, seat: int, rng: np.random.Generator) -> None:
         for p in range(4):
             if p != seat and s.roles[p] >= 0:
                 s.roles[p] = int(rng.integers(2))
+
+
+def hidden_kinds(game: "Game", seat: int) -> set[str]:
+    """What of ``game`` hides cards or choices from ``seat`` besides the other hands and
+    the decks (the parts a determinization resamples): ``keep_battle`` (another seat's
+    drawn cards), ``war_commits``, ``conflict_contributions``, ``counter_boosts``,
+    ``first_edition_commits``, ``folk_heroes``, ``roles``."""
+    s, found = game.s, set()
+    others = [p for p in range(4) if p != seat]
+    for f in s.stack:
+        if f.kind == "keep_battle" and f.seat != seat:
+            found.add("keep_battle")
+        elif _war_commits_hidden(f) and any(f.d.commits[p] >= 0 for p in others):
+            found.add("war_commits")
+        elif f.kind in COMMIT_FRAMES and not f.d.shown and any(f.d.commits[p] for p in others):
+            found.add("first_edition_commits")
+        elif f.kind == "conflict" and f.d.phase == ConflictPhase.REVEAL:
+            if any(f.d.cards[p] or f.d.money[p] for p in others):
+                found.add("conflict_contributions")
+            if any(f.d.boosts[p] for p in others):
+                found.add("counter_boosts")
+    if any(s.folk_hands[p] for p in others):
+        found.add("folk_heroes")
+    if not s.roles_public and any(s.roles[p] >= 0 for p in others):
+        found.add("roles")
+    return found
+
+
+def compare_determinizations(seed: int, config=None, every: int = 10) -> tuple[dict, list[str]]:
+    """The native determinization against this one: play a random game (decisions drawn
+    with ``random.Random(seed)``) on both engines and determinize it for every seat on
+    both, from generators in the same state (half of them holding a buffered 32-bit
+    half), at every ``every``-th decision and wherever a pending frame or a Role hides
+    something. Returns (positions compared: ``"all"`` and per :func:`hidden_kinds`,
+    the differences: the saves, legal decisions, generator states after, broken native
+    invariants, each with its seed, decision and seat)."""
+    import random
+
+    from singapore_env.engine import Game
+    from singapore_env.native import NativeGame, differences
+
+    python, compiled = Game(seed, config, keep_text_log=False), NativeGame(seed, config)
+    pick = random.Random(seed)
+    counts: dict[str, int] = {"all": 0}
+    bad = []
+    while not python.is_over:
+        step = python.s.decisions
+        kinds = [hidden_kinds(python, seat) for seat in range(4)]
+        if step % every == 0 or any(kinds[seat] - {"folk_heroes"} for seat in range(4)):
+            for seat in range(4):
+                gens = [np.random.default_rng([seed, step, seat]) for _ in range(2)]
+                if step % 2:  # generators holding a buffered 32-bit half
+                    for gen in gens:
+                        gen.integers(6)
+                world = determinize(compiled, seat, gens[1])
+                why = differences(determinize(python, seat, gens[0]), world)
+                if gens[0].bit_generator.state != gens[1].bit_generator.state:
+                    why.append("generator state")
+                if why:
+                    bad.append(f"seed {seed}, decision {step}, seat {seat}: {', '.join(why)} differ")
+                if world.broken_invariants():
+                    bad.append(f"seed {seed}, decision {step}, seat {seat}: the native world "
+                               f"breaks an invariant: {world.broken_invariants()}")
+                counts["all"] += 1
+                for kind in kinds[seat]:
+                    counts[kind] = counts.get(kind, 0) + 1
+        decision = pick.choice(python.legal_decisions())
+        python.step(decision)
+        compiled.step(decision)
+    return counts, bad

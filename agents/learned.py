@@ -11,6 +11,7 @@ A learned agent limits numpy's BLAS and torch to one thread per process
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +131,26 @@ def load_value_nets(path: str | Path, need_value: bool = True,
     return {faction: loaded[file] for faction, file in enumerate(files)}
 
 
+def reads_native_games(policy) -> bool:
+    """Whether ``policy`` plays a native game: a flat actor reads the observation, a
+    pointer policy also the candidate features, which the native engine writes too,
+    unless it reads a prior (a scorer of Python games)."""
+    return not policy.needs_candidates or policy.meta.get("candidate_prior") is None
+
+
+def _candidate_encoder(encoder, policy) -> CandidateEncoder:
+    """The candidate encoder of ``policy`` for games of ``encoder`` (a native encoder's
+    writes in C++, and takes no prior)."""
+    prior = policy.meta.get("candidate_prior")
+    native = sys.modules.get("singapore_env.native_encoding")  # not imported: no native game
+    if native is not None and isinstance(encoder, native.NativeEncoder):
+        if prior is not None:
+            raise ValueError(f"this policy reads the {prior!r} prior, which scores Python "
+                             f"games: play it on the python engine")
+        return native.NativeCandidateEncoder(encoder)
+    return CandidateEncoder.for_observations(encoder, resolve_prior(prior))
+
+
 def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -> float:
     """``net``'s value head's score of ``game`` from ``seat``'s observation of it (its
     faction's predicted win share plus ``vp_weight`` times its VP margin)."""
@@ -155,8 +176,7 @@ class PolicyView:
         obs = {"observation": encoder.encode(game, seat)}
         if self.policy.needs_candidates:
             if self._candidates is None or self._candidates.table is not encoder.table:
-                self._candidates = CandidateEncoder.for_observations(
-                    encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
+                self._candidates = _candidate_encoder(encoder, self.policy)
             obs.update(self._candidates.encode(game, seat))
         return obs
 
@@ -206,8 +226,9 @@ class LearnedAgent(Agent):
     @property
     def observation_only(self) -> bool:
         """A flat actor reads the observation alone; a pointer policy also reads the
-        candidate features, which are computed from the Python engine's state."""
-        return not self.policy.needs_candidates
+        candidate features, which both engines write, unless it reads a prior
+        (:func:`reads_native_games`)."""
+        return reads_native_games(self.policy)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -11,8 +11,9 @@ Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine
 ``engine="native"`` a :class:`~singapore_env.native.NativeGame`, the compiled twin: the
 same seeds and decisions give the same game, so the same result and record. Only
 agents that read the observation alone (:attr:`agents.base.Agent.observation_only`:
-``random``, ``learned:PATH`` of a flat ``.npz`` actor, an agent playing through
-``act``) sit at a native game; :func:`check_engine` refuses the others by name.
+``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
+``learned:pure-policy``, an agent playing through ``act``) sit at a native game;
+:func:`check_engine` refuses the others by name.
 
 Seeds. Many games with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
 from ``numpy.random.SeedSequence(S).spawn(n_games)[i].generate_state(5, numpy.uint64)``:
@@ -49,8 +50,9 @@ MAX_DECISIONS = 100_000
 #: The engines a game can be played on.
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
-NATIVE_PLAYERS = ("random, learned:PATH or learned-sample:PATH of a flat .npz actor, an "
-                  "agent that plays through act(observation, mask) alone")
+NATIVE_PLAYERS = ("random, learned:PATH or learned-sample:PATH of a flat actor or of a "
+                  "pointer policy without a prior, learned:pure-policy, an agent that "
+                  "plays through act(observation, mask) alone")
 
 
 @dataclass

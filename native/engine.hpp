@@ -436,6 +436,7 @@ public:
 
 private:
     friend struct CandidateWriter;  // players read the rules by their own functions
+    friend struct Determinizer;     // resamples what a seat cannot see (determinize.hpp)
 
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;

@@ -9,6 +9,7 @@
 
 #include "batch.hpp"
 #include "candidates.hpp"
+#include "determinize.hpp"
 #include "encoder.hpp"
 #include "engine.hpp"
 #include "invariants.hpp"
@@ -244,6 +245,13 @@ PYBIND11_MODULE(_native, m) {
             check_seat(seat);
             sg::CandidateWriter::projected_vp(game_of(g), seat, row_of(out, 4));
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert());
+
+    // determinize(game, seat, rng): a copy of the game with everything the seat cannot see
+    // resampled (determinize.hpp), drawing from ``rng`` (a Pcg64, advanced in place).
+    m.def("determinize", [](py::handle g, int seat, sg::Pcg64& rng) {
+        check_seat(seat);
+        return game_capsule(sg::Determinizer::determinize(game_of(g), seat, rng).release());
+    }, py::arg("game"), py::arg("seat"), py::arg("rng"));
 
     // The slots of a vector env (batch.hpp), stepped without the GIL.
     py::class_<sg::Batch>(m, "Batch", "Native games stepped together, writing rows of arrays.")

@@ -22,6 +22,8 @@ the public Market and tableaux, the cards of its own pending draw.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .engine.content import SEAT_FACTION
@@ -154,7 +156,13 @@ class CandidateEncoder:
 
 
 def projected_vp(game, seat: int) -> np.ndarray:
-    """Every seat's projected final VP / 50, the observer first, then clockwise."""
+    """Every seat's projected final VP / 50, the observer first, then clockwise (of a
+    native game, written in C++)."""
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
+        out = np.empty(4, np.float32)
+        native.require().CandidateWriter.projected_vp(game._game, seat, out)
+        return out
     i = CLOCKWISE.index(seat)
     return np.array([projected_final_vp(game, CLOCKWISE[(i + r) % 4]) / VP_SCALE
                      for r in range(4)], np.float32)

@@ -11,8 +11,9 @@ draw), the games of every ruleset (:class:`NativeGame`, with the Python engine's
 decisions, scores and saves) and whole random games in C++ (:func:`play_random`), built
 from the loaded :class:`~singapore_env.engine.content.Content` and
 :class:`~singapore_env.engine.config.RulesConfig` of the Python engine: no card or number
-is written twice. :func:`compare_random_game` is the check that keeps the two engines
-equal. docs/native.md says what is not native yet.
+is written twice; and the determinization of a native game (:func:`determinize`).
+:func:`compare_random_game` is the check that keeps the two engines equal.
+docs/native.md says what is not native yet.
 """
 
 from __future__ import annotations
@@ -263,6 +264,28 @@ class NativeGame:
             raise SaveFormatError(f"the native engine cannot hold this save: {exc}") from None
         g._meta = (python.cfg, python.c, python.seed, _decision_table(python.cfg))
         return g
+
+
+def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
+    """:func:`agents.determinize.determinize` of a native game, in C++
+    (``native/determinize.hpp``): a copy with everything ``seat`` cannot see resampled,
+    drawing from ``rng`` (a ``numpy.random.Generator`` on PCG64) exactly what the Python
+    function draws, so that the same generator state gives the same world, save for save,
+    and leaves ``rng`` in the same state."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "PCG64":
+        raise ValueError(f"the native determinization draws from a PCG64 generator, "
+                         f"not {state.get('bit_generator')!r}")
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    generator = require().Pcg64(*_halves_of(state))
+    world = _new(NativeGame)
+    world._meta = game._meta
+    world._game = _native.determinize(game._game, int(seat), generator)
+    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    return world
 
 
 def _check_ruleset(cfg: RulesConfig) -> None:

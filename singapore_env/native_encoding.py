@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .candidates import FEATURES, CandidateEncoder
+from .candidates import FEATURES, CandidateEncoder, projected_vp
 from .encoding import ObservationEncoder, encoder_for, observation_key
 from .engine.config import RulesConfig
 from .engine.content import Content
@@ -108,11 +108,9 @@ class NativeCandidateEncoder(CandidateEncoder):
         """The candidate keys for ``seat`` (rows all zero when it is not asked now)."""
         card = np.empty(self.n_actions, np.float32)
         features = np.empty((self.n_actions, len(FEATURES)), np.float32)
-        projected = np.empty(4, np.float32)
         self._writer.write(game._game, seat, card, features)
-        self._writer.projected_vp(game._game, seat, projected)
         return {"candidate_card": card, "candidate_features": features,
-                "projected_vp": projected}
+                "projected_vp": projected_vp(game, seat)}
 
 
 _SHARED: dict[tuple, NativeEncoder] = {}

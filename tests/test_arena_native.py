@@ -69,9 +69,16 @@ def test_play_game_on_the_native_engine(flat_actor):
         play_game(9, agents, engine="native", keep_text_log=True)
 
 
+@needs_native
+def test_a_pointer_policy_without_a_prior_plays_the_same_games():
+    python, ours = both(["learned:pure-policy", "random", "learned:pure-policy", "random"], 1, 4)
+    assert len(ours) == 2 and ours == python
+
+
 def test_who_reads_the_observation_alone(flat_actor):
     assert RandomAgent().observation_only
     assert make_agent(f"learned-sample:{flat_actor}").observation_only
+    assert make_agent("learned:pure-policy").observation_only  # candidate keys, no prior
     for spec in ("heuristic", "learned:default", "learned:pure", "mcts:iters=2"):
         assert not make_agent(spec).observation_only, spec
 

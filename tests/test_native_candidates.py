@@ -88,3 +88,16 @@ def test_the_native_env_serves_the_candidate_keys_of_the_python_env():
             e.step(int(action))
     with pytest.raises(ValueError, match="candidate prior"):
         raw_env(engine="native", candidates=True, candidate_prior=lambda game, seat: [])
+
+
+def test_projected_vp_reads_either_engine():
+    from singapore_env.candidates import projected_vp
+
+    python, ours = Game(3), native.NativeGame(3)
+    pick = random.Random(3)
+    for _ in range(200):
+        for seat in range(4):
+            assert projected_vp(python, seat).tobytes() == projected_vp(ours, seat).tobytes()
+        decision = pick.choice(python.legal_decisions())
+        python.step(decision)
+        ours.step(decision)
