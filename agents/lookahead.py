@@ -66,6 +66,12 @@ class LookaheadPolicies(Agent):
         #: The last looked-ahead question's scores: index in its legal answers -> score.
         self.last_scores: dict[int, float] = {}
 
+    @property
+    def observation_only(self) -> bool:
+        """Whether it plays a native game: its students read what both engines write
+        (and the determinization and the value networks work on either)."""
+        return self.student.observation_only
+
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the sampled worlds repeat."""
         self.student.reset(seed)

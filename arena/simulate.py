@@ -12,7 +12,8 @@ Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine
 same seeds and decisions give the same game, so the same result and record. Only
 agents that read the observation alone (:attr:`agents.base.Agent.observation_only`:
 ``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
-``learned:pure-policy``, an agent playing through ``act``) sit at a native game;
+``learned:pure-policy`` and ``learned:pure``, an agent playing through ``act``) sit at
+a native game;
 :func:`check_engine` refuses the others by name.
 
 Seeds. Many games with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
@@ -51,8 +52,8 @@ MAX_DECISIONS = 100_000
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
 NATIVE_PLAYERS = ("random, learned:PATH or learned-sample:PATH of a flat actor or of a "
-                  "pointer policy without a prior, learned:pure-policy, an agent that "
-                  "plays through act(observation, mask) alone")
+                  "pointer policy without a prior, learned:pure-policy, learned:pure, an "
+                  "agent that plays through act(observation, mask) alone")
 
 
 @dataclass

@@ -36,8 +36,8 @@ def flat_actor(tmp_path_factory) -> str:
     return str(path)
 
 
-def both(players, n_games: int, seed: int, **kwargs) -> list[list[dict]]:
-    return [play_tables([Table(tuple(players), **kwargs)], n_games, seed, swap=True,
+def both(players, n_games: int, seed: int, swap: bool = True, **kwargs) -> list[list[dict]]:
+    return [play_tables([Table(tuple(players), **kwargs)], n_games, seed, swap=swap,
                         engine=engine) for engine in ("python", "native")]
 
 
@@ -75,11 +75,19 @@ def test_a_pointer_policy_without_a_prior_plays_the_same_games():
     assert len(ours) == 2 and ours == python
 
 
+@needs_native
+def test_the_lookahead_plays_the_same_games():
+    # Its worlds are determinized in C++ with the Python engine's draws.
+    python, ours = both(["learned:pure", "random", "random", "learned:pure"], 1, 6, swap=False)
+    assert len(ours) == 1 and ours == python
+
+
 def test_who_reads_the_observation_alone(flat_actor):
     assert RandomAgent().observation_only
     assert make_agent(f"learned-sample:{flat_actor}").observation_only
     assert make_agent("learned:pure-policy").observation_only  # candidate keys, no prior
-    for spec in ("heuristic", "learned:default", "learned:pure", "mcts:iters=2"):
+    assert make_agent("learned:pure").observation_only
+    for spec in ("heuristic", "learned:default", "rerank", "mcts:iters=2"):
         assert not make_agent(spec).observation_only, spec
 
 
@@ -97,10 +105,10 @@ def test_function_agents_declare_what_they_read():
 @needs_native
 def test_other_players_are_refused_by_name():
     with pytest.raises(ValueError) as info:
-        play_tables([Table(("random", "heuristic", "learned:pure", "learned:default"))], 2, 1,
+        play_tables([Table(("random", "heuristic", "rerank", "learned:default"))], 2, 1,
                     engine="native")
     text = str(info.value)
-    assert "cannot sit: heuristic, learned:pure, learned:default" in text
+    assert "cannot sit: heuristic, rerank, learned:default" in text
     assert "random, learned:PATH" in text
     with pytest.raises(ValueError, match="cannot sit: heuristic"):
         play_game(1, [HeuristicAgent(), RandomAgent(), RandomAgent(), RandomAgent()],
@@ -131,7 +139,7 @@ def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
 @needs_native
 @pytest.mark.parametrize("command, refused", [
     (["simulate", "--players", "random,heuristic,random,random"], "heuristic"),
-    (["evaluate", "--british", "learned:pure", "--malay", "random"], "learned:pure"),
+    (["evaluate", "--british", "learned:default", "--malay", "random"], "learned:default"),
 ])
 def test_the_cli_refuses_other_players_with_exit_2(command, refused):
     result = _run(*command, "--games", 1, "--engine", "native", "--no-progress")
