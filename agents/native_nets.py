@@ -7,9 +7,9 @@ side loads it), with the numpy actor's interface.
     actor.logits(obs)      # one observation (dict for a pointer policy), or a batch of rows
     actor.outcome(obs), actor.value(obs, vp_weight)   # a network with a value head
 
-The logits equal numpy's to float32 rounding (within 1e-4; the sums run in another
-order), so the decisions are the same but where the two best legal logits lie within
-that of each other. :func:`compare` measures it on positions of random native games
+The logits equal numpy's to float32 rounding (within :data:`TOLERANCE`, relative above 1:
+the sums run in another order), so the decisions are the same but where the two best
+legal logits lie within that of each other. :func:`compare` measures it on positions of random native games
 (:func:`random_positions`): ``tests/test_native_nets.py`` and
 ``scripts/native_nets_soak.py``. A batch of rows is one call into C++ with the GIL
 released, split among ``threads`` threads.
@@ -33,8 +33,9 @@ from .outcome import MARGIN_SCALE
 from .pointer_actor import PointerActor
 from .priors import resolve_prior
 
-#: Logits this close count as a tie: the two engines may order them either way.
-NEAR_TIE = 1e-4
+#: How far a native output may lie from numpy's, over ``max(1, |numpy's|)``; two legal
+#: logits this close are a near-tie, which the engines may order either way.
+TOLERANCE = 1e-4
 
 
 class NativeActor:
@@ -62,6 +63,9 @@ class NativeActor:
         """Logits over the action table of one observation (as the numpy actor reads
         it: the vector, or for a pointer policy the dict with the candidate keys), or of
         a batch (arrays with a leading axis of positions)."""
+        if not self._net.has_logits:
+            raise ValueError("this network has no policy head (a value network: outcome "
+                             "and value only)")
         if not self.needs_candidates:
             x = _floats(obs)
             check_input_size(x.shape[-1], self._net.obs_size)
@@ -144,49 +148,64 @@ def random_positions(ruleset: str, seeds, every: int = 7, prior: str | None = No
 
 @dataclass
 class Comparison:
-    """How far a native actor's outputs lie from numpy's over some positions."""
+    """How far a native actor's outputs lie from numpy's over some positions. A
+    difference is measured against ``max(1, |numpy's value|)`` (absolute below 1,
+    relative above: float32 holds a logit of 500 to 3e-5)."""
 
     positions: int = 0
-    max_logit_diff: float = 0.0     # over every action's logit
-    max_outcome_diff: float = 0.0   # over both outputs of the value head
-    mismatches: int = 0             # best legal actions that differ, not at a near-tie
-    near_ties: int = 0              # positions whose two best legal logits lie within NEAR_TIE
+    max_abs_diff: float = 0.0       # over every action's logit and the value head's outputs
+    max_scaled_diff: float = 0.0    # the same, over max(1, |numpy's value|): within TOLERANCE
+    near_ties: int = 0              # positions whose two best legal numpy logits lie within TOLERANCE
+    tie_flips: int = 0              # of those, the ones where the two engines chose apart
+    mismatches: int = 0             # best legal actions that differ away from a near-tie
 
     def add(self, other: "Comparison") -> None:
+        """Count ``other``'s positions in this comparison."""
         self.positions += other.positions
-        self.max_logit_diff = max(self.max_logit_diff, other.max_logit_diff)
-        self.max_outcome_diff = max(self.max_outcome_diff, other.max_outcome_diff)
-        self.mismatches += other.mismatches
+        self.max_abs_diff = max(self.max_abs_diff, other.max_abs_diff)
+        self.max_scaled_diff = max(self.max_scaled_diff, other.max_scaled_diff)
         self.near_ties += other.near_ties
+        self.tie_flips += other.tie_flips
+        self.mismatches += other.mismatches
+
+    def see(self, want: np.ndarray, got: np.ndarray) -> None:
+        """Count the differences of one output array."""
+        diff = np.abs(got.astype(np.float64) - want)
+        self.max_abs_diff = max(self.max_abs_diff, float(diff.max()))
+        self.max_scaled_diff = max(self.max_scaled_diff,
+                                   float((diff / np.maximum(1.0, np.abs(want))).max()))
+
+    def decide(self, want: np.ndarray, got: np.ndarray, mask: np.ndarray) -> None:
+        """Count one decision: the best legal action by either engine's logits."""
+        legal = np.flatnonzero(mask)
+        ranked = np.sort(want[legal])
+        tie = len(legal) > 1 and ranked[-1] - ranked[-2] <= TOLERANCE * max(1.0, abs(ranked[-1]))
+        same = legal[np.argmax(want[legal])] == legal[np.argmax(got[legal])]
+        self.near_ties += int(tie)
+        self.tie_flips += int(tie and not same)
+        self.mismatches += int(not tie and not same)
 
 
 def compare(policy: NumpyPolicy | PointerActor, positions: list[dict],
             batch: int = 64) -> Comparison:
     """The native actor of ``policy`` against ``policy`` on ``positions``: the logits
-    (where the network has a policy head) and the value head's outcome (where it has
-    one), the native side in batches of ``batch`` rows."""
+    and decisions (where the network has a policy head) and the value head's outcome
+    (where it has one), the native side in batches of ``batch`` rows."""
     ours = native_actor(policy)
     result = Comparison(positions=len(positions))
     keys = ("observation", "candidate_card", "candidate_features", "projected_vp")
-    has_logits = not policy.needs_candidates or "query_w" in policy.arrays
+    pointer = policy.needs_candidates
+    has_logits = not pointer or "query_w" in policy.arrays
     for start in range(0, len(positions), batch):
         part = positions[start:start + batch]
         rows = {k: np.stack([p[k] for p in part]) for k in keys}
         if has_logits:
-            got = ours.logits(rows if policy.needs_candidates else rows["observation"])
+            got = ours.logits(rows if pointer else rows["observation"])
             for p, native_logits in zip(part, got):
-                want = policy.logits(p if policy.needs_candidates else p["observation"])
-                result.max_logit_diff = max(result.max_logit_diff,
-                                            float(np.abs(native_logits - want).max()))
-                legal = np.flatnonzero(p["action_mask"])
-                top = np.sort(want[legal])[-2:]
-                tie = len(top) == 2 and top[1] - top[0] <= NEAR_TIE
-                result.near_ties += tie
-                same = legal[np.argmax(want[legal])] == legal[np.argmax(native_logits[legal])]
-                result.mismatches += not same and not tie
-        if getattr(policy, "has_value", False):
-            got = ours.outcome(rows)
-            for p, native_outcome in zip(part, got):
-                result.max_outcome_diff = max(result.max_outcome_diff, float(
-                    np.abs(native_outcome - policy.outcome(p)).max()))
+                want = policy.logits(p if pointer else p["observation"])
+                result.see(want, native_logits)
+                result.decide(want, native_logits, p["action_mask"])
+        if pointer and policy.has_value:
+            for p, native_outcome in zip(part, ours.outcome(rows)):
+                result.see(policy.outcome(p), native_outcome)
     return result
