@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -36,11 +37,17 @@ enum class Activation { tanh, relu };
 #else
 #define SG_VECTOR_CLONES
 #endif
+// (the kernels are inlined into each clone, to be compiled for its CPU)
+#if defined(__GNUC__)
+#define SG_KERNEL __attribute__((always_inline)) inline
+#else
+#define SG_KERNEL inline
+#endif
 
 // y[j] = sum over the t < count of x[t] * w[row[t] * n + j] (in that order), j < n: the
 // rows of w of a sparse input, scaled and summed, B outputs at a time held in registers.
 template <int B>
-inline int sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
+SG_KERNEL int sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
                           float* y) {
     for (; j0 + B <= n; j0 += B) {
         float acc[B] = {};
@@ -61,6 +68,56 @@ inline void sum_rows(const int32_t* row, const float* x, int count, const float*
     sum_rows_block<1>(row, x, count, w, n, j, y);
 }
 
+// The positions a forward pass runs together: the weights of a dense layer are read once
+// for all of them.
+constexpr int GROUP = 4;
+
+// y[j] += a * r[j], j < n: 16 at a time as one vector (GCC's vector extension, lowered
+// to the clone's widest registers).
+#if defined(__GNUC__)
+typedef float Floats16 __attribute__((vector_size(64)));
+SG_KERNEL void add_scaled(float* y, const float* r, float a, int n) {
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        Floats16 yv, rv;
+        std::memcpy(&yv, y + j, sizeof yv);
+        std::memcpy(&rv, r + j, sizeof rv);
+        yv += a * rv;
+        std::memcpy(y + j, &yv, sizeof yv);
+    }
+    for (; j < n; ++j) y[j] += a * r[j];
+}
+#else
+SG_KERNEL void add_scaled(float* y, const float* r, float a, int n) {
+    for (int j = 0; j < n; ++j) y[j] += a * r[j];
+}
+#endif
+
+// ys[p][j] = sum over i < in of xs[p][i] * w[i * n + j] (i ascending), j < n, for the P
+// positions p < P: each row of w read once, in order, for all of them (rows whose inputs
+// are all zero skipped).
+template <int P>
+SG_KERNEL void dense_rows_of(const float* const* xs, int in, const float* w, int n, float* const* ys) {
+    for (int p = 0; p < P; ++p) std::fill(ys[p], ys[p] + n, 0.0f);
+    for (int i = 0; i < in; ++i) {
+        const float* r = w + (size_t)i * n;
+        for (int p = 0; p < P; ++p)
+            if (xs[p][i] != 0.0f) add_scaled(ys[p], r, xs[p][i], n);
+    }
+}
+
+SG_VECTOR_CLONES
+inline void dense_rows(int positions, const float* const* xs, int in, const float* w, int n, float* const* ys) {
+    switch (positions) {
+        case 1: return dense_rows_of<1>(xs, in, w, n, ys);
+        case 2: return dense_rows_of<2>(xs, in, w, n, ys);
+        case 3: return dense_rows_of<3>(xs, in, w, n, ys);
+        case 4: return dense_rows_of<4>(xs, in, w, n, ys);
+        default: throw std::logic_error("dense_rows: 1 to 4 positions at a time");
+    }
+}
+static_assert(GROUP == 4, "dense_rows runs 1 to 4 positions");
+
 // A linear layer, y = x @ w + b with w of shape (in, out) as numpy stores it.
 struct Dense {
     int in = 0, out = 0;
@@ -79,6 +136,13 @@ struct Dense {
         sum_rows(nz.data(), values.data(), (int)nz.size(), w.data(), out, y);
         for (int j = 0; j < out; ++j) y[j] += b[j];
     }
+
+    // The same for up to GROUP positions at once (every row of w read once for all).
+    void apply(int positions, const float* const* xs, float* const* ys) const {
+        dense_rows(positions, xs, in, w.data(), out, ys);
+        for (int p = 0; p < positions; ++p)
+            for (int j = 0; j < out; ++j) ys[p][j] += b[j];
+    }
 };
 
 inline void activate(Activation act, float* x, int n) {
@@ -90,8 +154,19 @@ inline void activate(Activation act, float* x, int n) {
 
 // The work buffers of one thread's forward passes.
 struct NetScratch {
-    std::vector<float> x, y, query, key, hidden, values;
+    std::vector<float> input[GROUP], a[GROUP], b[GROUP], query[GROUP], hidden[GROUP], key, values;
     std::vector<int32_t> nz;
+};
+
+// The inputs of up to GROUP positions: each one's observation, and for a pointer network
+// its candidate cards (n_actions values), candidate features (n_actions x n_features)
+// and projected VP (4 values).
+struct Inputs {
+    int count = 0;
+    const float* obs[GROUP] = {};
+    const float* card[GROUP] = {};
+    const float* features[GROUP] = {};
+    const float* projected[GROUP] = {};
 };
 
 class Net {
@@ -157,69 +232,78 @@ public:
     int n_cards() const { return n_cards_; }
     int n_features() const { return n_features_; }
 
-    // The logits over the action table (n_actions values) of one position: its
-    // observation, and for a pointer network its candidate cards (n_actions values),
-    // candidate features (n_actions x n_features) and projected VP (4 values).
-    // invalid_argument for a candidate card outside the card embedding.
-    void logits(const float* obs, const float* card, const float* features, const float* projected, float* out,
-                NetScratch& s) const {
+    // The logits over the action table (n_actions values each) of ``in.count``
+    // positions. invalid_argument for a candidate card outside the card embedding.
+    void logits(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_logits()) throw std::invalid_argument("this network has no policy head (a value network)");
-        if (!pointer_) {
-            const float* x = obs;
-            if (!trunk_.empty()) x = state(obs, nullptr, s);
-            head_.apply(x, out, s.nz, s.values);
+        if (!pointer_ && trunk_.empty()) {
+            for (int p = 0; p < in.count; ++p) head_.apply(in.obs[p], out[p], s.nz, s.values);
             return;
         }
-        const float* x = state(obs, projected, s);
+        const float* x[GROUP];
+        state(in, x, s);
+        if (!pointer_) {
+            head_.apply(in.count, x, out);
+            return;
+        }
+        for (int p = 0; p < in.count; ++p) check_cards(in.card[p]);
         int e = query_.out;
-        s.query.resize(e);
-        query_.apply(x, s.query.data(), s.nz, s.values);
-        const float* q = s.query.data();
+        float* q[GROUP];
+        for (int p = 0; p < in.count; ++p) {
+            s.query[p].resize(e);
+            q[p] = s.query[p].data();
+        }
+        query_.apply(in.count, x, q);
         // keys @ query + action_bias + features @ feature_logit, as numpy sums them; every
         // action first as if it had no card and no features, then those that do.
-        s.nz.resize(e);
-        for (int k = 0; k < e; ++k) s.nz[k] = k;
-        sum_rows(s.nz.data(), q, e, plain_key_t_.data(), n_actions_, out);
-        for (int a = 0; a < n_actions_; ++a) out[a] += action_bias_[a];
+        dense_rows(in.count, q, e, plain_key_t_.data(), n_actions_, out);
         s.key.resize(e);
-        for (int a = 0; a < n_actions_; ++a) {
-            const float* f = features + (size_t)a * n_features_;
-            bool any = card[a] != 0.0f;
-            for (int i = 0; i < n_features_ && !any; ++i) any = f[i] != 0.0f;
-            if (!any) continue;
-            float c = card[a];
-            if (!(c > -1.0f && c < (float)n_cards_))
-                throw std::invalid_argument("candidate card " + std::to_string(c) + " of action " +
-                                            std::to_string(a) + " is outside the card embedding (0.." +
-                                            std::to_string(n_cards_ - 1) + ")");
-            const float* ae = &action_embedding_[(size_t)a * e];
-            const float* ce = &card_embedding_[(size_t)(int)c * e];
-            float* key = s.key.data();
-            std::fill(key, key + e, 0.0f);
-            for (int i = 0; i < n_features_; ++i)
-                if (f[i] != 0.0f)
-                    for (int k = 0; k < e; ++k) key[k] += f[i] * feature_key_[(size_t)i * e + k];
-            float dot = 0.0f, extra = 0.0f;
-            for (int k = 0; k < e; ++k) dot += ((ae[k] + ce[k]) + key[k]) * q[k];
-            for (int i = 0; i < n_features_; ++i) extra += f[i] * feature_logit_[i];
-            out[a] = (dot + action_bias_[a]) + extra;
+        for (int p = 0; p < in.count; ++p) {
+            float* o = out[p];
+            for (int a = 0; a < n_actions_; ++a) o[a] += action_bias_[a];
+            for (int a = 0; a < n_actions_; ++a) {
+                const float* f = in.features[p] + (size_t)a * n_features_;
+                float c = in.card[p][a];
+                bool any = c != 0.0f;
+                for (int i = 0; i < n_features_ && !any; ++i) any = f[i] != 0.0f;
+                if (any) o[a] = candidate_logit(a, (int)c, f, q[p], s.key.data());
+            }
         }
     }
 
-    // The value head's [win share, VP margin] (sigmoid, tanh) of one position.
-    void outcome(const float* obs, const float* projected, float* out, NetScratch& s) const {
+    // invalid_argument unless every candidate card indexes the card embedding.
+    void check_cards(const float* card) const {
+        for (int a = 0; a < n_actions_; ++a)
+            if (!(card[a] > -1.0f && card[a] < (float)n_cards_))
+                throw std::invalid_argument("candidate card " + std::to_string(card[a]) + " of action " +
+                                            std::to_string(a) + " is outside the card embedding (0.." +
+                                            std::to_string(n_cards_ - 1) + ")");
+    }
+
+    // The value head's [win share, VP margin] (sigmoid, tanh) of ``in.count`` positions.
+    void outcome(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_value()) throw std::invalid_argument("this network has no value head");
-        const float* x = state(obs, projected, s);
-        s.hidden.resize(value_hidden_.out);
-        value_hidden_.apply(x, s.hidden.data(), s.nz, s.values);
-        activate(act_, s.hidden.data(), value_hidden_.out);
-        float o[2];
-        value_out_.apply(s.hidden.data(), o, s.nz, s.values);
-        float own = std::max(projected[0], projected[2]), other = std::max(projected[1], projected[3]);
-        float margin = (own - other) * margin_scale_;
-        for (int k = 0; k < 2; ++k) o[k] += value_skip_[k] * margin;
-        out[0] = 1.0f / (1.0f + std::exp(-o[0]));
-        out[1] = std::tanh(o[1]);
+        const float* x[GROUP];
+        state(in, x, s);
+        float* h[GROUP];
+        float o[GROUP][2];
+        float* op[GROUP];
+        for (int p = 0; p < in.count; ++p) {
+            s.hidden[p].resize(value_hidden_.out);
+            h[p] = s.hidden[p].data();
+            op[p] = o[p];
+        }
+        value_hidden_.apply(in.count, x, h);
+        for (int p = 0; p < in.count; ++p) activate(act_, h[p], value_hidden_.out);
+        value_out_.apply(in.count, h, op);
+        for (int p = 0; p < in.count; ++p) {
+            const float* pv = in.projected[p];
+            float own = std::max(pv[0], pv[2]), other = std::max(pv[1], pv[3]);
+            float margin = (own - other) * margin_scale_;
+            for (int k = 0; k < 2; ++k) o[p][k] += value_skip_[k] * margin;
+            out[p][0] = 1.0f / (1.0f + std::exp(-o[p][0]));
+            out[p][1] = std::tanh(o[p][1]);
+        }
     }
 
 private:
@@ -232,24 +316,52 @@ private:
     std::vector<float> action_embedding_, card_embedding_, feature_key_, feature_logit_, action_bias_,
         plain_key_t_, value_skip_;
 
-    // The hidden layers' output for an observation (and, for a pointer network, the
-    // projected VP after it).
-    const float* state(const float* obs, const float* projected, NetScratch& s) const {
-        const Dense& first = trunk_[0];
-        const float* x = obs;
-        if (pointer_) {
-            s.x.assign(obs, obs + obs_size_);
-            s.x.insert(s.x.end(), projected, projected + 4);
-            x = s.x.data();
+    // The hidden layers' outputs (x) for the observations (and, for a pointer network,
+    // the projected VP after each): the first layer over the nonzero inputs of each
+    // position, the others for the positions together.
+    void state(const Inputs& in, const float** x, NetScratch& s) const {
+        for (int p = 0; p < in.count; ++p) {
+            const float* input = in.obs[p];
+            if (pointer_) {
+                s.input[p].assign(input, input + obs_size_);
+                s.input[p].insert(s.input[p].end(), in.projected[p], in.projected[p] + 4);
+                input = s.input[p].data();
+            }
+            s.a[p].resize(trunk_[0].out);
+            trunk_[0].apply(input, s.a[p].data(), s.nz, s.values);
+            activate(act_, s.a[p].data(), trunk_[0].out);
+            x[p] = s.a[p].data();
         }
-        for (const Dense& layer : trunk_) {
-            std::vector<float>& y = (&layer - &first) % 2 ? s.x : s.y;
-            y.resize(layer.out);
-            layer.apply(x, y.data(), s.nz, s.values);
-            activate(act_, y.data(), layer.out);
-            x = y.data();
+        for (size_t l = 1; l < trunk_.size(); ++l) {
+            std::vector<float>* to = l % 2 ? s.b : s.a;
+            float* y[GROUP];
+            for (int p = 0; p < in.count; ++p) {
+                to[p].resize(trunk_[l].out);
+                y[p] = to[p].data();
+            }
+            trunk_[l].apply(in.count, x, y);
+            for (int p = 0; p < in.count; ++p) {
+                activate(act_, y[p], trunk_[l].out);
+                x[p] = y[p];
+            }
         }
-        return x;
+    }
+
+    // The logit of action a with candidate card c and features f for query q, in
+    // numpy's order: ((action + card embedding) + features @ feature_key) @ query +
+    // action_bias + features @ feature_logit. ``key``: work space.
+    float candidate_logit(int a, int c, const float* f, const float* q, float* key) const {
+        int e = query_.out;
+        const float* ae = &action_embedding_[(size_t)a * e];
+        const float* ce = &card_embedding_[(size_t)c * e];
+        std::fill(key, key + e, 0.0f);
+        for (int i = 0; i < n_features_; ++i)
+            if (f[i] != 0.0f)
+                for (int k = 0; k < e; ++k) key[k] += f[i] * feature_key_[(size_t)i * e + k];
+        float dot = 0.0f, extra = 0.0f;
+        for (int k = 0; k < e; ++k) dot += ((ae[k] + ce[k]) + key[k]) * q[k];
+        for (int i = 0; i < n_features_; ++i) extra += f[i] * feature_logit_[i];
+        return (dot + action_bias_[a]) + extra;
     }
 
     static const Tensor& array(const std::map<std::string, Tensor>& arrays, const std::string& name,
@@ -297,18 +409,25 @@ public:
     std::string logits(int n, const float* obs, const float* card, const float* features, const float* projected,
                        float* out) {
         size_t A = net_.n_actions(), F = (size_t)net_.n_features() * A;
-        return in_blocks(n, [&](int i, NetScratch& s) {
-            bool p = net_.pointer();
-            net_.logits(obs + (size_t)i * net_.obs_size(), p ? card + i * A : nullptr,
-                        p ? features + i * F : nullptr, p ? projected + (size_t)4 * i : nullptr, out + i * A, s);
-        });
+        return in_groups(n, [&](int i, Inputs& in, float*& o) {
+            in.obs[in.count] = obs + (size_t)i * net_.obs_size();
+            if (net_.pointer()) {
+                net_.check_cards(card + i * A);
+                in.card[in.count] = card + i * A;
+                in.features[in.count] = features + i * F;
+                in.projected[in.count] = projected + (size_t)4 * i;
+            }
+            o = out + i * A;
+        }, [&](const Inputs& in, float* const* o, NetScratch& s) { net_.logits(in, o, s); });
     }
 
     // outcome() of n positions; "" or why not.
     std::string outcome(int n, const float* obs, const float* projected, float* out) {
-        return in_blocks(n, [&](int i, NetScratch& s) {
-            net_.outcome(obs + (size_t)i * net_.obs_size(), projected + (size_t)4 * i, out + (size_t)2 * i, s);
-        });
+        return in_groups(n, [&](int i, Inputs& in, float*& o) {
+            in.obs[in.count] = obs + (size_t)i * net_.obs_size();
+            in.projected[in.count] = projected + (size_t)4 * i;
+            o = out + (size_t)2 * i;
+        }, [&](const Inputs& in, float* const* o, NetScratch& s) { net_.outcome(in, o, s); });
     }
 
 private:
@@ -316,28 +435,39 @@ private:
     ThreadPool pool_;
     std::mutex busy_;
 
-    template <class Work>
-    std::string in_blocks(int n, const Work& work) {
+    // The positions in contiguous blocks, one a thread, each block in groups of GROUP:
+    // add(i, inputs, out) adds position i to a group, run(inputs, outs, scratch) runs
+    // one. A group that fails stops its block; "" or why the first failing one failed.
+    template <class Add, class Run>
+    std::string in_groups(int n, const Add& add, const Run& run) {
         std::lock_guard<std::mutex> lock(busy_);
-        int blocks = pool_.size();
+        int blocks = n <= 1 ? 1 : pool_.size();
         std::vector<std::string> why(blocks);
         auto block = [&](int b) {
             NetScratch s;
-            for (int i = (int)((int64_t)n * b / blocks); i < (int)((int64_t)n * (b + 1) / blocks); ++i) {
+            int end = (int)((int64_t)n * (b + 1) / blocks);
+            for (int i = (int)((int64_t)n * b / blocks); i < end; i += GROUP) {
+                Inputs in;
+                float* out[GROUP];
                 try {
-                    work(i, s);
+                    for (; in.count < GROUP && i + in.count < end; ++in.count) add(i + in.count, in, out[in.count]);
                 } catch (const std::exception& e) {
-                    why[b] = "position " + std::to_string(i) + ": " + e.what();
+                    why[b] = "position " + std::to_string(i + in.count) + ": " + e.what();
+                    return;
+                }
+                try {
+                    run(in, out, s);
+                } catch (const std::exception& e) {
+                    why[b] = "positions " + std::to_string(i) + " to " + std::to_string(i + in.count - 1) + ": " +
+                             e.what();
                     return;
                 }
             }
         };
-        if (n <= 1 || blocks == 1) {
-            blocks = 1;
+        if (blocks == 1)
             block(0);
-        } else {
+        else
             pool_.run(block);
-        }
         for (const std::string& w : why)
             if (!w.empty()) return w;
         return "";
