@@ -7,12 +7,12 @@ side loads it), with the numpy actor's interface.
     actor.logits(obs)      # one observation (dict for a pointer policy), or a batch of rows
     actor.outcome(obs), actor.value(obs, vp_weight)   # a network with a value head
 
-The logits equal numpy's to float32 rounding (within :data:`TOLERANCE`, relative above 1:
-the sums run in another order), so the decisions are the same but where the two best
-legal logits lie within that of each other. :func:`compare` measures it on positions of random native games
-(:func:`random_positions`): ``tests/test_native_nets.py`` and
-``scripts/native_nets_soak.py``. A batch of rows is one call into C++ with the GIL
-released, split among ``threads`` threads.
+The logits equal numpy's to float32 rounding (within :data:`TOLERANCE`, relative above
+1: the sums run in another order), so the decisions are the same but where the two
+best legal logits lie within that of each other. :func:`compare` measures it on
+positions of random native games (:func:`random_positions`):
+``tests/test_native_nets.py`` and ``scripts/native_nets_soak.py``. A batch of rows is
+one call into C++ with the GIL released, split among ``threads`` threads.
 """
 
 from __future__ import annotations
@@ -72,9 +72,10 @@ class NativeActor:
             out = self._net.logits(x.reshape(-1, x.shape[-1]))
             return out if x.ndim > 1 else out[0]
         x, pv = self._state_input(obs)
-        out = self._net.logits(x.reshape(-1, x.shape[-1]), _floats(obs["candidate_card"]).reshape(-1, self.n_actions),
-                               _floats(obs["candidate_features"]).reshape(len(pv.reshape(-1, 4)), self.n_actions, -1),
-                               pv.reshape(-1, 4))
+        n = len(pv.reshape(-1, 4))
+        out = self._net.logits(x.reshape(n, -1), _floats(obs["candidate_card"]).reshape(n, -1),
+                               _floats(obs["candidate_features"]).reshape(n, self.n_actions, -1),
+                               pv.reshape(n, 4))
         return out if x.ndim > 1 else out[0]
 
     def outcome(self, obs: dict) -> np.ndarray:
@@ -128,7 +129,8 @@ def random_positions(ruleset: str, seeds, every: int = 7, prior: str | None = No
     content = default_content(cfg.slavery)
     encoder = native_encoder_for(content, cfg)
     candidates = NativeCandidateEncoder(encoder)
-    scorer = CandidateEncoder.for_observations(encoder.python, resolve_prior(prior)) if prior else None
+    scorer = (CandidateEncoder.for_observations(encoder.python, resolve_prior(prior))
+              if prior else None)
     out = []
     for seed in seeds:
         game, pick = native.NativeGame(seed, cfg, content), random.Random(seed)
@@ -155,7 +157,7 @@ class Comparison:
     positions: int = 0
     max_abs_diff: float = 0.0       # over every action's logit and the value head's outputs
     max_scaled_diff: float = 0.0    # the same, over max(1, |numpy's value|): within TOLERANCE
-    near_ties: int = 0              # positions whose two best legal numpy logits lie within TOLERANCE
+    near_ties: int = 0              # two best legal numpy logits within TOLERANCE
     tie_flips: int = 0              # of those, the ones where the two engines chose apart
     mismatches: int = 0             # best legal actions that differ away from a near-tie
 

@@ -3,9 +3,9 @@
 // PointerActor (a state MLP over the observation and projected VP, a query scoring every
 // action's key of action, card and candidate-feature embeddings, and the optional value
 // head), built from the float32 arrays the Python side loaded, under the same names.
-// An observation has a few hundred nonzero entries of thousands, so every layer is a sum
-// over its input's nonzero entries of their rows of the weights (numpy's `x @ w` reads
-// every row). Results equal numpy's to float32 rounding (the order of the sums differs).
+// An observation has a hundred or so nonzero entries of thousands, so a layer is the sum
+// of the weight rows of its input's nonzero entries, scaled (numpy's `x @ w` reads every
+// row). Results equal numpy's to float32 rounding (the order of the sums differs).
 // BatchedNet runs many positions in one call, split in blocks among its threads.
 #pragma once
 
@@ -31,8 +31,10 @@ struct Tensor {
 enum class Activation { tanh, relu };
 
 // Vector code for the CPUs that have it, chosen when the module loads (GCC's function
-// multiversioning): each output is the same sum in the same order whatever the vector width.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// multiversioning, where the C library resolves it): each output is the same sum in the
+// same order whatever the vector width (the AVX-512 code fuses each multiply-add, so its
+// last bits may differ from the others').
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 #define SG_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SG_VECTOR_CLONES
@@ -48,7 +50,7 @@ enum class Activation { tanh, relu };
 // rows of w of a sparse input, scaled and summed, B outputs at a time held in registers.
 template <int B>
 SG_KERNEL int sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
-                          float* y) {
+                             float* y) {
     for (; j0 + B <= n; j0 += B) {
         float acc[B] = {};
         for (int t = 0; t < count; ++t) {

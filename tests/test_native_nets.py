@@ -131,7 +131,8 @@ def test_one_position_a_batch_and_threads_give_the_same_floats():
 
 
 def test_refusals_name_the_problem():
-    pointer, value_only = native_actor(load("rerank/british.npz")), native_actor(load("pure/value/malay.npz"))
+    pointer = native_actor(load("rerank/british.npz"))
+    value_only = native_actor(load("pure/value/malay.npz"))
     flat = native_actor(flat_policy("tanh"))
     p = dict(corpus(False)[3])
     with pytest.raises(ValueError, match="this network reads 5150 inputs but"):
