@@ -155,14 +155,15 @@ sg::Tensor tensor_of(py::handle h) {
     return t;
 }
 
-// The rows of a float32 batch argument, copied (the GIL is released while they are read):
-// ``rows`` rows of ``width`` values (and ``depth`` values each if given).
 // The number of rows of a batch's observations.
 py::ssize_t rows_in(const Array<float>& obs) {
     if (obs.ndim() != 2) throw std::invalid_argument("observation: expected a batch of rows (a 2-d array)");
+    if (obs.shape(0) > (1 << 24)) throw std::invalid_argument("observation: a batch holds at most 2**24 rows");
     return obs.shape(0);
 }
 
+// The rows of a float32 batch argument, copied (the GIL is released while they are read):
+// ``rows`` rows of ``width`` values (and ``depth`` values each if given).
 std::vector<float> copied_rows(const Array<float>& a, const char* name, py::ssize_t rows, py::ssize_t width,
                                py::ssize_t depth = 0) {
     bool fits = a.ndim() == (depth ? 3 : 2) && a.shape(0) == rows && a.shape(1) == width &&
