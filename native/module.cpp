@@ -2,6 +2,7 @@
 // One translation unit (the build compiles this file only); singapore_env/native.py
 // wraps it.
 #include <map>
+#include <optional>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -13,6 +14,7 @@
 #include "encoder.hpp"
 #include "engine.hpp"
 #include "invariants.hpp"
+#include "nets.hpp"
 #include "rng.hpp"
 #include "records.hpp"
 #include "save.hpp"
@@ -141,6 +143,37 @@ PyObject* clone_game(PyObject*, PyObject* h) {
     } catch (const std::bad_alloc&) {
         return PyErr_NoMemory();
     }
+}
+
+// ---------------------------------------------------------------- networks
+// A float32 copy of a numpy array (any dtype numpy casts to float32).
+sg::Tensor tensor_of(py::handle h) {
+    auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(h);
+    if (!a) throw py::type_error("a network's arrays must be numeric numpy arrays");
+    sg::Tensor t;
+    for (py::ssize_t d = 0; d < a.ndim(); ++d) t.shape.push_back(a.shape(d));
+    t.data.assign(a.data(), a.data() + a.size());
+    return t;
+}
+
+// The number of rows of a batch's observations.
+py::ssize_t rows_in(const Array<float>& obs) {
+    if (obs.ndim() != 2) throw std::invalid_argument("observation: expected a batch of rows (a 2-d array)");
+    if (obs.shape(0) > (1 << 24)) throw std::invalid_argument("observation: a batch holds at most 2**24 rows");
+    return obs.shape(0);
+}
+
+// The rows of a float32 batch argument, copied (the GIL is released while they are read):
+// ``rows`` rows of ``width`` values (and ``depth`` values each if given).
+std::vector<float> copied_rows(const Array<float>& a, const char* name, py::ssize_t rows, py::ssize_t width,
+                               py::ssize_t depth = 0) {
+    bool fits = a.ndim() == (depth ? 3 : 2) && a.shape(0) == rows && a.shape(1) == width &&
+                (!depth || a.shape(2) == depth);
+    if (!fits)
+        throw std::invalid_argument(std::string(name) + ": expected an array of shape (" + std::to_string(rows) +
+                                    ", " + std::to_string(width) + (depth ? ", " + std::to_string(depth) : "") +
+                                    ")");
+    return std::vector<float>(a.data(), a.data() + a.size());
 }
 
 }  // namespace
@@ -290,6 +323,66 @@ PYBIND11_MODULE(_native, m) {
              py::arg("obs").noconvert(), py::arg("mask").noconvert(), py::arg("seat").noconvert(),
              py::arg("done").noconvert(), py::arg("final_vp").noconvert(), py::arg("game_seeds").noconvert());
     m.def("slot_game_seed", &sg::slot_game_seed, py::arg("seed"), py::arg("slot"), py::arg("k"));
+
+    // The forward passes of the numpy actors (nets.hpp), many positions a call, the GIL
+    // released; agents/native_nets.py wraps them.
+    py::class_<sg::BatchedNet>(m, "Net", "A numpy actor's forward passes: logits and the value head's outcome.")
+        .def(py::init([](const py::dict& arrays, const std::string& activation, float margin_scale, int threads) {
+                 if (activation != "tanh" && activation != "relu")
+                     throw std::invalid_argument("unknown activation " + activation);
+                 std::map<std::string, sg::Tensor> named;
+                 for (auto [k, v] : arrays) named[k.cast<std::string>()] = tensor_of(v);
+                 sg::Activation act = activation == "tanh" ? sg::Activation::tanh : sg::Activation::relu;
+                 if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be 1..256");
+                 return std::make_unique<sg::BatchedNet>(sg::Net(named, act, margin_scale), threads);
+             }),
+             py::arg("arrays"), py::arg("activation"), py::arg("margin_scale"), py::arg("threads") = 1)
+        .def_property_readonly("threads", &sg::BatchedNet::threads)
+        .def_property_readonly("pointer", [](const sg::BatchedNet& b) { return b.net().pointer(); })
+        .def_property_readonly("has_logits", [](const sg::BatchedNet& b) { return b.net().has_logits(); })
+        .def_property_readonly("has_value", [](const sg::BatchedNet& b) { return b.net().has_value(); })
+        .def_property_readonly("obs_size", [](const sg::BatchedNet& b) { return b.net().obs_size(); })
+        .def_property_readonly("n_actions", [](const sg::BatchedNet& b) { return b.net().n_actions(); })
+        .def("logits", [](sg::BatchedNet& b, Array<float> obs, std::optional<Array<float>> card,
+                          std::optional<Array<float>> features, std::optional<Array<float>> projected) {
+            const sg::Net& net = b.net();
+            if (!net.has_logits()) throw std::invalid_argument("this network has no policy head (a value network)");
+            py::ssize_t n = rows_in(obs), A = net.n_actions();
+            std::vector<float> o = copied_rows(obs, "observation", n, net.obs_size()), c, f, p;
+            if (net.pointer()) {
+                if (!card || !features || !projected)
+                    throw std::invalid_argument("a pointer network reads the candidate cards, features and projected VP");
+                c = copied_rows(*card, "candidate_card", n, A);
+                f = copied_rows(*features, "candidate_features", n, A, net.n_features());
+                p = copied_rows(*projected, "projected_vp", n, 4);
+            }
+            Array<float> out({n, A});
+            float* w = out.mutable_data();
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.logits((int)n, o.data(), c.data(), f.data(), p.data(), w);
+            }
+            check(why);
+            return out;
+        }, py::arg("observation"), py::arg("candidate_card") = py::none(), py::arg("candidate_features") = py::none(),
+           py::arg("projected_vp") = py::none(), "Logits of a batch of positions (rows).")
+        .def("outcome", [](sg::BatchedNet& b, Array<float> obs, Array<float> projected) {
+            const sg::Net& net = b.net();
+            if (!net.has_value()) throw std::invalid_argument("this network has no value head");
+            py::ssize_t n = rows_in(obs);
+            std::vector<float> o = copied_rows(obs, "observation", n, net.obs_size()),
+                               p = copied_rows(projected, "projected_vp", n, 4);
+            Array<float> out({n, (py::ssize_t)2});
+            float* w = out.mutable_data();
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.outcome((int)n, o.data(), p.data(), w);
+            }
+            check(why);
+            return out;
+        }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
