@@ -156,7 +156,19 @@ def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -
     faction's predicted win share plus ``vp_weight`` times its VP margin)."""
     obs = {"observation": _encoder_for(game).encode(game, seat),
            "projected_vp": projected_vp(game, seat)}
-    return net.value(obs, vp_weight)
+    return network_for(net, game).value(obs, vp_weight)
+
+
+def network_for(policy, game):
+    """What runs ``policy`` on ``game``: the numpy actor, or on a native game its forward
+    passes in C++ (:func:`agents.native_nets.native_twin`: the same logits within 1e-4,
+    so the same decisions but at near-ties)."""
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
+        from .native_nets import native_twin
+
+        return native_twin(policy)
+    return policy
 
 
 class PolicyView:
@@ -183,7 +195,8 @@ class PolicyView:
     def logits(self, game, seat: int) -> np.ndarray:
         """The policy's logits over the action table for ``seat``'s view of ``game``."""
         obs = self.observation(game, seat)
-        return self.policy.logits(obs if self.policy.needs_candidates else obs["observation"])
+        net = network_for(self.policy, game)
+        return net.logits(obs if self.policy.needs_candidates else obs["observation"])
 
     def decision_logits(self, game, seat: int, decisions: list) -> np.ndarray:
         """The policy's logits of ``decisions`` (engine decisions of the pending
@@ -243,9 +256,9 @@ class LearnedAgent(Agent):
         return self.policy.choose(observation, mask, self.rng, self.deterministic)
 
     def choose(self, game, seat: int):
-        if not self.policy.needs_candidates:
-            return super().choose(game, seat)
         encoder = _encoder_for(game)
         mask = encoder.legal_mask(game, seat)
         observation = {**self._view.observation(game, seat), "action_mask": mask}
-        return encoder.table.decision(self.act(observation, mask))
+        net = network_for(self.policy, game)
+        return encoder.table.decision(net.choose(observation, mask, self.rng,
+                                                 self.deterministic))

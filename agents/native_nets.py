@@ -18,6 +18,7 @@ one call into C++ with the GIL released, split among ``threads`` threads.
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,6 @@ from singapore_env.candidates import VP_SCALE, CandidateEncoder
 from singapore_env.engine.content import default_content
 from singapore_env.engine.game import Game
 
-from .learned import NumpyPolicy
 from .numpy_nets import check_input_size, masked_choice
 from .outcome import MARGIN_SCALE
 from .pointer_actor import PointerActor
@@ -95,10 +95,12 @@ class NativeActor:
         score = out[..., 0] + vp_weight * out[..., 1]
         return float(score) if out.ndim == 1 else score
 
-    def choose(self, obs, mask: np.ndarray, rng: np.random.Generator | None,
+    def choose(self, obs: dict, mask: np.ndarray, rng: np.random.Generator | None,
                deterministic: bool = True) -> int:
-        """Best (or sampled) legal action for one observation."""
-        return masked_choice(self.logits(obs), mask, rng, deterministic)
+        """Best (or sampled) legal action for one observation dict, as the numpy actor's
+        ``choose``."""
+        x = obs if self.needs_candidates else obs["observation"]
+        return masked_choice(self.logits(x), mask, rng, deterministic)
 
     def _state_input(self, obs: dict) -> tuple[np.ndarray, np.ndarray]:
         x, pv = _floats(obs["observation"]), _floats(obs["projected_vp"])
@@ -108,6 +110,20 @@ class NativeActor:
 
 def _floats(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float32)
+
+
+_TWINS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def native_twin(policy: NumpyPolicy | PointerActor) -> NativeActor | NumpyPolicy | PointerActor:
+    """What plays ``policy`` on a native game: its native actor (one a policy, built at
+    the first call), or ``policy`` itself where the module is not built."""
+    if not native.available():
+        return policy
+    twin = _TWINS.get(policy)
+    if twin is None:
+        twin = _TWINS[policy] = native_actor(policy)
+    return twin
 
 
 def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:
