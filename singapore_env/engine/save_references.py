@@ -1,0 +1,135 @@
+"""The references of a saved game's pending frames, checked against its state.
+
+:mod:`~singapore_env.engine.save_validation` checks each frame's shape (its kind, seat
+and the type and range of its data); this module checks what a frame refers to, in the
+rule's own terms: the card a ``connect`` frame connects is in that seat's tableau (or
+placed by the ``place_card`` frame right above it), a ``reroll`` frame's card is the
+seat's own and has a re-roll boost, a seat asked a ``hinder`` question holds an unused
+raid-hinder boost, a ``fund_close`` token is on the Public Works track and the seat's,
+a Leader space, a vice or a loop space is on the board, a searched card is in the
+Market deck. Both engines load through these checks, so neither follows a reference
+that leads nowhere.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from .rules.influence import N_LOOP
+from .rules.raid import once_per_round_boost
+
+
+def frame_reference_problem(s, c, cfg) -> str | None:
+    """What a pending frame of state ``s`` (content ``c``, config ``cfg``) refers to
+    that is not there, naming the frame and its field (None if nothing)."""
+    table = SimpleNamespace(s=s, c=c, cfg=cfg)  # what the rules' helpers read of a game
+    stack, fund_index = s.stack, -1
+    for i, f in enumerate(stack):
+        check = _CHECKS.get(f.kind)
+        if check is None:
+            continue
+        if f.kind == "fund_close":
+            if f.d.index <= fund_index:
+                return (f"stack[{i}] fund_close.d.index {f.d.index}: the tokens are settled "
+                        f"newest first (a frame below settles index {fund_index})")
+            fund_index = f.d.index
+        problem = check(table, stack, i, f)
+        if problem:
+            return f"stack[{i}] {f.kind}.{problem}"
+    return None
+
+
+def _name(c, card: int) -> str:
+    return c.defs[card].name
+
+
+def _place_card(g, stack, i, f) -> str | None:
+    below = stack[i - 1] if i else None
+    if below is None or below.kind != "connect" or below.seat != f.seat \
+            or below.d.card != f.d.card:
+        return (f"d.card: {_name(g.c, f.d.card)} is placed without its connect frame "
+                f"(seat {f.seat}, the same card) right below")
+    return None
+
+
+def _connect(g, stack, i, f) -> str | None:
+    above = stack[i + 1] if i + 1 < len(stack) else None
+    if above is not None and above.kind == "place_card":
+        return None  # (checked from the place_card frame)
+    if all(slot.card != f.d.card for slot in g.s.tableau[f.seat]):
+        return (f"d.card: {_name(g.c, f.d.card)} is not in seat {f.seat}'s tableau (nor "
+                f"placed by a place_card frame right above)")
+    return None
+
+
+def _search_pick(g, stack, i, f) -> str | None:
+    options = f.d.options
+    if len(set(options)) != len(options) or not set(options) <= set(g.s.market_deck):
+        return "d.options: the searched cards are distinct cards of the Market deck"
+    return None
+
+
+def _influence(g, stack, i, f) -> str | None:
+    if not -1 <= f.d.pos < N_LOOP:
+        return f"d.pos {f.d.pos}: the loop has spaces 0..{N_LOOP - 1} (-1 before the start)"
+    return None
+
+
+def _fund_close(g, stack, i, f) -> str | None:
+    track = g.s.pw_track
+    if f.d.index >= len(track):
+        return (f"d.index {f.d.index}: past the Public Works track "
+                f"({len(track)} tokens)")
+    if track[f.d.index] != f.seat:
+        return (f"d.index {f.d.index}: that Public Works token is seat "
+                f"{track[f.d.index]}'s, not seat {f.seat}'s")
+    return None
+
+
+def _leader_action(g, stack, i, f) -> str | None:
+    if f.d.space >= len(g.c.board.leader_spaces):
+        return (f"d.space {f.d.space}: the board has Leader spaces "
+                f"0..{len(g.c.board.leader_spaces) - 1}")
+    return None
+
+
+def _vice(g, stack, i, f) -> str | None:
+    if f.d.vice >= len(g.c.board.vices):
+        return f"d.vice {f.d.vice}: the board has vices 0..{len(g.c.board.vices) - 1}"
+    if f.kind == "veto":
+        decree = next((p for p in reversed(stack[:i]) if p.kind == "decree"), None)
+        if decree is not None and decree.d.vice != f.d.vice:
+            return f"d.vice {f.d.vice}: the Decree below is on vice {decree.d.vice}"
+    return None
+
+
+def _hinder(g, stack, i, f) -> str | None:
+    parent = "raid" if f.kind == "hinder" else "raid_fe"
+    raid = next((p for p in reversed(stack[:i]) if p.kind == parent), None)
+    if raid is not None and raid.seat == f.seat:
+        return f"seat {f.seat}: the raider is not asked to hinder its own Raid"
+    if sum(p.kind == f.kind and p.seat == f.seat for p in stack) > 1:
+        return f"seat {f.seat}: a seat is asked to hinder a Raid once"
+    if once_per_round_boost(g, f.seat, "raid_hinder")[0] is None:
+        return f"seat {f.seat}: the seat holds no unused raid-hinder boost"
+    return None
+
+
+def _reroll(g, stack, i, f) -> str | None:
+    card = f.d.card
+    if g.c.defs[card].boost("reroll") is None:
+        return f"d.card: {_name(g.c, card)} has no re-roll boost"
+    held = card in g.s.revealed[f.seat] or any(
+        slot.card == card and slot.up for slot in g.s.tableau[f.seat])
+    if not held:
+        return (f"d.card: {_name(g.c, card)} is neither face up in seat {f.seat}'s "
+                f"tableau nor among its revealed cards")
+    return None
+
+
+#: Frame kind -> the check of what its frames refer to: (game-like table, stack, index,
+#: frame) -> the field and what is wrong with it, or None.
+_CHECKS = {"place_card": _place_card, "connect": _connect, "search_pick": _search_pick,
+           "influence": _influence, "fund_close": _fund_close,
+           "leader_action": _leader_action, "decree": _vice, "veto": _vice,
+           "hinder": _hinder, "fe_hinder": _hinder, "reroll": _reroll}
