@@ -5,7 +5,8 @@ and the type and range of its data); this module checks what a frame refers to, 
 rule's own terms: the card a ``connect`` frame connects is in that seat's tableau (or
 placed by the ``place_card`` frame right above it), a ``reroll`` frame's card is the
 seat's own and has a re-roll boost, a seat asked a ``hinder`` question holds an unused
-raid-hinder boost, a ``fund_close`` token is on the Public Works track and the seat's,
+raid-hinder boost, an Event's effects are no seat's and a card's are its owner's, a
+War's victor, loser and allies are its fighters and their mates, a ``fund_close`` token is on the Public Works track and the seat's,
 a Leader space, a vice or a loop space is on the board, a searched card is in the
 Market deck. Both engines load through these checks, so neither follows a reference
 that leads nowhere.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from .rules.base import mate
 from .rules.influence import N_LOOP
 from .rules.raid import once_per_round_boost
 
@@ -62,8 +64,18 @@ def _connect(g, stack, i, f) -> str | None:
     return None
 
 
+def _effects(g, stack, i, f) -> str | None:
+    event = g.c.defs[f.d.card].category == "event"
+    if event != (f.seat < 0):
+        return (f"seat {f.seat}: an Event's effects are no seat's (-1), a card's are its "
+                f"owner's ({_name(g.c, f.d.card)})")
+    return None
+
+
 def _search_pick(g, stack, i, f) -> str | None:
     options = f.d.options
+    if sum(p.kind == "search_pick" for p in stack) > 1:
+        return "kind: one search is chosen at a time"
     if len(set(options)) != len(options) or not set(options) <= set(g.s.market_deck):
         return "d.options: the searched cards are distinct cards of the Market deck"
     return None
@@ -72,6 +84,10 @@ def _search_pick(g, stack, i, f) -> str | None:
 def _influence(g, stack, i, f) -> str | None:
     if not -1 <= f.d.pos < N_LOOP:
         return f"d.pos {f.d.pos}: the loop has spaces 0..{N_LOOP - 1} (-1 before the start)"
+    if f.d.asking and (f.d.pos < 0 or g.c.board.loop_kind[f.d.pos] != "storehouse"
+                       or f.d.n < 1):
+        return (f"d.asking: a seat is asked to drop a token ({f.d.n} left) only on a "
+                f"Storehouse space (d.pos {f.d.pos})")
     return None
 
 
@@ -127,9 +143,25 @@ def _reroll(g, stack, i, f) -> str | None:
     return None
 
 
+def _war(g, stack, i, f) -> str | None:
+    d, fighters = f.d, (f.seat, f.d.defender)
+    if d.victor >= 0 and {d.victor, d.loser} != set(fighters):
+        return (f"d.victor {d.victor}, d.loser {d.loser}: the victor and the loser are the "
+                f"attacker (seat {f.seat}) and the defender (seat {d.defender})")
+    allies = getattr(d, "allies", ())
+    for side, ally in enumerate(allies):
+        if ally >= 0 and (ally != mate(fighters[side]) or ally in fighters):
+            return (f"d.allies[{side}] {ally}: an ally is the mate of its side's fighter "
+                    f"(seat {fighters[side]}) and no fighter")
+    if getattr(d, "share", -1) >= 0 and (d.victor < 0 or allies[fighters.index(d.victor)] < 0):
+        return "d.share: a share of the spoils goes to the victor's ally, once there is one"
+    return None
+
+
 #: Frame kind -> the check of what its frames refer to: (game-like table, stack, index,
 #: frame) -> the field and what is wrong with it, or None.
 _CHECKS = {"place_card": _place_card, "connect": _connect, "search_pick": _search_pick,
            "influence": _influence, "fund_close": _fund_close,
            "leader_action": _leader_action, "decree": _vice, "veto": _vice,
-           "hinder": _hinder, "fe_hinder": _hinder, "reroll": _reroll}
+           "hinder": _hinder, "fe_hinder": _hinder, "reroll": _reroll,
+           "effects": _effects, "war": _war, "war_fe": _war}
