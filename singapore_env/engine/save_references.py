@@ -6,7 +6,8 @@ rule's own terms: the card a ``connect`` frame connects is in that seat's tablea
 placed by the ``place_card`` frame right above it), a ``reroll`` frame's card is the
 seat's own and has a re-roll boost, a seat asked a ``hinder`` question holds an unused
 raid-hinder boost, an Event's effects are no seat's and a card's are its owner's, a
-War's victor, loser and allies are its fighters and their mates, a ``fund_close`` token is on the Public Works track and the seat's,
+War's victor, loser and allies are its fighters and their mates (and its spoils are
+asked once it has a victor), a ``fund_close`` token is on the Public Works track and the seat's,
 a Leader space, a vice or a loop space is on the board, a searched card is in the
 Market deck. Both engines load through these checks, so neither follows a reference
 that leads nowhere.
@@ -158,10 +159,35 @@ def _war(g, stack, i, f) -> str | None:
     return None
 
 
+def _keep_battle(g, stack, i, f) -> str | None:
+    if len(f.d.cards) != 2:
+        return f"d.cards: two Battle cards are drawn to keep one, got {len(f.d.cards)}"
+    return None
+
+
+def _conflict(g, stack, i, f) -> str | None:
+    for seat, cards in enumerate(f.d.boosts):
+        for card in cards:
+            if g.c.defs[card].boost("counter_bonus") is None:
+                return f"d.boosts[{seat}]: {_name(g.c, card)} has no counter boost"
+    return None
+
+
+def _after_the_battle(g, stack, i, f) -> str | None:
+    parent = "war_fe" if f.kind.startswith("fe_") else "war"
+    war = next((p for p in reversed(stack[:i]) if p.kind == parent), None)
+    if war is not None and war.d.victor < 0:
+        return f"kind: the {parent} frame below has no victor yet"
+    return None
+
+
 #: Frame kind -> the check of what its frames refer to: (game-like table, stack, index,
 #: frame) -> the field and what is wrong with it, or None.
 _CHECKS = {"place_card": _place_card, "connect": _connect, "search_pick": _search_pick,
            "influence": _influence, "fund_close": _fund_close,
            "leader_action": _leader_action, "decree": _vice, "veto": _vice,
            "hinder": _hinder, "fe_hinder": _hinder, "reroll": _reroll,
-           "effects": _effects, "war": _war, "war_fe": _war}
+           "effects": _effects, "war": _war, "war_fe": _war, "keep_battle": _keep_battle,
+           "conflict": _conflict, "spoils": _after_the_battle, "ally_pay": _after_the_battle,
+           "share": _after_the_battle, "fe_donate": _after_the_battle,
+           "fe_plunder": _after_the_battle}
