@@ -51,6 +51,7 @@ PLACES = ("market", "market_deck", "market_discard", "population_deck", "populat
 QUESTIONS = ("hinder", "fe_hinder", "reroll", "veto", "connect", "place_card", "fund_close",
              "war_commit", "war_join", "contribute", "fe_commit", "attach_pop", "keep_battle")
 STEPS = 60  # random decisions played on after an accepted load
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def corpus(games: int, per_kind: int = 4) -> list[str]:
@@ -225,6 +226,8 @@ class Runner:
     def __init__(self, corpus_path: str, seed: int, steps: int, timeout: float, env=None):
         self.args = [sys.executable, os.path.abspath(__file__), "--worker", corpus_path,
                      "--seed", str(seed), "--steps", str(steps)]
+        env = dict(os.environ if env is None else env)  # the workers import this checkout
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (ROOT, env.get("PYTHONPATH"))))
         self.timeout, self.env = timeout, env
         self.results: dict[int, str] = {}
         self.lock = threading.Lock()
