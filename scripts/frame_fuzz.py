@@ -10,13 +10,20 @@ must end alike in both engines (the rule of ``tests/test_native_save_fuzz.py``):
 same ``SaveFormatError`` in the same words, or the same state and the same game
 played on with random decisions.
 
+With ``--raw`` the Python validator is bypassed: each mutated state goes straight to
+the native module's loader, which must refuse it (a Python error) or play it on, never
+crash: the native engine's own checks of what it follows (``native/rules_loaded.inc``),
+best run on the sanitizer build (``docs/native.md``).
+
 Each case runs in a worker process; a worker that dies (a crash of the interpreter)
 or hangs is counted and replaced, so the run goes on:
 
     .venv/bin/python scripts/frame_fuzz.py --cases 20000 --workers 2
     .venv/bin/python scripts/frame_fuzz.py --cases 300 --seed 7 --show 5
+    .venv/bin/python scripts/frame_fuzz.py --cases 20000 --workers 2 --raw
 
-Prints the counts (cases, refusals, equal games, crashes, differences) and the first
+Prints the counts (cases, refusals, equal games, crashes, differences; with ``--raw``
+the states played on and the errors raised in play) and the first
 ``--show`` crashes and differences, each with its case number (``--only N`` reruns one
 case in this process). Exits 1 if any case crashed or differed.
 """
@@ -162,6 +169,38 @@ def case(saves: list[str], number: int, seed: int) -> tuple[str, str]:
     return mutate(rng.choice(saves), rng)
 
 
+def original(saves: list[str], number: int, seed: int) -> str:
+    """The save case ``number`` of run ``seed`` mutates."""
+    return random.Random(seed * 1_000_003 + number).choice(saves)
+
+
+def raw_outcome(text: str, before: str, seed: int, steps: int = STEPS) -> str:
+    """How the native module's own loader ends with the state of save ``text`` (the
+    mutation of save ``before``, which gives the content, config, generator and log),
+    the Python validator bypassed: "refused" (a Python error at the load), "played"
+    (``steps`` random decisions played, or the game's end) or "raised" (a Python error
+    in play)."""
+    g, state = Game.from_json(before), json.loads(text)["state"]  # (``before`` loads)
+    module = native.require()
+    try:
+        game = module.load(native._content(g.c), native._config(g.cfg), state,
+                           native._halves_of(g.rng.bit_generator.state),
+                           [tuple(d) for d in g.history])
+    except Exception:  # noqa: BLE001 - any Python error is a refusal
+        return "refused"
+    table, pick = native._decision_table(g.cfg), random.Random(seed)
+    try:
+        for _ in range(steps):
+            legal = module.legal_in(game, table)
+            if module.is_over(game) or not legal:
+                break
+            decision = pick.choice(legal)
+            module.step(game, int(decision[0]), int(decision[1]))
+    except Exception:  # noqa: BLE001
+        return "raised"
+    return "played"
+
+
 def outcome(text: str, seed: int, steps: int = STEPS) -> str:
     """How save ``text`` ends in the two engines: "refused" (the same SaveFormatError),
     "equal" (the same state, and the same game for ``steps`` random decisions), or
@@ -210,22 +249,25 @@ def outcome(text: str, seed: int, steps: int = STEPS) -> str:
     return "equal"
 
 
-def worker(corpus_path: str, seed: int, steps: int) -> None:
+def worker(corpus_path: str, seed: int, steps: int, raw: bool = False) -> None:
     """Answer case numbers read from stdin, one line each: "number outcome"."""
     with open(corpus_path) as f:
         saves = json.load(f)
     for line in sys.stdin:
         number = int(line)
         text, _ = case(saves, number, seed)
-        print(number, outcome(text, number, steps).replace("\n", " "), flush=True)
+        result = raw_outcome(text, original(saves, number, seed), number, steps) if raw \
+            else outcome(text, number, steps)
+        print(number, result.replace("\n", " "), flush=True)
 
 
 class Runner:
     """Runs cases in worker processes, restarting a worker that dies or hangs."""
 
-    def __init__(self, corpus_path: str, seed: int, steps: int, timeout: float, env=None):
+    def __init__(self, corpus_path: str, seed: int, steps: int, timeout: float, env=None,
+                 raw: bool = False):
         self.args = [sys.executable, os.path.abspath(__file__), "--worker", corpus_path,
-                     "--seed", str(seed), "--steps", str(steps)]
+                     "--seed", str(seed), "--steps", str(steps)] + ["--raw"] * raw
         env = dict(os.environ if env is None else env)  # the workers import this checkout
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (ROOT, env.get("PYTHONPATH"))))
         self.timeout, self.env = timeout, env
@@ -255,7 +297,9 @@ class Runner:
                 else:  # the worker died: a crash (or a hang past the timeout)
                     proc.kill()
                     proc.wait()
-                    tail = proc.stderr.read()[-300:].strip().replace("\n", " | ")
+                    report = proc.stderr.read()
+                    where = [line.strip() for line in report.splitlines() if "native/" in line]
+                    tail = " | ".join(where[:2] + report[-300:].strip().splitlines())
                     result = f"crash: exit {proc.returncode}: {tail}"
                     proc = self._start()
                 with self.lock:
@@ -277,23 +321,30 @@ class Runner:
         return self.results
 
 
+#: The count of each outcome but crashes and differences.
+_COUNTED = {"refused": "refusals", "equal": "equal games", "played": "played",
+            "raised": "raised in play"}
+
+
 def counts(results: dict[int, str]) -> Counter:
-    """cases, refusals, equal games, crashes, differences of a run's results."""
+    """cases, refusals, equal games, crashes, differences (and with ``--raw`` the states
+    played and the errors raised in play) of a run's results."""
     out = Counter(cases=len(results))
     for result in results.values():
-        out[{"refused": "refusals", "equal": "equal games"}.get(
+        out[_COUNTED.get(
             result, "crashes" if result.startswith("crash") else "differences")] += 1
     return out
 
 
 def fuzz(cases: int, seed: int = 0, workers: int = 1, games: int = 30, steps: int = STEPS,
-         timeout: float = 60.0, env=None) -> tuple[Counter, dict[int, str]]:
-    """Run ``cases`` cases in ``workers`` processes: (the counts, the results by case)."""
+         timeout: float = 60.0, env=None, raw: bool = False) -> tuple[Counter, dict[int, str]]:
+    """Run ``cases`` cases in ``workers`` processes: (the counts, the results by case);
+    ``raw``: through the native loader alone (:func:`raw_outcome`)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.json")
         with open(path, "w") as f:
             json.dump(corpus(games), f)
-        results = Runner(path, seed, steps, timeout, env).run(range(cases), workers)
+        results = Runner(path, seed, steps, timeout, env, raw).run(range(cases), workers)
     return counts(results), results
 
 
@@ -308,31 +359,36 @@ def main() -> int:
                         help="random decisions played on after an accepted load")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a case may take")
     parser.add_argument("--show", type=int, default=10, help="crashes and differences shown")
+    parser.add_argument("--raw", action="store_true",
+                        help="bypass the Python validator: the native loader alone")
     parser.add_argument("--only", type=int, help="run this case here and print it")
     parser.add_argument("--worker", metavar="CORPUS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     native.require()
     if args.worker:
-        worker(args.worker, args.seed, args.steps)
+        worker(args.worker, args.seed, args.steps, args.raw)
         return 0
     if args.only is not None:
-        text, what = case(corpus(args.games), args.only, args.seed)
+        saves = corpus(args.games)
+        text, what = case(saves, args.only, args.seed)
         print(what)
-        print(outcome(text, args.only, args.steps))
+        print(raw_outcome(text, original(saves, args.only, args.seed), args.only, args.steps)
+              if args.raw else outcome(text, args.only, args.steps))
         return 0
     began = time.monotonic()
     tally, results = fuzz(args.cases, args.seed, args.workers, args.games, args.steps,
-                          args.timeout)
+                          args.timeout, raw=args.raw)
     saves = None
     shown = 0
     for number, result in sorted(results.items()):
-        if result in ("refused", "equal") or shown >= args.show:
+        if result in _COUNTED or shown >= args.show:
             continue
         saves = saves or corpus(args.games)
         print(f"case {number}: {case(saves, number, args.seed)[1]}: {result}")
         shown += 1
-    print(", ".join(f"{tally[k]} {k}" for k in ("cases", "refusals", "equal games", "crashes",
-                                                "differences"))
+    shown_counts = ("cases", "refusals", "equal games", "crashes", "differences") + \
+        (("played", "raised in play") if args.raw else ())
+    print(", ".join(f"{tally[k]} {k}" for k in shown_counts)
           + f" ({time.monotonic() - began:.0f} s)")
     return 1 if tally["crashes"] or tally["differences"] else 0
 

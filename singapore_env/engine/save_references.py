@@ -7,10 +7,10 @@ placed by the ``place_card`` frame right above it), a ``reroll`` frame's card is
 seat's own and has a re-roll boost, a seat asked a ``hinder`` question holds an unused
 raid-hinder boost, an Event's effects are no seat's and a card's are its owner's, a
 War's victor, loser and allies are its fighters and their mates (and its spoils are
-asked once it has a victor), a ``fund_close`` token is on the Public Works track and the seat's,
-a Leader space, a vice or a loop space is on the board, a searched card is in the
-Market deck. Both engines load through these checks, so neither follows a reference
-that leads nowhere.
+asked once it has a victor), a ``fund_close`` token is on the Public Works track and
+the seat's, a Leader space, a vice or a loop space is on the board, a searched card is
+in the Market deck (``docs/state-format.md`` lists them all). Both engines load
+through these checks, so neither follows a reference that leads nowhere.
 """
 
 from __future__ import annotations
@@ -26,16 +26,11 @@ def frame_reference_problem(s, c, cfg) -> str | None:
     """What a pending frame of state ``s`` (content ``c``, config ``cfg``) refers to
     that is not there, naming the frame and its field (None if nothing)."""
     table = SimpleNamespace(s=s, c=c, cfg=cfg)  # what the rules' helpers read of a game
-    stack, fund_index = s.stack, -1
+    stack = s.stack
     for i, f in enumerate(stack):
         check = _CHECKS.get(f.kind)
         if check is None:
             continue
-        if f.kind == "fund_close":
-            if f.d.index <= fund_index:
-                return (f"stack[{i}] fund_close.d.index {f.d.index}: the tokens are settled "
-                        f"newest first (a frame below settles index {fund_index})")
-            fund_index = f.d.index
         problem = check(table, stack, i, f)
         if problem:
             return f"stack[{i}] {f.kind}.{problem}"
@@ -100,6 +95,10 @@ def _fund_close(g, stack, i, f) -> str | None:
     if track[f.d.index] != f.seat:
         return (f"d.index {f.d.index}: that Public Works token is seat "
                 f"{track[f.d.index]}'s, not seat {f.seat}'s")
+    below = next((p for p in reversed(stack[:i]) if p.kind == "fund_close"), None)
+    if below is not None and below.d.index >= f.d.index:
+        return (f"d.index {f.d.index}: the tokens are settled newest first (the frame below "
+                f"settles index {below.d.index})")
     return None
 
 
