@@ -68,7 +68,8 @@ def corpus(games: int, per_kind: int = 4) -> list[str]:
     for ruleset in native.NATIVE_RULESETS:
         seen: Counter = Counter()
         for seed in range(games):
-            g, pick = Game(seed, RulesConfig.named(ruleset), keep_text_log=False), random.Random(seed)
+            g = Game(seed, RulesConfig.named(ruleset), keep_text_log=False)
+            pick = random.Random(seed)
             while not g.is_over:
                 kinds = {f.kind for f in g.s.stack}
                 if any(seen[k] < per_kind for k in kinds):
@@ -160,7 +161,8 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     lengths = [len(state[name]) for name in TRACKS]
     value = rng.choice(BOUNDARY + tuple(lengths) + tuple(n - 1 for n in lengths))
     _set(frame, path, value)
-    return json.dumps(data), f"stack[{i}] {frame['kind']}.{'.'.join(map(str, path))} {old} -> {value}"
+    where = ".".join(map(str, path))
+    return json.dumps(data), f"stack[{i}] {frame['kind']}.{where} {old} -> {value}"
 
 
 def case(saves: list[str], number: int, seed: int) -> tuple[str, str]:
