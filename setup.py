@@ -6,6 +6,10 @@ with the Python engine only; ``singapore_env.native`` then says why it is missin
 
 ``SINGAPORE_NATIVE_DEBUG=1`` in the environment makes the debug build: the game's
 invariants checked after every step (``native/invariants.hpp``), ``-O1 -g``.
+``SINGAPORE_NATIVE_SANITIZE=1`` makes the sanitizer build (``docs/native.md``):
+AddressSanitizer and UndefinedBehaviorSanitizer, every index of the state's lists and of
+the standard library's containers checked, ``-O1 -g``; Python loads it with libasan
+preloaded.
 """
 
 import hashlib
@@ -27,10 +31,15 @@ except ImportError:  # a build without its build requirements (--no-build-isolat
     ext_modules = []
 else:
     DEBUG = os.environ.get("SINGAPORE_NATIVE_DEBUG", "") not in ("", "0")
+    SANITIZE = os.environ.get("SINGAPORE_NATIVE_SANITIZE", "") not in ("", "0")
+    SANITIZERS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
+                  "-fno-sanitize-recover=undefined"]
     ext_modules = [Pybind11Extension(
         "singapore_env._native", ["native/module.cpp"], include_dirs=["native"],
         depends=SOURCES,
-        define_macros=[("SOURCE_DIGEST", f'"{DIGEST}"')] + [("SINGAPORE_NATIVE_DEBUG", "1")] * DEBUG,
-        cxx_std=17, extra_compile_args=["-O1", "-g"] if DEBUG else ["-O2"], optional=True)]
+        define_macros=[("SOURCE_DIGEST", f'"{DIGEST}"')] + [("SINGAPORE_NATIVE_DEBUG", "1")] * DEBUG
+        + [("SINGAPORE_NATIVE_SANITIZE", "1"), ("_GLIBCXX_ASSERTIONS", "1")] * SANITIZE,
+        cxx_std=17, extra_compile_args=["-O1", "-g"] + SANITIZERS * SANITIZE if DEBUG or SANITIZE
+        else ["-O2"], extra_link_args=SANITIZERS * SANITIZE, optional=True)]
 
 setup(ext_modules=ext_modules)

@@ -93,6 +93,7 @@ public:
         : content_(std::move(content)), config_(std::move(config)), rng_(rng), s_(std::move(state)) {
         for (Decision d : history) history_.push_back(d);
         find_sources();
+        check_loaded();
         run();
         check_invariants(-1);
     }
@@ -281,7 +282,7 @@ private:
             case F_HINDER: {
                 Frame fr = pop();
                 if (d.kind == YES) {
-                    auto [card, b] = once_per_round_boost(fr.seat, B_RAID_HINDER, true);
+                    auto [card, b] = held_boost(fr.seat, B_RAID_HINDER);
                     mark_used(card, *b);
                     find_frame(F_RAID).hinder += b->n;
                 }
@@ -333,7 +334,7 @@ private:
             case F_FE_HINDER: {
                 Frame fr = pop();
                 if (d.kind == YES) {
-                    auto [card, b] = once_per_round_boost(fr.seat, B_RAID_HINDER, true);
+                    auto [card, b] = held_boost(fr.seat, B_RAID_HINDER);
                     mark_used(card, *b);
                     find_frame(F_RAID_FE).hinder += b->n;
                 }
@@ -426,6 +427,7 @@ private:
 #include "rules_fights.inc"
 #include "rules_roles.inc"
 #include "rules_first_edition.inc"
+#include "rules_loaded.inc"
 
 public:
     // The seat's final VP if the game ended now (scoring.py projected_final_vp: dice

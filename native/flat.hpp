@@ -99,8 +99,19 @@ public:
     std::reverse_iterator<T*> rend() { return std::reverse_iterator<T*>(begin()); }
     std::reverse_iterator<const T*> rbegin() const { return std::reverse_iterator<const T*>(end()); }
     std::reverse_iterator<const T*> rend() const { return std::reverse_iterator<const T*>(begin()); }
+#ifdef SINGAPORE_NATIVE_SANITIZE
+    // The sanitizer build checks every index (AddressSanitizer cannot see past the used
+    // part of a list held inline).
+    T& operator[](size_t i) { return data()[checked(i)]; }
+    const T& operator[](size_t i) const { return data()[checked(i)]; }
+    size_t checked(size_t i) const {
+        if (i >= n_) throw std::out_of_range("index " + std::to_string(i) + " of a list of " + std::to_string(n_));
+        return i;
+    }
+#else
     T& operator[](size_t i) { return data()[i]; }
     const T& operator[](size_t i) const { return data()[i]; }
+#endif
     T& back() { return data()[n_ - 1]; }
     const T& back() const { return data()[n_ - 1]; }
 
@@ -127,12 +138,15 @@ public:
     }
     T* erase(T* pos) { return erase(pos, pos + 1); }
     T* erase(T* first, T* last) {
+        if (first < begin() || first > last || last > end())  // (e.g. a card that is not there)
+            throw std::out_of_range("an erase outside a list of the native game state");
         std::memmove(static_cast<void*>(first), last, sizeof(T) * (end() - last));
         n_ -= (uint16_t)(last - first);
         return first;
     }
     T* insert(T* pos, const T& x) {
         T copy = x;  // (x may be one of ours)
+        if (pos < begin() || pos > end()) throw std::out_of_range("an insert outside a list of the native game state");
         size_t at = pos - begin();
         if (n_ >= N) room_exceeded(N);
         std::memmove(static_cast<void*>(data() + at + 1), data() + at, sizeof(T) * (n_ - at));

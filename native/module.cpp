@@ -186,6 +186,11 @@ PYBIND11_MODULE(_native, m) {
 #else
     m.attr("DEBUG_BUILD") = false;
 #endif  // of the sources it was built from (setup.py)
+#ifdef SINGAPORE_NATIVE_SANITIZE
+    m.attr("SANITIZE_BUILD") = true;  // AddressSanitizer and UndefinedBehaviorSanitizer
+#else
+    m.attr("SANITIZE_BUILD") = false;
+#endif
 
     py::class_<sg::Pcg64>(m, "Pcg64", "numpy's PCG64 and the Generator draws the engine makes.")
         .def(py::init<uint64_t>(), py::arg("seed"))

@@ -3,7 +3,8 @@
 A saved game comes from bug reports and other people's runs, so nothing in it is
 trusted: every field is checked for its JSON type and range, every card id for the
 category of its pile, every pending frame (kind, seat, data, the frame it belongs to)
-against the shapes the rules modules push. Whatever is wrong raises
+against the shapes the rules modules push, and what every frame refers to
+(:mod:`~singapore_env.engine.save_references`). Whatever is wrong raises
 :class:`SaveFormatError` naming the field; nothing else escapes a load.
 """
 
@@ -20,6 +21,7 @@ from .decisions import Decision, Kind, SharedDecisions
 from .frames import FRAME_RECORDS
 from .rulesets import ruleset_of
 from .save_plain import PlainFields
+from .save_references import frame_reference_problem
 from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
                           int_in, list_of, one_of, short, text)
 from .state import FINAL_ONLY_SOURCES, OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
@@ -448,7 +450,7 @@ class _StateCheck:
                 return "a running game is in round 1 or later"
             if len(s.event_deck) > self.rounds - s.round:
                 return f"{len(s.event_deck)} Events left in round {s.round} of {self.rounds}"
-        return self._stack_problem(s.stack)
+        return self._stack_problem(s.stack) or frame_reference_problem(s, self.c, self.cfg)
 
     @staticmethod
     def _vp_sources_problem(s: GameState) -> str | None:
