@@ -414,7 +414,7 @@ def _native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
     if keep_text_log or candidates:
         raise ValueError("engine=\"native\" keeps no text log and has no candidate features "
                          "(keep_text_log=False, candidates=False)")
-    if cfg.ruleset not in native.NATIVE_RULESETS:
+    if not native.plays(cfg):
         raise ValueError(f"the native engine does not play the {cfg.ruleset!r} ruleset")
     from .native_encoding import native_encoder_for
     return native.NativeGame, native_encoder_for(content, cfg)
