@@ -166,6 +166,9 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every seed again with each faction's two seats exchanged.")
+@click.option("--mirror", is_flag=True,
+              help="Also play the mirror (four heuristics) on the same seeds and give each "
+                   "faction's difference from it, paired by seed.")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
 @click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
@@ -174,11 +177,12 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 @rules_options
 @variant_options
 @engine_option
-def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
-             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
+def evaluate(british, malay, players, games, seed, swap, mirror, json_path, records_path,
+             plot_path, progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
              engine) -> None:
-    """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
-    from arena.evaluate import write_json
+    """Seeded games between an agent mix: win rates with 95% intervals (the seed as the
+    unit) and ratings; with --mirror, each faction's difference from the mirror."""
+    from arena.evaluate import mirror_difference, write_json
     from arena.summary import openskill_ratings
     from singapore_app.plots import plot_faction_win_rates
 
@@ -196,10 +200,20 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
                         slavery=cfg.slavery, changes=config_changes(cfg), data=data)
     summary["ratings"] = openskill_ratings(records)
+    if mirror:
+        base = play_tables([Table(("heuristic",) * 4, cfg, data)], games, seed, swap=swap,
+                           workers=workers, ray_address=ray_address, progress=progress,
+                           desc="mirror", engine=engine)
+        summary.update(mirror_difference(records, base))
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
+        if mirror:
+            base_rate, diff = summary["mirror"][faction], summary["minus_mirror"][faction]
+            click.echo(f"  {'':8s} mirror {pct(base_rate['rate'])} {ci_text(base_rate['ci95'])}"
+                       f", difference {_points(diff['difference'], diff['ci95'])} points "
+                       "(paired by seed)")
     for label, row in summary["win_rate_by_agent"].items():
         click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
     for label, r in summary["ratings"].items():
@@ -291,6 +305,10 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
         click.echo(f"written {plot_path}")
 
 
+def _points(difference: float, ci: list[float]) -> str:
+    return f"{100 * difference:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+
+
 def format_ladder(summary: dict) -> str:
     """A readable table of a :func:`arena.ladder.run_ladder` summary."""
     lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
@@ -302,6 +320,11 @@ def format_ladder(summary: dict) -> str:
     for spec, rates in summary["vs_heuristic"].items():
         lines.append(f"{spec:<34}" + "".join(
             f"{pct(rates[f]['rate'])} {ci_text(rates[f]['ci95']):<26}" for f in FACTIONS))
+    lines += ["", "minus the mirror, paired by seed (points)"]
+    for spec, rates in summary["vs_heuristic"].items():
+        lines.append(f"{spec:<34}" + "".join(
+            f"{_points(rates[f]['minus_mirror'], rates[f]['minus_mirror_ci95']):<34}"
+            for f in FACTIONS))
     lines += ["", "matchups (british vs malay): british win rate"]
     for m in summary["matchups"]:
         row = m["win_rate_by_faction"][FACTIONS[0]]
