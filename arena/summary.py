@@ -16,6 +16,10 @@ JSON-serializable dict (schema :data:`SCHEMA`)::
                             ``anglo_dutch_share`` is the share of those games),
      "shared_wins", "mean_decisions_per_game", "seconds", "games_per_second"}
 
+``evaluate --mirror`` adds ``"mirror": {faction: {...a rate...}}`` and
+``"minus_mirror": {faction: {"difference", "seeds", "ci95"}}``
+(:func:`arena.evaluate.mirror_difference`).
+
 A win shared by ``k`` seats counts ``1/k`` for each, so seat wins sum to the games.
 
 **The seed is the unit.** The games of one seed (played twice when seat-swapped) are
