@@ -26,9 +26,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
                    "(the value networks of learned:pure's lookahead): docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
-@click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
+@click.option("--phases", type=click.IntRange(min=1), help="algorithm = \"ppo\": override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1),
-              help="PPO: override timesteps per phase.")
+              help="algorithm = \"ppo\": override timesteps per phase.")
 @click.option("--iterations", type=click.IntRange(min=1),
               help="Expert iteration: override the number of iterations.")
 @click.option("--workers", type=click.IntRange(min=1),
@@ -39,8 +39,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
               show_default=True,
-              help="sb3: the config's algorithm (MaskablePPO phases, or expert iteration); "
-                   "rllib: PPO on RLlib, both policies at once "
+              help="sb3: the config's algorithm (batched self-play, DAgger, lookahead "
+                   "values, expert iteration, or MaskablePPO phases with algorithm = "
+                   "\"ppo\"); rllib: PPO on RLlib, both policies at once "
                    "(pip install 'singapore-1819[rllib]').")
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
               help="rllib: the Ray cluster to train on (default: a local one); expert "
@@ -52,10 +53,11 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
                    "this long, then checkpoint (run again to continue).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
           progress, backend, ray_address, seconds) -> None:
-    """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
-    (search targets distilled into policy-value networks) with algorithm = "expert",
-    batched self-play with algorithm = "selfplay", DAgger of pointer policies with
-    algorithm = "dagger", or PPO on RLlib with --backend rllib."""
+    """Train a British and a Malay policy, by the config's algorithm: batched self-play
+    on the vector env ("selfplay", what the main job runs), DAgger of pointer policies
+    ("dagger"), the value networks of a lookahead pair ("lookahead_value"), expert
+    iteration ("expert"), or MaskablePPO in alternating phases ("ppo", the default
+    when the key is absent); or PPO on RLlib with --backend rllib."""
     from training.config import TrainConfig, TrainConfigError, load_config
 
     if config_path and _algorithm(config_path) == "selfplay":
