@@ -5,7 +5,7 @@ JSON-serializable dict (schema :data:`SCHEMA`)::
 
     {"schema": "singapore-1819-summary/1", "games": 200, ...meta (seed, ruleset, ...),
      "players": [agent by seat, as given] (null if the games had several seatings),
-     "win_rate_by_seat":    {seat:    {"wins", "games", "seeds", "rate", "ci95": [low, high]}},
+     "win_rate_by_seat":    {seat: {"wins", "games", "seeds", "rate", "ci95": [low, high]}},
      "win_rate_by_faction": {faction: {...same...}},
      "win_rate_by_agent":   {agent:   {...same, over the games it played...}},
      "mean_vp_by_seat":     {seat: mean final VP},
@@ -81,12 +81,17 @@ def seed_key(record: dict, index: int = 0):
     return ("game", record["game"]) if "game" in record else ("record", index)
 
 
-def by_seed(records: Sequence[dict], value) -> list[list[float]]:
-    """``value(record)`` of each game, grouped by seed (:func:`seed_key`)."""
+def seed_groups(records: Sequence[dict], value) -> dict:
+    """``{seed key: [value(record) of each of its games]}`` (:func:`seed_key`)."""
     groups: dict = {}
     for i, r in enumerate(records):
         groups.setdefault(seed_key(r, i), []).append(value(r))
-    return list(groups.values())
+    return groups
+
+
+def by_seed(records: Sequence[dict], value) -> list[list[float]]:
+    """``value(record)`` of each game, grouped by seed."""
+    return list(seed_groups(records, value).values())
 
 
 def _clustered_variance(groups: Sequence[Sequence[float]], mean: float) -> float:
@@ -138,10 +143,7 @@ def paired_by_seed(records: Sequence[dict], base: Sequence[dict], value) -> dict
     """``{"difference", "seeds", "ci95"}`` of ``value(record)`` in ``records`` minus in
     ``base``, games on the same seeds: per seed, the mean over its games minus the
     base's, then the mean and its t interval over the seeds both sets played."""
-    mine, theirs = {}, {}
-    for out, rows in ((mine, records), (theirs, base)):
-        for i, r in enumerate(rows):
-            out.setdefault(seed_key(r, i), []).append(value(r))
+    mine, theirs = seed_groups(records, value), seed_groups(base, value)
     common = [k for k in mine if k in theirs]
     if not common:
         raise ValueError("the two sets of games share no seed")

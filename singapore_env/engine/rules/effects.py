@@ -16,6 +16,7 @@ from .base import (add_population, add_ships, add_storehouse, add_public_works_t
                    roll)
 from .roles import place_in_storehouse
 
+
 class Use(NamedTuple):
     """How effects are being resolved: for whom, with how many Population cards on the
     card, whether it is a Commerce card's Action, and the frames they need (appended)."""
