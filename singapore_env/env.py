@@ -416,7 +416,7 @@ def _native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
                          "(keep_text_log=False, candidates=False)")
     if not native.plays(cfg):
         raise ValueError(f"the native engine does not play the {cfg.ruleset!r} ruleset")
-    from .native_encoding import native_encoder_for
+    from .native.encoding import native_encoder_for
     return native.NativeGame, native_encoder_for(content, cfg)
 
 

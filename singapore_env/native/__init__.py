@@ -22,17 +22,17 @@ import json
 import random
 from pathlib import Path
 
-from .engine.config import ConfigError, RulesConfig
-from .engine.content import Content, default_content
-from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
-from .engine.game import Game, IllegalDecision, SaveFormatError
-from .engine.query import ACTION_COST, D4_SIDES, FACES
-from .engine.rulesets import BY_NAME, ruleset_of
-from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
-from .engine.state import VP_SOURCES
+from ..engine.config import ConfigError, RulesConfig
+from ..engine.content import Content, default_content
+from ..engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
+from ..engine.game import Game, IllegalDecision, SaveFormatError
+from ..engine.query import ACTION_COST, D4_SIDES, FACES
+from ..engine.rulesets import BY_NAME, ruleset_of
+from ..engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
+from ..engine.state import VP_SOURCES
 
 #: The native sources of a source checkout (absent from an installed wheel).
-_SOURCES = Path(__file__).resolve().parent.parent / "native"
+_SOURCES = Path(__file__).resolve().parents[2] / "native"
 
 
 def _source_digest() -> str:
@@ -51,7 +51,7 @@ def _stale(module) -> str:
 
 
 try:
-    from . import _native
+    from .. import _native
 except ImportError as exc:  # not built (no compiler at install time)
     _native = None
     _MISSING = f"{type(exc).__name__}: {exc}"
