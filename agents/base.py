@@ -79,7 +79,7 @@ def _encoder_for(game):
     of the same content and rules, with the same action table)."""
     native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
     if native is not None and isinstance(game, native.NativeGame):
-        from singapore_env.native_encoding import native_encoder_for
+        from singapore_env.native.encoding import native_encoder_for
 
         return native_encoder_for(game.c, game.cfg)
     from singapore_env.encoding import encoder_for

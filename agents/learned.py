@@ -142,7 +142,7 @@ def _candidate_encoder(encoder, policy) -> CandidateEncoder:
     """The candidate encoder of ``policy`` for games of ``encoder`` (a native encoder's
     writes in C++, and takes no prior)."""
     prior = policy.meta.get("candidate_prior")
-    native = sys.modules.get("singapore_env.native_encoding")  # not imported: no native game
+    native = sys.modules.get("singapore_env.native.encoding")  # not imported: no native game
     if native is not None and isinstance(encoder, native.NativeEncoder):
         if prior is not None:
             raise ValueError(f"this policy reads the {prior!r} prior, which scores Python "

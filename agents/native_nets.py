@@ -139,7 +139,7 @@ def random_positions(ruleset: str, seeds, every: int = 7, prior: str | None = No
     with a ``prior`` (a policy's ``candidate_prior``), its columns written by the Python
     prior on a Python copy of each position."""
     from singapore_env.engine.config import RulesConfig
-    from singapore_env.native_encoding import NativeCandidateEncoder, native_encoder_for
+    from singapore_env.native.encoding import NativeCandidateEncoder, native_encoder_for
 
     cfg = RulesConfig.named(ruleset)
     content = default_content(cfg.slavery)

@@ -7,10 +7,10 @@ without training one.
   ``singapore-1819 train --config training/configs/reference.toml --out runs/reference``;
 - ``pure-policy``: ``agents/policies/pure/``, the same network without any heuristic
   input (what learning from the observation alone reaches): ``training/configs/pure.toml``
-  made ``agents/policies/pure_ppo/`` (imitation of the heuristic, then PPO against it),
-  then ``singapore-1819 train --config training/configs/pure_dagger.toml --out
-  runs/pure_dagger`` taught it ``rerank:net=default``'s choices on the states it
-  reaches (the teacher labels; the network reads no heuristic input);
+  (imitation of the heuristic, then PPO against it) made the networks that
+  ``singapore-1819 train --config training/configs/pure_dagger.toml --out
+  runs/pure_dagger`` then taught ``rerank:net=default``'s choices on the states they
+  reach (the teacher labels; the network reads no heuristic input);
 - ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
   best answers played on to the seat's Action question after next) with the value
   networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`, made by

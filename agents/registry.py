@@ -146,13 +146,6 @@ def is_learned(spec: "str | AgentSpec") -> bool:
         return False
 
 
-def split_spec(spec: "str | AgentSpec") -> tuple[str, str | None, dict]:
-    """``"bot.py:MyBot:depth=3"`` -> ``("bot.py", "MyBot", {"depth": "3"})``: the fields
-    of :meth:`AgentSpec.parse`."""
-    parsed = AgentSpec.parse(spec)
-    return parsed.name, parsed.target, dict(parsed.params)
-
-
 _TYPE_NAMES = {bool: "a boolean (1, 0, true, false, yes, no)", int: "an integer",
                float: "a finite number", str: "a string"}
 

@@ -23,7 +23,7 @@ from agents.base import Agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 from .runner import Table, play_tables
-from .summary import summarize
+from .summary import faction_wins, paired_by_seed, rate, summarize
 
 
 def faction_win_rate(faction: str, agent: Agent, opponent: Agent, n_games: int, seed: int,
@@ -60,6 +60,18 @@ def run_matchup(agents: Sequence, n_games: int, seed: int,
     table = Table(tuple(agents), config or RulesConfig.standard(), content)
     return MatchupResult(play_tables([table], n_games, seed, swap=swap, workers=workers,
                                      progress=progress, desc="evaluating"))
+
+
+def mirror_difference(records: Sequence[dict], mirror: Sequence[dict]) -> dict:
+    """``{"mirror": {faction: rate}, "minus_mirror": {faction: {"difference", "seeds",
+    "ci95"}}}``: the mirror's faction win rates and each faction's win rate in
+    ``records`` minus the mirror's, paired by seed (the two sets on the same seeds)."""
+    out: dict = {"mirror": {}, "minus_mirror": {}}
+    for faction in FACTIONS:
+        wins = lambda r, f=faction: faction_wins(r, f)  # noqa: E731
+        out["mirror"][faction] = rate(mirror, wins)
+        out["minus_mirror"][faction] = paired_by_seed(records, mirror, wins)
+    return out
 
 
 def write_json(data: dict, path: str | Path) -> None:

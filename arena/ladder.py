@@ -12,8 +12,9 @@ by :func:`arena.runner.play_tables`, on ``workers`` processes):
 * every pair of other agents, each as British and as Malay.
 
 The summary (JSON-serializable) holds the faction win rates of every matchup with 95 %
-Wilson intervals, the mirror baseline, each agent's rates against the heuristic with
-their difference to the mirror, and OpenSkill ratings over all games
+intervals (the seed as the unit: :mod:`arena.summary`), the mirror baseline, each
+agent's rates against the heuristic with their difference to the mirror (paired by
+seed: ``minus_mirror`` and ``minus_mirror_ci95``), and OpenSkill ratings over all games
 (:func:`arena.summary.openskill_ratings`); :func:`singapore_app.plots.plot_ladder`
 draws it.
 """
@@ -30,7 +31,7 @@ from singapore_env.engine.content import FACTIONS
 
 from .evaluate import MatchupResult
 from .runner import Table, play_tables
-from .summary import openskill_ratings
+from .summary import faction_wins, openskill_ratings, paired_by_seed
 
 BASE = "heuristic"
 
@@ -78,8 +79,12 @@ def _summary(specs, n_games, seed, config, results) -> dict:
     for spec in dict.fromkeys(specs):
         rates = {FACTIONS[0]: _faction_rate(by_pair[(spec, BASE)], FACTIONS[0]),
                  FACTIONS[1]: _faction_rate(by_pair[(BASE, spec)], FACTIONS[1])}
+        matchups = {FACTIONS[0]: by_pair[(spec, BASE)], FACTIONS[1]: by_pair[(BASE, spec)]}
         for faction, row in rates.items():
+            paired = paired_by_seed(matchups[faction].records, mirror.records,
+                                    lambda r, f=faction: faction_wins(r, f))
             row["minus_mirror"] = row["rate"] - baseline[faction]["rate"]
+            row["minus_mirror_ci95"] = paired["ci95"]
         vs_heuristic[spec] = rates
     cfg = config
     return {

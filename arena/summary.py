@@ -5,20 +5,32 @@ JSON-serializable dict (schema :data:`SCHEMA`)::
 
     {"schema": "singapore-1819-summary/1", "games": 200, ...meta (seed, ruleset, ...),
      "players": [agent by seat, as given] (null if the games had several seatings),
-     "win_rate_by_seat":    {seat:    {"wins", "games", "rate", "ci95": [low, high]}},
+     "win_rate_by_seat":    {seat: {"wins", "games", "seeds", "rate", "ci95": [low, high]}},
      "win_rate_by_faction": {faction: {...same...}},
      "win_rate_by_agent":   {agent:   {...same, over the games it played...}},
      "mean_vp_by_seat":     {seat: mean final VP},
      "mean_vp_by_source":   {faction: {source: mean VP per seat and game}},
-     "mean_vp_by_source_ci95": {faction: {source: [low, high]}} (normal approximation),
+     "mean_vp_by_source_ci95": {faction: {source: [low, high]}},
      "facts":               {fact: mean per game} (see records.FACT_COLUMNS; the
                             Treaty's round is averaged over the games where it came,
                             ``anglo_dutch_share`` is the share of those games),
      "shared_wins", "mean_decisions_per_game", "seconds", "games_per_second"}
 
+``evaluate --mirror`` adds ``"mirror": {faction: {...a rate...}}`` and
+``"minus_mirror": {faction: {"difference", "seeds", "ci95"}}``
+(:func:`arena.evaluate.mirror_difference`).
+
 A win shared by ``k`` seats counts ``1/k`` for each, so seat wins sum to the games.
-Intervals are 95 % Wilson score intervals from statsmodels (the closed form below is
-only used where statsmodels is not installed: the engine itself needs only numpy).
+
+**The seed is the unit.** The games of one seed (played twice when seat-swapped) are
+not independent: between equal players the two seatings of a seed are often the very
+same game. Every interval therefore treats the games of a seed as one cluster
+(``seeds`` counts them): a win rate's is a 95 % Wilson score interval (statsmodels; the
+closed form below where it is not installed) on the effective number of games, the
+games divided by the cluster-robust design effect; a mean's (VP by source) is a t
+interval with the cluster-robust standard error. A difference between two sets of
+games on the same seeds (an agent against the mirror, a variant against the baseline)
+is paired by seed: :func:`paired_by_seed`, a t interval over the per-seed differences.
 :func:`openskill_ratings` rates every agent of a set of records with OpenSkill.
 """
 
@@ -37,9 +49,9 @@ FACTION_SEATS = {f: [p for p in range(4) if SEAT_FACTION[p] == i] for i, f in en
 Z95 = 1.959963984540054
 
 
-def wilson_interval(successes: float, n: int) -> list[float]:
+def wilson_interval(successes: float, n: float) -> list[float]:
     """95 % Wilson score interval ``[low, high]`` of a proportion (fractional successes,
-    from split ties, allowed)."""
+    from split ties, and an effective, fractional, number of trials allowed)."""
     if n <= 0:
         return [0.0, 1.0]
     successes = min(max(float(successes), 0.0), float(n))
@@ -61,20 +73,83 @@ def _wilson_closed_form(p: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def difference_interval(wins: float, n: int, base_wins: float, base_n: int) -> list[float]:
-    """95 % interval of ``wins/n - base_wins/base_n`` for independent samples
-    (Newcombe's hybrid score method, statsmodels' ``confint_proportions_2indep``)."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    low, high = confint_proportions_2indep(wins, n, base_wins, base_n, method="newcomb",
-                                           compare="diff")
-    return [float(low), float(high)]
+def seed_key(record: dict, index: int = 0):
+    """The cluster a game's record belongs to: its seed (the game index where a record
+    holds no seed; the record's own position where it holds neither)."""
+    if "seed" in record:
+        return ("seed", record["seed"])
+    return ("game", record["game"]) if "game" in record else ("record", index)
 
 
-def rate(wins: float, games: int) -> dict:
-    """``{"wins", "games", "rate", "ci95"}`` of a win count."""
-    return {"wins": wins, "games": games, "rate": wins / games if games else 0.0,
-            "ci95": wilson_interval(wins, games)}
+def seed_groups(records: Sequence[dict], value) -> dict:
+    """``{seed key: [value(record) of each of its games]}`` (:func:`seed_key`)."""
+    groups: dict = {}
+    for i, r in enumerate(records):
+        groups.setdefault(seed_key(r, i), []).append(value(r))
+    return groups
+
+
+def by_seed(records: Sequence[dict], value) -> list[list[float]]:
+    """``value(record)`` of each game, grouped by seed."""
+    return list(seed_groups(records, value).values())
+
+
+def _clustered_variance(groups: Sequence[Sequence[float]], mean: float) -> float:
+    """Cluster-robust (CR1) variance of the mean of all values, clusters ``groups``."""
+    k, n = len(groups), sum(len(g) for g in groups)
+    if k < 2:
+        return 0.0
+    return k / (k - 1) * sum(sum(v - mean for v in g) ** 2 for g in groups) / (n * n)
+
+
+def clustered_rate(groups: Sequence[Sequence[float]]) -> dict:
+    """``{"wins", "games", "seeds", "rate", "ci95"}`` of win shares grouped by seed: a
+    Wilson interval on the effective number of games (the games over the design effect;
+    the number of seeds where the wins do not vary, e.g. none or all)."""
+    wins, games = sum(map(sum, groups)), sum(map(len, groups))
+    p = wins / games if games else 0.0
+    variance = _clustered_variance(groups, p)
+    effective = min(games, p * (1 - p) / variance) if variance > 0 else len(groups)
+    return {"wins": wins, "games": games, "seeds": len(groups), "rate": p,
+            "ci95": wilson_interval(p * effective, effective)}
+
+
+def rate(records: Sequence[dict], value) -> dict:
+    """:func:`clustered_rate` of the win share ``value(record)`` of each game."""
+    return clustered_rate(by_seed(records, value))
+
+
+def _t95(df: int) -> float:
+    """Two-sided 95 % quantile of Student's t (the normal one without scipy)."""
+    try:
+        from scipy.stats import t
+    except ImportError:
+        return Z95
+    return float(t.ppf(0.975, df))
+
+
+def clustered_mean(groups: Sequence[Sequence[float]]) -> tuple[float, list[float]]:
+    """The mean of all values and its 95 % t interval over the clusters (``groups``: the
+    values by seed; ``[mean, mean]`` with fewer than two seeds)."""
+    n = sum(map(len, groups))
+    mean = sum(map(sum, groups)) / n
+    if len(groups) < 2:
+        return mean, [mean, mean]
+    half = _t95(len(groups) - 1) * math.sqrt(_clustered_variance(groups, mean))
+    return mean, [mean - half, mean + half]
+
+
+def paired_by_seed(records: Sequence[dict], base: Sequence[dict], value) -> dict:
+    """``{"difference", "seeds", "ci95"}`` of ``value(record)`` in ``records`` minus in
+    ``base``, games on the same seeds: per seed, the mean over its games minus the
+    base's, then the mean and its t interval over the seeds both sets played."""
+    mine, theirs = seed_groups(records, value), seed_groups(base, value)
+    common = [k for k in mine if k in theirs]
+    if not common:
+        raise ValueError("the two sets of games share no seed")
+    diffs = [[sum(mine[k]) / len(mine[k]) - sum(theirs[k]) / len(theirs[k])] for k in common]
+    difference, interval = clustered_mean(diffs)
+    return {"difference": difference, "seeds": len(common), "ci95": interval}
 
 
 def summarize(records: Sequence[dict], *, seconds: float | None = None, **meta) -> dict:
@@ -82,16 +157,16 @@ def summarize(records: Sequence[dict], *, seconds: float | None = None, **meta) 
     n = len(records)
     if n == 0:
         raise ValueError("no games to summarize")
-    seat_wins = [sum(r[f"win_{s}"] for r in records) for s in SEAT_NAMES]
-    by_faction = {f: sum(faction_wins(r, f) for r in records) for f in FACTIONS}
     # The players as given (layout 0; swapped games exchange each faction's seats).
     seatings = {tuple(r[f"agent_{s}"] for s in SEAT_NAMES) for r in records
                 if not r.get("layout")}
     vp_means, vp_intervals = _vp_by_source(records)
     summary = {"schema": SCHEMA, "games": n, **meta,
                "players": list(next(iter(seatings))) if len(seatings) == 1 else None,
-               "win_rate_by_seat": {s: rate(seat_wins[p], n) for p, s in enumerate(SEAT_NAMES)},
-               "win_rate_by_faction": {f: rate(w, n) for f, w in by_faction.items()},
+               "win_rate_by_seat": {s: rate(records, lambda r, s=s: r[f"win_{s}"])
+                                    for s in SEAT_NAMES},
+               "win_rate_by_faction": {f: rate(records, lambda r, f=f: faction_wins(r, f))
+                                       for f in FACTIONS},
                "win_rate_by_agent": _agent_rates(records),
                "mean_vp_by_seat": {s: sum(r[f"vp_{s}"] for r in records) / n
                                    for s in SEAT_NAMES},
@@ -116,15 +191,14 @@ def _facts(records: Sequence[dict]) -> dict:
 
 
 def _agent_rates(records: Sequence[dict]) -> dict:
-    games: dict[str, int] = {}
-    wins: dict[str, float] = {}
+    """Each agent's win share over the games it played (its seats' shares summed)."""
+    played: dict[str, list[dict]] = {}
     for r in records:
-        labels = [r[f"agent_{s}"] for s in SEAT_NAMES]
-        for label in dict.fromkeys(labels):
-            games[label] = games.get(label, 0) + 1
-            wins[label] = wins.get(label, 0.0) + sum(
-                r[f"win_{s}"] for s, x in zip(SEAT_NAMES, labels) if x == label)
-    return {label: rate(wins[label], games[label]) for label in games}
+        for label in dict.fromkeys(r[f"agent_{s}"] for s in SEAT_NAMES):
+            played.setdefault(label, []).append(r)
+    return {label: rate(rows, lambda r, label=label: sum(
+                r[f"win_{s}"] for s in SEAT_NAMES if r[f"agent_{s}"] == label))
+            for label, rows in played.items()}
 
 
 def faction_wins(record: dict, faction: str) -> float:
@@ -139,24 +213,14 @@ def faction_source_vp(record: dict, faction: str, source: str) -> float:
     return sum(record[f"vp_{s}_{source}"] for s in seats) / len(seats)
 
 
-def mean_interval(values: Sequence[float]) -> list[float]:
-    """Normal-approximation 95 % interval of a mean (``[mean, mean]`` for one value)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return [mean, mean]
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)]
-
-
 def _vp_by_source(records: Sequence[dict]) -> tuple[dict, dict]:
     """Mean VP per seat and game by source and faction, and their 95 % intervals."""
     means, intervals = {}, {}
     for faction in FACTIONS:
-        per_game = {src: [faction_source_vp(r, faction, src) for r in records]
-                    for src in VP_SOURCES}
-        means[faction] = {src: sum(v) / len(v) for src, v in per_game.items()}
-        intervals[faction] = {src: mean_interval(v) for src, v in per_game.items()}
+        for src in VP_SOURCES:
+            groups = by_seed(records, lambda r, src=src: faction_source_vp(r, faction, src))
+            means.setdefault(faction, {})[src], intervals.setdefault(faction, {})[src] = \
+                clustered_mean(groups)
     return means, intervals
 
 

@@ -85,9 +85,9 @@ def profile(config: str, updates: int = 3) -> dict:
     from training.ppo_trainer import Trainer, learn
 
     cfg = load_selfplay_config(config, workers=0)
-    parts = {"engine (Game.step)": ("game.py", "step"),
-             "observation encoding": ("encoding_writer.py", "encode"),
-             "legal masks": ("encoding.py", "legal_mask"),
+    parts = {"engine (Game.step)": ("engine/game.py", "step"),
+             "observation encoding": ("encoding/writer.py", "encode"),
+             "legal masks": ("encoding/__init__.py", "legal_mask"),
              "policy forward passes (with compact rows)": ("ppo_rollout.py", "_act"),
              "PPO update": ("ppo_trainer.py", "ppo_update")}
     with tempfile.TemporaryDirectory() as out:
@@ -105,7 +105,8 @@ def profile(config: str, updates: int = 3) -> dict:
     cumulative = {}
     for name, (file, function) in parts.items():
         cumulative[name] = sum(v[3] for k, v in stats.items()
-                               if (Path(k[0]).name, k[2]) == (file, function))
+                               if Path(k[0]).as_posix().endswith("/" + file)
+                               and k[2] == function)
     cumulative["rest (vector env bookkeeping, rollout, GAE)"] = total - sum(cumulative.values())
     return {name: seconds / total for name, seconds in cumulative.items()}
 

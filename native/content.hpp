@@ -162,7 +162,7 @@ struct Config {
     int event_i_cards = 3, event_ii_cards = 4, singapore_treaty_ships = 2,
         anglo_dutch_ship_threshold = 7, first_round_income = 3, actions_per_turn = 2,
         leader_money = 1, leader_storehouse_tokens = 1, battle_card_price = 2,
-        battle_draw_two_tokens = 2, market_slots = 5, district_threshold = 5,
+        battle_draw_two_tokens = 2, market_slots = 5, search_shortlist = 4, district_threshold = 5,
         raid_ship_threshold = 2, legalize_cost = 5, outlaw_vp = 2,
         malay_decree_cost_under_anglo_dutch = 8, war_cost = 7, war_cost_under_anglo_dutch = 4,
         war_dice = 2, war_ship_loss_dice = 1, star_ship_threshold = 7,
@@ -176,6 +176,7 @@ struct Config {
     // Engine constants of the Python engine (decisions.py, rules/base.py, state.py).
     int n_loop = 8, n_choose = 4, action_cost_war = 2, d4_sides = 4;
     bool first_edition_raid_and_war = false;  // the ruleset's own Raid and War
+    bool simulation_setup = false, has_roles = false;  // Simulation Mode's setup and Roles
     int fe_raid_d4 = 2, fe_raid_ships_lost = 1, fe_intervene_influence = 2, fe_war_d4 = 1,
         fe_storehouse_strength = 1, fe_war_ships_lost = 1, fe_vp_per_dollar = 1;
     Ids faces;                          // the 1819 die

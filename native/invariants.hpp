@@ -72,7 +72,7 @@ inline std::string broken_invariants(const Game& g) {
                              {&c.population_ids, "Population"}, {&c.leader_ids, "leader"},
                              {&c.battle_ids[0], "Battle"}, {&c.battle_ids[1], "Battle"}})
         if (std::string why = once(*ids, 1, what); !why.empty()) return why;
-    if (std::string why = once(c.folk_ids, cfg.ruleset == "simulation" ? 1 : 0, "Folk Hero"); !why.empty()) return why;
+    if (std::string why = once(c.folk_ids, cfg.simulation_setup ? 1 : 0, "Folk Hero"); !why.empty()) return why;
 
     // counts and scores
     for (int p = 0; p < 4; ++p) {

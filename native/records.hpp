@@ -173,10 +173,12 @@ std::shared_ptr<const Config> config_from(const py::dict& d) {
     c.conflict_vp_full_strength = item<bool>(d, "conflict_vp_full_strength");
     c.spoils_optional = item<std::string>(d, "spoils_sharing") == "optional";
     c.first_edition_raid_and_war = item<bool>(d, "first_edition_raid_and_war");
+    c.simulation_setup = item<bool>(d, "simulation_setup");
+    c.has_roles = item<bool>(d, "roles");
     int* ints[] = {&c.event_i_cards, &c.event_ii_cards, &c.singapore_treaty_ships,
                    &c.anglo_dutch_ship_threshold, &c.first_round_income, &c.actions_per_turn,
                    &c.leader_money, &c.leader_storehouse_tokens, &c.battle_card_price,
-                   &c.battle_draw_two_tokens, &c.market_slots, &c.district_threshold,
+                   &c.battle_draw_two_tokens, &c.market_slots, &c.search_shortlist, &c.district_threshold,
                    &c.raid_ship_threshold, &c.legalize_cost, &c.outlaw_vp,
                    &c.malay_decree_cost_under_anglo_dutch, &c.war_cost, &c.war_cost_under_anglo_dutch,
                    &c.war_dice, &c.war_ship_loss_dice, &c.star_ship_threshold,
@@ -191,7 +193,7 @@ std::shared_ptr<const Config> config_from(const py::dict& d) {
     const char* names[] = {"event_i_cards", "event_ii_cards", "singapore_treaty_ships",
                            "anglo_dutch_ship_threshold", "first_round_income", "actions_per_turn",
                            "leader_money", "leader_storehouse_tokens", "battle_card_price",
-                           "battle_draw_two_tokens", "market_slots", "district_threshold",
+                           "battle_draw_two_tokens", "market_slots", "search_shortlist", "district_threshold",
                            "raid_ship_threshold", "legalize_cost", "outlaw_vp",
                            "malay_decree_cost_under_anglo_dutch", "war_cost", "war_cost_under_anglo_dutch",
                            "war_dice", "war_ship_loss_dice", "star_ship_threshold",

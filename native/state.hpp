@@ -218,6 +218,8 @@ inline void check_room(const Config& cfg) {
                                         std::to_string(room) + " (the configuration has " + std::to_string(n) + ")");
     };
     need(cfg.market_slots, ROOM_MARKET_ROW, "market_slots");
+    if (cfg.search_shortlist < 1) throw std::invalid_argument("search_shortlist must be >= 1");
+    need(cfg.search_shortlist, cfg.n_choose, "search_shortlist");
     need(cfg.max_tableau, ROOM_TABLEAU, "max_tableau");
     need(std::max({cfg.war_dice, cfg.fe_raid_d4, cfg.fe_war_d4}), ROOM_DICE, "war_dice, fe_raid_d4 and fe_war_d4");
 }

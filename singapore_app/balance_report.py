@@ -114,7 +114,7 @@ def write_report(result: dict, out: str | Path, command: str = "") -> Path:
              f"seed {study['seed']}; {result['games']} games in all."]
     if command:
         lines += ["", "```", command, "```"]
-    lines += ["", "## Faction win rates (95 % Wilson intervals)", "",
+    lines += ["", "## Faction win rates (95 % intervals, the seed as the unit)", "",
               "| variant | mix | games | british | malay | shared wins |", "|---|---|---|---|---|---|"]
     for c in result["cells"]:
         s = c["summary"]
@@ -124,19 +124,18 @@ def write_report(result: dict, out: str | Path, command: str = "") -> Path:
                      + f" | {s['shared_wins']} |")
     if result["differences"]:
         lines += ["", "## Differences from the baseline (95 % intervals)", "",
-                  "Win rates: Newcombe's interval for two independent proportions, and the "
-                  "paired interval from the per-game differences (same seed and seating in "
-                  "both cells); VP: the mean paired difference per seat and game.", "",
-                  "| variant | mix | british win rate change | paired interval "
-                  "| largest VP source changes |",
-                  "|---|---|---|---|---|"]
+                  "Paired by seed (the same seeds and seatings in both cells): per seed the "
+                  "cell's mean minus the baseline's, a t interval over the seeds; VP per "
+                  "seat and game.", "",
+                  "| variant | mix | british win rate change | largest VP source changes |",
+                  "|---|---|---|---|"]
         for d in result["differences"]:
             r = d["win_rate_by_faction"][FACTIONS[0]]
             moves = sorted(((f, src, v) for f, row in d["mean_vp_by_source"].items()
                             for src, v in row.items()),
                            key=lambda x: -abs(x[2]["difference"]))[:3]
             lines.append(f"| {d['variant']} | {d['mix']} | {100 * r['difference']:+.1f} pts "
-                         f"{_ci(r['ci95'])} | {_ci(r['paired_ci95'])} | " + ", ".join(
+                         f"{_ci(r['ci95'])} | " + ", ".join(
                              f"{f} {src} {v['difference']:+.2f} "
                              f"[{v['ci95'][0]:+.2f}, {v['ci95'][1]:+.2f}]"
                              for f, src, v in moves) + " |")

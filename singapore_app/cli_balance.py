@@ -106,8 +106,7 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
     for diff in result["differences"]:
         row = diff["win_rate_by_faction"][FACTIONS[0]]
         click.echo(f"  {diff['variant']} / {diff['mix']} minus baseline: british "
-                   f"{100 * row['difference']:+.1f} pts {ci_text(row['ci95'])}, paired "
-                   f"{ci_text(row['paired_ci95'])}")
+                   f"{100 * row['difference']:+.1f} pts {ci_text(row['ci95'])} (paired by seed)")
     click.echo(f"report: {report}")
 
 

@@ -26,9 +26,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
                    "(the value networks of learned:pure's lookahead): docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
-@click.option("--phases", type=click.IntRange(min=1), help="PPO: override the number of phases.")
+@click.option("--phases", type=click.IntRange(min=1), help="algorithm = \"ppo\": override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1),
-              help="PPO: override timesteps per phase.")
+              help="algorithm = \"ppo\": override timesteps per phase.")
 @click.option("--iterations", type=click.IntRange(min=1),
               help="Expert iteration: override the number of iterations.")
 @click.option("--workers", type=click.IntRange(min=1),
@@ -39,8 +39,9 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
               show_default=True,
-              help="sb3: the config's algorithm (MaskablePPO phases, or expert iteration); "
-                   "rllib: PPO on RLlib, both policies at once "
+              help="sb3: the config's algorithm (batched self-play, DAgger, lookahead "
+                   "values, expert iteration, or MaskablePPO phases with algorithm = "
+                   "\"ppo\"); rllib: PPO on RLlib, both policies at once "
                    "(pip install 'singapore-1819[rllib]').")
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
               help="rllib: the Ray cluster to train on (default: a local one); expert "
@@ -52,10 +53,11 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_pl
                    "this long, then checkpoint (run again to continue).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
           progress, backend, ray_address, seconds) -> None:
-    """Train a British and a Malay policy: self-play MaskablePPO, expert iteration
-    (search targets distilled into policy-value networks) with algorithm = "expert",
-    batched self-play with algorithm = "selfplay", DAgger of pointer policies with
-    algorithm = "dagger", or PPO on RLlib with --backend rllib."""
+    """Train a British and a Malay policy, by the config's algorithm: batched self-play
+    on the vector env ("selfplay", what the main job runs), DAgger of pointer policies
+    ("dagger"), the value networks of a lookahead pair ("lookahead_value"), expert
+    iteration ("expert"), or MaskablePPO in alternating phases ("ppo", the default
+    when the key is absent); or PPO on RLlib with --backend rllib."""
     from training.config import TrainConfig, TrainConfigError, load_config
 
     if config_path and _algorithm(config_path) == "selfplay":
@@ -166,6 +168,9 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--swap/--no-swap", default=True, show_default=True,
               help="Play every seed again with each faction's two seats exchanged.")
+@click.option("--mirror", is_flag=True,
+              help="Also play the mirror (four heuristics) on the same seeds and give each "
+                   "faction's difference from it, paired by seed.")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
 @click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
@@ -174,11 +179,12 @@ def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
 @rules_options
 @variant_options
 @engine_option
-def evaluate(british, malay, players, games, seed, swap, json_path, records_path, plot_path,
-             progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
+def evaluate(british, malay, players, games, seed, swap, mirror, json_path, records_path,
+             plot_path, progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
              engine) -> None:
-    """Seeded games between an agent mix: win rates with 95% intervals and ratings."""
-    from arena.evaluate import write_json
+    """Seeded games between an agent mix: win rates with 95% intervals (the seed as the
+    unit) and ratings; with --mirror, each faction's difference from the mirror."""
+    from arena.evaluate import mirror_difference, write_json
     from arena.summary import openskill_ratings
     from singapore_app.plots import plot_faction_win_rates
 
@@ -196,10 +202,20 @@ def evaluate(british, malay, players, games, seed, swap, json_path, records_path
     summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
                         slavery=cfg.slavery, changes=config_changes(cfg), data=data)
     summary["ratings"] = openskill_ratings(records)
+    if mirror:
+        base = play_tables([Table(("heuristic",) * 4, cfg, data)], games, seed, swap=swap,
+                           workers=workers, ray_address=ray_address, progress=progress,
+                           desc="mirror", engine=engine)
+        summary.update(mirror_difference(records, base))
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
+        if mirror:
+            base_rate, diff = summary["mirror"][faction], summary["minus_mirror"][faction]
+            click.echo(f"  {'':8s} mirror {pct(base_rate['rate'])} {ci_text(base_rate['ci95'])}"
+                       f", difference {_points(diff['difference'], diff['ci95'])} points "
+                       "(paired by seed)")
     for label, row in summary["win_rate_by_agent"].items():
         click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
     for label, r in summary["ratings"].items():
@@ -291,6 +307,10 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
         click.echo(f"written {plot_path}")
 
 
+def _points(difference: float, ci: list[float]) -> str:
+    return f"{100 * difference:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+
+
 def format_ladder(summary: dict) -> str:
     """A readable table of a :func:`arena.ladder.run_ladder` summary."""
     lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
@@ -302,6 +322,11 @@ def format_ladder(summary: dict) -> str:
     for spec, rates in summary["vs_heuristic"].items():
         lines.append(f"{spec:<34}" + "".join(
             f"{pct(rates[f]['rate'])} {ci_text(rates[f]['ci95']):<26}" for f in FACTIONS))
+    lines += ["", "minus the mirror, paired by seed (points)"]
+    for spec, rates in summary["vs_heuristic"].items():
+        lines.append(f"{spec:<34}" + "".join(
+            f"{_points(rates[f]['minus_mirror'], rates[f]['minus_mirror_ci95']):<34}"
+            for f in FACTIONS))
     lines += ["", "matchups (british vs malay): british win rate"]
     for m in summary["matchups"]:
         row = m["win_rate_by_faction"][FACTIONS[0]]

@@ -39,8 +39,8 @@ from singapore_env.engine.config import ConfigError, RulesConfig, check_keys
 from singapore_env.engine.content import FACTIONS, ContentError, resolve_content
 from arena.runner import Table, play_tables
 from singapore_env.engine.state import VP_SOURCES
-from arena.summary import (difference_interval, faction_source_vp, faction_wins, mean_interval,
-                      openskill_ratings, summarize)
+from arena.summary import (faction_source_vp, faction_wins, openskill_ratings, paired_by_seed,
+                           summarize)
 
 STUDY_SCHEMA = "singapore-1819-study/1"
 #: The mix of a study that names none.
@@ -187,36 +187,23 @@ def summarize_study(study: Study, records: list[dict], seconds: float | None = N
 
 
 def _differences(study: Study, cells: list[dict], records: list[dict]) -> list[dict]:
-    """Each non-baseline cell minus the baseline cell of its mix: faction win rates
-    (``ci95``: Newcombe's interval, as if the samples were independent;
-    ``paired_ci95``: from the per-game differences, the same seed and seating in both
-    cells, usually much narrower) and VP by source (mean paired difference)."""
+    """Each non-baseline cell minus the baseline cell of its mix, paired by seed (the
+    same seeds and seatings in both cells; :func:`arena.summary.paired_by_seed`): the
+    faction win rates and the mean VP by source."""
     base_name = study.variants[0].name
-    base = {c["mix"]: c["summary"] for c in cells if c["variant"] == base_name}
-    index = {(r["variant"], r["mix"], r["game"], r["layout"]): r for r in records}
+    rows: dict = {}
+    for r in records:
+        rows.setdefault((r["variant"], r["mix"]), []).append(r)
     out = []
     for cell in cells:
         if cell["variant"] == base_name:
             continue
-        ref, now = base[cell["mix"]], cell["summary"]
-        pairs = [(r, index[(base_name, *key[1:])]) for key, r in index.items()
-                 if key[0] == cell["variant"] and key[1] == cell["mix"]]
-        rates = {}
-        for faction in FACTIONS:
-            a, b = now["win_rate_by_faction"][faction], ref["win_rate_by_faction"][faction]
-            paired = [faction_wins(r, faction) - faction_wins(base, faction)
-                      for r, base in pairs]
-            rates[faction] = {"difference": a["rate"] - b["rate"],
-                              "ci95": difference_interval(a["wins"], a["games"],
-                                                          b["wins"], b["games"]),
-                              "paired_ci95": mean_interval(paired)}
-        vp = {f: {src: _paired(pairs, f, src) for src in VP_SOURCES} for f in FACTIONS}
+        now, ref = rows[(cell["variant"], cell["mix"])], rows[(base_name, cell["mix"])]
+        rates = {f: paired_by_seed(now, ref, lambda r, f=f: faction_wins(r, f))
+                 for f in FACTIONS}
+        vp = {f: {src: paired_by_seed(now, ref, lambda r, f=f, src=src:
+                                      faction_source_vp(r, f, src))
+                  for src in VP_SOURCES} for f in FACTIONS}
         out.append({"variant": cell["variant"], "baseline": base_name, "mix": cell["mix"],
                     "win_rate_by_faction": rates, "mean_vp_by_source": vp})
     return out
-
-
-def _paired(pairs: list[tuple[dict, dict]], faction: str, source: str) -> dict:
-    diffs = [faction_source_vp(r, faction, source) - faction_source_vp(b, faction, source)
-             for r, b in pairs]
-    return {"difference": sum(diffs) / len(diffs), "ci95": mean_interval(diffs)}

@@ -189,7 +189,7 @@ class raw_env(AECEnv, EzPickle):
         }
         self.candidates = None
         if candidates and engine == "native":
-            from .native_encoding import NativeCandidateEncoder
+            from .native.encoding import NativeCandidateEncoder
 
             self.candidates = NativeCandidateEncoder(self.encoder)
         elif candidates:
@@ -435,9 +435,9 @@ def _native_engine(cfg: RulesConfig, content: Content, keep_text_log: bool,
     if keep_text_log or candidate_prior is not None:
         raise ValueError("engine=\"native\" keeps no text log and takes no candidate prior "
                          "(keep_text_log=False, candidate_prior=None)")
-    if cfg.ruleset not in native.NATIVE_RULESETS:
+    if not native.plays(cfg):
         raise ValueError(f"the native engine does not play the {cfg.ruleset!r} ruleset")
-    from .native_encoding import native_encoder_for
+    from .native.encoding import native_encoder_for
     return native.NativeGame, native_encoder_for(content, cfg)
 
 

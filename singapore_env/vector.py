@@ -28,7 +28,7 @@ memory (``multiprocessing.shared_memory``), or on the native engine among that m
 threads of its C++ step (in this process); 0 or 1 steps them in this process, on one
 thread. Results are the same either way. ``engine`` names the rules implementation behind the slots:
 ``"python"`` (the engine of :mod:`singapore_env.engine`) or ``"native"`` (its compiled
-twin, :mod:`singapore_env.native_vector`: the same rows, stepped in C++; an illegal action
+twin, :mod:`singapore_env.native.vector`: the same rows, stepped in C++; an illegal action
 moves no slot there); an unknown name is a ValueError.
 """
 
@@ -197,7 +197,7 @@ class VectorEnv:
         if self._processes:
             self._start_workers({k: s.name for k, s in zip(fields, self._shm)})
         elif engine == "native":
-            from .native_vector import NativeSlots
+            from .native.vector import NativeSlots
             self._slots = NativeSlots(ruleset, self.seed, 0, num_games, arrays,
                                       threads=max(1, self.workers))
         else:

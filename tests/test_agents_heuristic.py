@@ -181,3 +181,20 @@ def test_option_scores_rank_the_heuristics_own_influence_placements_first():
                 checked += 1
             g.step(decision)
     assert checked > 50
+
+
+@pytest.mark.parametrize("events", [(3, 4), (1, 2)])
+def test_the_game_length_is_read_from_the_event_deck(events):
+    """The game ends after the round that reveals the last Event: a variant with fewer
+    Events is shorter, and the heuristic counts its rounds left from the deck."""
+    cfg = RulesConfig.standard(event_i_cards=events[0], event_ii_cards=events[1])
+    g, agents = Game(3, cfg), [HeuristicAgent() for _ in range(4)]
+    seen = {}
+    while not g.is_over:
+        seat = g.acting_seat
+        ctx = Ctx(g, seat)
+        seen[ctx.round] = (ctx.last_round, ctx.rounds_left)
+        g.step(agents[seat].choose(g, seat))
+    last = 1 + sum(events)
+    assert g.s.round == last
+    assert seen == {r: (last, last + 1 - r) for r in range(1, last + 1)}

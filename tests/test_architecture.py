@@ -176,8 +176,8 @@ LIBRARIES = {
     0: {"numpy"},
     1: {"pettingzoo", "gymnasium"},
     2: {"threadpoolctl"},  # never torch: trained networks play as numpy actors
-    3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "pyspiel", "open_spiel"},
-    4: {"torch", "scipy", "stable_baselines3", "sb3_contrib", "matplotlib"},
+    3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "scipy", "pyspiel", "open_spiel"},
+    4: {"torch", "stable_baselines3", "sb3_contrib", "matplotlib"},
     5: {"click", "starlette", "uvicorn", "h11", "selenium"},
 }
 
@@ -212,3 +212,24 @@ def test_the_library_rule_can_fail():
     source = "import numpy as np\nimport torch\nfrom os import path\nfrom . import base\n"
     assert third_party(source) == {"numpy", "torch"}
     assert "torch" not in libraries_allowed(1) and "torch" in libraries_allowed(4)
+
+
+def test_the_layout_names_every_module():
+    """docs/architecture.md's Layout table names every module file of its layer (a
+    package folder, such as ``heuristic/``, stands for its modules)."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    layout = text[text.index("## Layout"):text.index("## Why these libraries")]
+    rows = {line.split("|")[2].strip(" `"): line for line in layout.splitlines()
+            if line.startswith("| ") and line.count("|") >= 4}
+    missing = []
+    for module, path in MODULES.items():
+        relative = path.relative_to(ROOT)
+        folder = f"{relative.parts[0]}/" if relative.parts[0] != "singapore_env" else (
+            "singapore_env/engine/" if relative.parts[1:2] == ("engine",) else "singapore_env/")
+        inner = relative.relative_to(folder).parts
+        if len(inner) == 1 and path.name == "__init__.py":
+            continue
+        named = f"`{inner[0]}/`" if len(inner) > 1 else f"`{inner[0]}`"
+        if named not in rows[folder]:
+            missing.append(str(relative))
+    assert not missing, missing

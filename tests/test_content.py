@@ -86,3 +86,11 @@ def test_unknown_card_id_is_a_clear_error():
     c = default_content()
     with pytest.raises(ContentError, match="unknown card id 9999"):
         c.card(9999)
+
+
+def test_every_effect_type_has_one_interpreter():
+    """The effect vocabulary and its interpreter are one table each, in one order."""
+    from singapore_env.engine.content_defs import EFFECT_FIELDS
+    from singapore_env.engine.rules.effects import APPLY
+
+    assert list(APPLY) == list(EFFECT_FIELDS)

@@ -46,6 +46,7 @@ def _other_values(cfg: RulesConfig) -> dict:
             out[f.name] = not value
         elif isinstance(value, int):
             out[f.name] = value + 1
+    out["search_shortlist"] = cfg.search_shortlist - 1   # (at most the menu's 4)
     out["spoils_sharing"] = "optional"
     out["spoils_shares"] = ((1, 4), (3, 4))   # (as many shares: the key holds the count)
     out["sim_put_away_british"] = ("artillery_3",)

@@ -367,7 +367,7 @@ def test_faction_illegal_action_modes():
 
 # ---------------------------------------------------------------- documentation
 def test_documented_tables_are_current():
-    from singapore_env import encoding_docs
+    from singapore_env.encoding import docs as encoding_docs
     from singapore_env import env as env_module
     enc = encoding.ObservationEncoder()
     for text in (env_module.__doc__, (ROOT / "docs" / "observation.md").read_text()):
@@ -376,4 +376,4 @@ def test_documented_tables_are_current():
     doc = (ROOT / "docs" / "observation.md").read_text()
     for table in (encoding_docs.action_table_markdown(enc.table),
                   encoding_docs.observation_markdown(enc)):
-        assert table in doc, "regenerate with python -m singapore_env.encoding_docs --update-docs"
+        assert table in doc, "regenerate with python -m singapore_env.encoding.docs --update-docs"

@@ -43,6 +43,8 @@ def test_ladder_json_holds_rates_intervals_baselines_and_ratings(tmp_path):
             row = data["vs_heuristic"][spec][faction]
             assert row["games"] == 2 and 0 <= row["ci95"][0] <= row["rate"] <= row["ci95"][1]
             assert row["minus_mirror"] == row["rate"] - base["rate"]
+            low, high = row["minus_mirror_ci95"]
+            assert low <= row["minus_mirror"] + 1e-12 and row["minus_mirror"] <= high + 1e-12
     mirror = data["matchups"][0]["win_rate_by_faction"]
     assert mirror["british"]["rate"] + mirror["malay"]["rate"] == 1.0
     assert set(data["ratings"]) == {"random", "heuristic", FAST}

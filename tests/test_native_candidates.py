@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
 
 if native.available():
-    from singapore_env.native_encoding import NativeCandidateEncoder, native_encoder_for
+    from singapore_env.native.encoding import NativeCandidateEncoder, native_encoder_for
 
 
 def differing_steps(seed: int, cfg: RulesConfig) -> tuple[int, int, list[str]]:

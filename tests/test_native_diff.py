@@ -13,8 +13,10 @@ import pytest
 from singapore_env import native
 from singapore_env.engine.config import ConfigError, RulesConfig
 from singapore_env.engine.content import DATA_DIR, load_content
+from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.game import Game, IllegalDecision
 from singapore_env.engine.save_validation import SaveFormatError
+from singapore_env.engine.scenario import card_id, give_tableau, put_on_top
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
@@ -44,6 +46,48 @@ def test_games_follow_the_configuration():
                                   max_tableau=4, war_dice=20)):
         for seed in range(4):
             assert_same_game(seed, cfg)
+
+
+@pytest.mark.parametrize("shortlist", [1, 2])
+def test_the_search_shortlist_is_a_setting_both_engines_follow(shortlist):
+    """Alexander Guthrie's Search finds both Goods Trading cards; the seat is offered
+    the first ``search_shortlist`` of them (one: bought without a question), alike on
+    both engines."""
+    cfg = RulesConfig.standard(search_shortlist=shortlist)
+    python, pick = Game(7, cfg, keep_text_log=False), random.Random(7)
+    while not (python.pending.kind == "actions" and python.pending.d.left > 0):
+        python.step(pick.choice(python.legal_decisions()))
+    seat = python.pending.seat
+    give_tableau(python, seat, "alexander_guthrie")
+    found = [put_on_top(python, python.s.market_deck, key)
+             for key in ("gambier_pepper_trading", "tin_textile_trading")]
+    python.s.wealth[seat] = 30
+    python = Game.from_json(python.to_json())  # (asks its question again)
+    ours = native.NativeGame.from_json(python.to_json())
+    search = Decision(Kind.SEARCH, len(python.s.tableau[seat]) - 1)
+    assert search in python.legal_decisions() and search in ours.legal_decisions()
+    python.step(search)
+    ours.step(search)
+    if shortlist == 1:
+        bought = min(found)
+        assert bought in [slot.card for slot in python.s.tableau[seat]] \
+            or python.pending.kind == "connect"
+        assert bought not in python.s.market_deck and max(found) in python.s.market_deck
+    else:
+        assert python.pending.kind == "search_pick"
+        assert sorted(python.pending.d.options) == sorted(found)
+    assert not native.differences(python, ours)
+    while not python.is_over:
+        decision = pick.choice(python.legal_decisions())
+        python.step(decision)
+        ours.step(decision)
+    assert not native.differences(python, ours)
+
+
+@pytest.mark.parametrize("shortlist", [0, 5])
+def test_the_search_shortlist_fits_the_menu(shortlist):
+    with pytest.raises(ConfigError, match="search_shortlist must be in 1..4"):
+        RulesConfig.standard(search_shortlist=shortlist)
 
 
 def test_games_follow_edited_content(tmp_path):

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
 
 if native.available():
-    from singapore_env.native_encoding import layout_record, native_encoder_for
+    from singapore_env.native.encoding import layout_record, native_encoder_for
 
 
 def differing_steps(seed: int, cfg: RulesConfig) -> tuple[int, list[str]]:

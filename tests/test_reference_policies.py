@@ -60,16 +60,15 @@ def test_learned_pure_policy_reads_no_heuristic_score():
 def test_the_shipped_networks_are_stored_as_compactly_as_their_play_allows():
     """The rerank and expert networks are half precision on disk (float16 left the play
     of a set of games unchanged), and so are learned:pure's value networks (value/);
-    the learned:default and learned:pure policies (and pure_ppo/, where
-    pure_dagger.toml starts from), which decide every question by an argmax over all
-    actions, stay float32 (float16 changed some of their games). All are read back as
+    the learned:default and learned:pure policies, which decide every question by an
+    argmax over all actions, stay float32 (float16 changed some of their games). All are read back as
     float32."""
     import numpy as np
 
     from agents.learned import POLICY_DIR, NumpyPolicy
 
     files = sorted(POLICY_DIR.rglob("*.npz"))
-    assert len(files) == 12
+    assert len(files) == 10
     for path in files:
         half = path.parent.name in ("rerank", "expert", "value")
         with np.load(path) as data:

@@ -98,7 +98,7 @@ def test_a_new_ruleset_is_one_new_object(monkeypatch):
     roles = SIMULATION.frames - STANDARD.frames - {"ruler_buy"}
     mixed = Ruleset("first-edition-roles", frames=FIRST_EDITION.frames | roles,
                     own_actions=FIRST_EDITION.own_actions, setup=SIMULATION.setup,
-                    has_roles=True)
+                    has_roles=True, procedures=FIRST_EDITION.procedures | SIMULATION.procedures)
     monkeypatch.setattr(rulesets, "BY_NAME", {**BY_NAME, mixed.name: mixed})
     monkeypatch.setattr(config, "RULESETS", (*config.RULESETS, mixed.name))
     monkeypatch.setattr(config, "PRESETS", {**config.PRESETS,
@@ -114,3 +114,18 @@ def test_a_new_ruleset_is_one_new_object(monkeypatch):
         assert "role:" in render_text(g) or not g.s.roles_public
         assert encoder.encode(g, 0).any()
     assert declared  # some games reached the Anglo-Dutch Treaty and its Roles
+    from singapore_env import native
+    if native.available():  # the native engine plays it by its procedures, not its name
+        assert native.plays(cfg)
+        for seed in range(4):
+            assert not native.compare_random_game(seed, cfg)[1]
+
+
+def test_a_ruleset_names_only_known_procedures_and_the_native_engine_reads_them():
+    from singapore_env import native
+    assert FIRST_EDITION.procedures == {"first_edition_raid_and_war"}
+    assert SIMULATION.procedures == {"simulation_setup", "roles"} and not STANDARD.procedures
+    with pytest.raises(ValueError, match="unknown procedures"):
+        Ruleset("x", frozenset(), procedures=frozenset({"bidding"}))
+    assert native.NATIVE_RULESETS == tuple(BY_NAME)
+    assert native.NATIVE_PROCEDURES == rulesets.PROCEDURES

@@ -220,6 +220,9 @@ def test_every_shipped_training_config_loads(path):
     if path.name == "rllib.toml":
         cfg = RllibConfig.load(path)
         assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
+    elif 'init = "runs/' in path.read_text():  # starts from another config's run
+        with pytest.raises(TrainConfigError, match="init: no pointer actor"):
+            load_config(path)
     elif 'engine = "native"' in path.read_text() and not native.available():
         with pytest.raises(TrainConfigError, match="not built here"):
             load_config(path)   # a config on the native engine says why it can't run

@@ -3,8 +3,11 @@
 A run is described by a TOML file (``training/configs/*.toml``); any key left out
 takes the default below. The resolved configuration is written next to the
 checkpoints so a run can be resumed and reproduced. The key ``algorithm`` picks the
-kind of run (:func:`load_config`): ``"ppo"`` (the default, :class:`TrainConfig`) or
-``"expert"`` (expert iteration, :class:`training.expert_config.ExpertConfig`).
+kind of run (:func:`load_config`): ``"selfplay"`` (batched self-play on the vector env,
+what the main job runs: :class:`training.ppo_config.SelfPlayConfig`), ``"dagger"``,
+``"lookahead_value"``, ``"expert"`` (expert iteration), or ``"ppo"`` (the default when
+the key is absent: SB3 MaskablePPO in alternating British / Malay phases,
+:class:`TrainConfig`, defined here).
 """
 
 from __future__ import annotations

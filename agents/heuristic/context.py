@@ -18,7 +18,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PASS = Decision(Kind.PASS, 0)
 YES = Decision(Kind.YES, 0)
-LAST_ROUND = 8
 
 #: The tunable numbers (VP equivalents); ``HeuristicAgent(params={...})`` overrides them.
 DEFAULT_PARAMS = {
@@ -48,7 +47,10 @@ class Ctx:
         # simulation: the only Resistance Leader places extra tokens in its Storehouse
         self.drop_extra = g.cfg.lone_leader_extra_tokens if lone_leader(g, seat) else 0
         self.round = max(1, g.s.round)
-        self.rounds_left = LAST_ROUND + 1 - self.round  # upkeeps / activations left
+        # The game ends after the round that reveals the last Event (the deck's size is
+        # public): round 1 reveals none, each later round one.
+        self.last_round = self.round + len(g.s.event_deck)
+        self.rounds_left = self.last_round + 1 - self.round  # upkeeps / activations left
         self.mult = multiplier(g)
         self.iv_cache: float | None = None  # influence.token_value's answer
         self._tax = None
@@ -59,10 +61,10 @@ class Ctx:
 
     # ------------------------------------------------------------ exchange rates
     def _money_value(self) -> float:
-        r = self.round
-        mv = 0.55 if r <= 5 else 0.5 if r == 6 else 0.42 if r == 7 else 0.25
+        to_go = self.last_round - self.round
+        mv = 0.55 if to_go >= 3 else 0.5 if to_go == 2 else 0.42 if to_go == 1 else 0.25
         # The Sultan's "Prosperous" Legacy pays for money kept at the end.
-        if self.round >= 6:
+        if to_go <= 2:
             step = self.legacy_step("wealth", self.s.wealth[self.seat], 1)
             mv = max(mv, min(1.0, step))
         return mv
@@ -70,12 +72,12 @@ class Ctx:
     def _token_value(self) -> float:
         s = self.s
         tv = 0.45
-        if self.legacy_of("outlawed_vices") and self.round <= LAST_ROUND:
+        if self.legacy_of("outlawed_vices"):
             done = s.outlawed.count(self.seat)
             legal_vices = sum(1 for v in s.outlawed if v < 0)
             if done < 3 and legal_vices:
                 tv = 0.9
-        if self.round == LAST_ROUND:
+        if self.round == self.last_round:
             tv *= 0.5
         return tv
 

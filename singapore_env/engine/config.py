@@ -19,6 +19,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from .decisions import N_CHOOSE
+
 #: The rulesets' names, the standard one first (each has an object in
 #: :data:`singapore_env.engine.rulesets.BY_NAME`; a test keeps the two in step).
 RULESETS = ("standard", "first-edition", "simulation")
@@ -67,6 +69,9 @@ class RulesConfig:
     battle_card_price: int = 2
     battle_draw_two_tokens: int = 2
     market_slots: int = 5
+    # A Search offers the first this many cards it finds, in card-id order (1..N_CHOOSE:
+    # the action table has that many menu answers).
+    search_shortlist: int = 4
 
     # Influence and districts
     district_threshold: int = 5
@@ -159,6 +164,9 @@ class RulesConfig:
                               f"{self.sim_put_away_british!r}")
         if self.max_hand < 1 or self.max_tableau < 4:
             raise ConfigError("max_hand must be >= 1 and max_tableau >= 4")
+        if not 1 <= self.search_shortlist <= N_CHOOSE:
+            raise ConfigError(f"search_shortlist must be in 1..{N_CHOOSE}, "
+                              f"got {self.search_shortlist}")
 
     @classmethod
     def standard(cls, **overrides) -> "RulesConfig":

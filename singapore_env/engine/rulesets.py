@@ -12,7 +12,10 @@ procedure that differs from the standard rules:
   Folk Hero deck);
 * ``has_roles``: whether the Rajas declare Roles at the Anglo-Dutch Treaty (Simulation
   Mode), with the Folk Hero cards the Resistance Leader draws;
-* ``frames``: the frame kinds its games may hold (what a save may contain).
+* ``frames``: the frame kinds its games may hold (what a save may contain);
+* ``procedures``: the names of those procedures (one of :data:`PROCEDURES` each), by
+  which a twin engine that cannot run these Python functions plays the same ones (the
+  native engine plays a ruleset whose every procedure it knows).
 
 A new ruleset is a new object here, added to :data:`BY_NAME` (with its name in the
 configuration's ``RULESETS``, and its numbers, if any, in ``PRESETS``); no code compares
@@ -48,6 +51,9 @@ from .rules.war_first_edition import declare_war_fe
 #: An Action's procedure: ``fn(game, seat, arg)`` starts the Action ``arg`` of ``seat``.
 ActionProcedure = Callable[[RulesGame, int, int], None]
 
+#: The procedures a ruleset may play differently from the standard rules, by name.
+PROCEDURES = frozenset({"first_edition_raid_and_war", "simulation_setup", "roles"})
+
 
 @dataclass(frozen=True, eq=False)
 class Ruleset:
@@ -64,6 +70,8 @@ class Ruleset:
     setup: Callable[[RulesGame], None] | None = None
     #: Whether the Rajas declare Roles at the Anglo-Dutch Treaty (Simulation Mode).
     has_roles: bool = False
+    #: The names of the procedures above (a subset of :data:`PROCEDURES`).
+    procedures: frozenset[str] = frozenset()
     #: Action kind -> its procedure in this ruleset: the core table with
     #: ``own_actions`` in place (read on every Action; never changed).
     actions: Mapping[int, ActionProcedure] = field(init=False, repr=False)
@@ -73,6 +81,9 @@ class Ruleset:
         if unknown:
             raise ValueError(f"ruleset {self.name!r} replaces actions that are not core "
                              f"actions: {sorted(unknown)}")
+        if not self.procedures <= PROCEDURES:
+            raise ValueError(f"ruleset {self.name!r} names unknown procedures: "
+                             f"{sorted(self.procedures - PROCEDURES)}")
         object.__setattr__(self, "own_actions", MappingProxyType(dict(self.own_actions)))
         object.__setattr__(self, "actions", MappingProxyType({**CORE, **self.own_actions}))
 
@@ -95,10 +106,12 @@ STANDARD = Ruleset("standard", frames=_SHARED | _CORE_RAID_AND_WAR)
 #: tokens).
 FIRST_EDITION = Ruleset(
     "first-edition", frames=_SHARED | _FIRST_EDITION_RAID_AND_WAR,
-    own_actions={Kind.RAID: lambda g, seat, arg: raid_fe(g, seat), Kind.WAR: declare_war_fe})
+    own_actions={Kind.RAID: lambda g, seat, arg: raid_fe(g, seat), Kind.WAR: declare_war_fe},
+    procedures=frozenset({"first_edition_raid_and_war"}))
 #: The rulebook's Simulation Mode: the standard rules with the Rajas' Roles.
 SIMULATION = Ruleset("simulation", frames=_SHARED | _CORE_RAID_AND_WAR | _ROLES,
-                     setup=setup_simulation, has_roles=True)
+                     setup=setup_simulation, has_roles=True,
+                     procedures=frozenset({"simulation_setup", "roles"}))
 
 #: Every ruleset by name, the standard one first.
 BY_NAME: Mapping[str, Ruleset] = MappingProxyType(

@@ -7,29 +7,38 @@ place, which callers sum before placing (rulebook: "sum up all Influence gained"
 
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
 from ..frames import ConflictPhase
 from ..state import Frame
 from .base import (add_population, add_ships, add_storehouse, add_public_works_token, auto,
-                   clockwise_from, draw_battle, faction, gain, log, pop, push, roll)
+                   clockwise_from, draw_battle, faction, gain, has_modifier, log, pop, push,
+                   roll)
 from .roles import place_in_storehouse
 
-# Effect types whose value is read elsewhere rather than applied on resolution:
-# tax tokens are derived from the face-up Tax cards in the tableaux.
-PASSIVE = {"tax"}
+
+class Use(NamedTuple):
+    """How effects are being resolved: for whom, with how many Population cards on the
+    card, whether it is a Commerce card's Action, and the frames they need (appended)."""
+
+    seat: int
+    pops: int
+    commerce: bool
+    later: list[Frame]
 
 
-def resolve(g, seat: int, effects, pops: int = 0, commerce: bool = False,
-            first: int | None = None) -> tuple[int, list[Frame]]:
+def resolve(g, seat: int, effects, pops: int = 0,
+            commerce: bool = False) -> tuple[int, list[Frame]]:
     """Apply ``effects`` for ``seat``; return (influence to place, frames to push).
 
     The Influence of all the effects is summed (Activate: "sum up all Influence gained
     before placing"); use :func:`resolve_instant` where effects resolve strictly top to
     bottom."""
+    use = Use(seat, pops, commerce, [])
     influence = 0
-    later: list[Frame] = []
     for e in effects:
-        influence += _apply(g, seat, e, pops, commerce, first, later)
-    return influence, later
+        influence += APPLY[e.type](g, e, use)
+    return influence, use.later
 
 
 def resolve_instant(g, seat: int, card: int, start: int = 0, pops: int = 0) -> list[Frame]:
@@ -39,7 +48,8 @@ def resolve_instant(g, seat: int, card: int, start: int = 0, pops: int = 0) -> l
     effects = g.c.defs[card].instant
     later: list[Frame] = []
     for i in range(start, len(effects)):
-        influence = _apply(g, seat, effects[i], pops, False, None, later)
+        use = Use(seat, pops, False, later)
+        influence = APPLY[effects[i].type](g, effects[i], use)
         later = influence_frame(seat, influence) + later
         if later and i + 1 < len(effects):
             later.append(Frame("effects", seat, card=card, start=i + 1, pops=pops))
@@ -54,59 +64,114 @@ def continue_effects(g, f) -> None:
     push(g, *resolve_instant(g, f.seat, f.d.card, f.d.start, f.d.pops))
 
 
-def _apply(g, seat: int, e, pops: int, commerce: bool, first, later: list) -> int:
-    """Apply one effect; append the frames it needs to ``later``; return its Influence."""
-    s = g.s
-    t = e.type
-    if t == "influence":
-        return e["n"] + e["per_pop"] * pops
-    if t == "wealth":
-        amount = e["n"] + e["per_pop"] * pops + roll(g, e["dice"])
-        if commerce and amount > 0 and any(m == "commerce_half" for m, _ in s.modifiers):
-            amount = (amount + 1) // 2
-        gain(g, seat, amount)
-    elif t == "storehouse":
-        place_in_storehouse(g, seat, e["n"])
-    elif t == "public_works":
-        add_public_works_token(g, seat)
-    elif t == "population":
-        add_population(g, faction(seat), e["n"])
-    elif t == "ships":
-        add_ships(g, e["n"])
-    elif t == "move":
-        later.append(Frame("moves", seat, n=e["n"], scope=e["scope"], target=-1))
-    elif t == "battle_draw":
-        draw_to_hand(g, seat, e["n"])
-    elif t == "storehouse_all":
-        for fac in (0, 1):
-            add_storehouse(g, fac, e["n"])
-    elif t == "wealth_all":
-        for p in range(4):
-            gain(g, p, e["n"])
-    elif t == "battle_draw_all":
-        for p in clockwise_from(s.first_player if first is None else first):
-            draw_to_hand(g, p, e["n"])
-    elif t == "population_all":
-        for fac in (0, 1):
-            add_population(g, fac, e["n"])
-    elif t == "market_pick_all":
-        later.extend(Frame("boom_pick", p, n=e["n"]) for p in clockwise_from(s.first_player))
-        later.append(Frame("refill_market"))  # "Do not replenish Market until resolved"
-    elif t == "conflict":
-        later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"],
-                           plus=e["plus"], base=e["volunteer_base"],
-                           per=e["volunteer_per_strength"], phase=ConflictPhase.ROLL, strength=0,
-                           cards=[[], [], [], []], money=[0, 0, 0, 0],
-                           boosts=[[], [], [], []]))
-    elif t == "lose_population_card":
-        for p in clockwise_from(s.first_player):
-            later.append(Frame("lose_pop", p, n=e["n"]))
-    elif t == "remove_influence":
-        for p in clockwise_from(s.first_player):
-            later.append(Frame("remove_influence", p, n=e["n"]))
-    elif t not in PASSIVE:  # pragma: no cover - content validation forbids this
-        raise ValueError(f"effect type {t!r} has no interpreter")
+# ------------------------------------------------------------ the effect types
+# Each returns the Influence to place (summed by the caller); 0 for the others.
+def _influence(g, e, use: Use) -> int:
+    return e["n"] + e["per_pop"] * use.pops
+
+
+def _wealth(g, e, use: Use) -> int:
+    amount = e["n"] + e["per_pop"] * use.pops + roll(g, e["dice"])
+    if use.commerce and amount > 0 and has_modifier(g, "commerce_half"):
+        amount = (amount + 1) // 2
+    gain(g, use.seat, amount)
     return 0
+
+
+def _storehouse(g, e, use: Use) -> int:
+    place_in_storehouse(g, use.seat, e["n"])
+    return 0
+
+
+def _public_works(g, e, use: Use) -> int:
+    add_public_works_token(g, use.seat)
+    return 0
+
+
+def _passive(g, e, use: Use) -> int:
+    """A value read elsewhere (Tax tokens come from the face-up Tax cards)."""
+    return 0
+
+
+def _population(g, e, use: Use) -> int:
+    add_population(g, faction(use.seat), e["n"])
+    return 0
+
+
+def _ships(g, e, use: Use) -> int:
+    add_ships(g, e["n"])
+    return 0
+
+
+def _move(g, e, use: Use) -> int:
+    use.later.append(Frame("moves", use.seat, n=e["n"], scope=e["scope"], target=-1))
+    return 0
+
+
+def _battle_draw(g, e, use: Use) -> int:
+    draw_to_hand(g, use.seat, e["n"])
+    return 0
+
+
+def _storehouse_all(g, e, use: Use) -> int:
+    for fac in (0, 1):
+        add_storehouse(g, fac, e["n"])
+    return 0
+
+
+def _wealth_all(g, e, use: Use) -> int:
+    for p in range(4):
+        gain(g, p, e["n"])
+    return 0
+
+
+def _battle_draw_all(g, e, use: Use) -> int:
+    for p in clockwise_from(g.s.first_player):
+        draw_to_hand(g, p, e["n"])
+    return 0
+
+
+def _population_all(g, e, use: Use) -> int:
+    for fac in (0, 1):
+        add_population(g, fac, e["n"])
+    return 0
+
+
+def _market_pick_all(g, e, use: Use) -> int:
+    use.later.extend(Frame("boom_pick", p, n=e["n"]) for p in clockwise_from(g.s.first_player))
+    use.later.append(Frame("refill_market"))  # "Do not replenish Market until resolved"
+    return 0
+
+
+def _conflict(g, e, use: Use) -> int:
+    use.later.append(Frame("conflict", -1, table=e["table"], dice=e["dice"], plus=e["plus"],
+                           base=e["volunteer_base"], per=e["volunteer_per_strength"],
+                           phase=ConflictPhase.ROLL, strength=0, cards=[[], [], [], []],
+                           money=[0, 0, 0, 0], boosts=[[], [], [], []]))
+    return 0
+
+
+def _each_player(kind: str) -> Callable:
+    """A question of ``kind`` to each player, clockwise from the first."""
+    def apply(g, e, use: Use) -> int:
+        use.later.extend(Frame(kind, p, n=e["n"]) for p in clockwise_from(g.s.first_player))
+        return 0
+    return apply
+
+
+#: Effect type -> ``fn(game, effect, use) -> Influence``: the interpreter of the effect
+#: vocabulary (every type of ``content_defs.EFFECT_FIELDS``; the native engine's
+#: ``apply_effect`` switches over the same types in the same order).
+APPLY: dict[str, Callable[..., int]] = {
+    "influence": _influence, "wealth": _wealth, "storehouse": _storehouse,
+    "public_works": _public_works, "tax": _passive, "population": _population,
+    "ships": _ships, "move": _move, "battle_draw": _battle_draw,
+    "storehouse_all": _storehouse_all, "wealth_all": _wealth_all,
+    "battle_draw_all": _battle_draw_all, "population_all": _population_all,
+    "market_pick_all": _market_pick_all, "conflict": _conflict,
+    "lose_population_card": _each_player("lose_pop"),
+    "remove_influence": _each_player("remove_influence"),
+}
 
 
 def draw_to_hand(g, seat: int, n: int) -> None:

@@ -274,7 +274,7 @@ def search(g, seat: int, pos: int) -> None:
     if g.c.defs[slot.card].boost("search")["once_per_game"]:
         slot.searched = True
     options = search_candidates(g, seat, slot)
-    push(g, Frame("search_pick", seat, options=options[:4]))
+    push(g, Frame("search_pick", seat, options=options[:g.cfg.search_shortlist]))
 
 
 @decision("search_pick")

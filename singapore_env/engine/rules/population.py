@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..decisions import DECISION, FastKind as Kind
 from ..state import Frame
-from .base import add_population, decision, faction, log, pop, push
+from .base import add_population, decision, faction, log, modifier_total, pop, push
 from .effects import influence_frame, resolve_instant
 
 
@@ -36,7 +36,7 @@ def populate(g, seat: int) -> None:
             for slot in row:
                 if slot.up and watches[slot.card]:
                     slot.stored += 1
-    bonus = sum(n for t, n in s.modifiers if t == "populate_influence")
+    bonus = modifier_total(g, "populate_influence")
     push(g, *resolve_instant(g, seat, card), *influence_frame(seat, bonus),
          Frame("attach_pop", seat, card=card))
 

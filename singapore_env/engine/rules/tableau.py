@@ -86,12 +86,6 @@ def detach(row, pos: int) -> int:
     return len(row) - 1
 
 
-def movable(row, pos: int) -> bool:
-    """Standalone, or at the edge of its run."""
-    a, b = run_bounds(row, pos)
-    return pos in (a, b)
-
-
 def card_move_targets(defs, row, src: int) -> list[int]:
     """Targets for moving the card at ``src``: DETACH, or pos * 2 + side of a free end
     of another run (positions before the move). Its own run is not a target."""

@@ -23,17 +23,17 @@ import json
 import random
 from pathlib import Path
 
-from .engine.config import ConfigError, RulesConfig
-from .engine.content import Content, default_content
-from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
-from .engine.game import Game, IllegalDecision, SaveFormatError
-from .engine.query import ACTION_COST, D4_SIDES, FACES
-from .engine.rulesets import ruleset_of
-from .engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
-from .engine.state import VP_SOURCES
+from ..engine.config import ConfigError, RulesConfig
+from ..engine.content import Content, default_content
+from ..engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
+from ..engine.game import Game, IllegalDecision, SaveFormatError
+from ..engine.query import ACTION_COST, D4_SIDES, FACES
+from ..engine.rulesets import BY_NAME, ruleset_of
+from ..engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
+from ..engine.state import VP_SOURCES
 
 #: The native sources of a source checkout (absent from an installed wheel).
-_SOURCES = Path(__file__).resolve().parent.parent / "native"
+_SOURCES = Path(__file__).resolve().parents[2] / "native"
 
 
 def _source_digest() -> str:
@@ -52,7 +52,7 @@ def _stale(module) -> str:
 
 
 try:
-    from . import _native
+    from .. import _native
 except ImportError as exc:  # not built (no compiler at install time)
     _native = None
     _MISSING = f"{type(exc).__name__}: {exc}"
@@ -126,8 +126,11 @@ class Random:
         return self._gen.permutation(n)
 
 
-#: The rulesets the native engine plays so far.
-NATIVE_RULESETS = ("standard", "simulation", "first-edition")
+#: The ruleset procedures the native engine implements (``Ruleset.procedures``).
+NATIVE_PROCEDURES = frozenset({"first_edition_raid_and_war", "simulation_setup", "roles"})
+#: The rulesets the native engine plays: those whose every procedure it implements.
+NATIVE_RULESETS = tuple(name for name, ruleset in BY_NAME.items()
+                        if ruleset.procedures <= NATIVE_PROCEDURES)
 
 
 #: A NativeGame without running its ``__init__`` (clone, from_json).
@@ -288,8 +291,14 @@ def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
     return world
 
 
+def plays(cfg: RulesConfig) -> bool:
+    """Whether the native engine plays this configuration's ruleset (knows each of its
+    procedures)."""
+    return ruleset_of(cfg).procedures <= NATIVE_PROCEDURES
+
+
 def _check_ruleset(cfg: RulesConfig) -> None:
-    if cfg.ruleset not in NATIVE_RULESETS:
+    if not plays(cfg):
         raise ConfigError(f"the native engine does not play the {cfg.ruleset!r} "
                           f"ruleset yet (it plays: {', '.join(NATIVE_RULESETS)})")
 
@@ -428,14 +437,10 @@ def _content_record(content: Content) -> dict:
 def _config(cfg: RulesConfig):
     """The native engine's copy of a configuration, with the engine's constants."""
     record = cfg.to_dict()
-    ruleset = ruleset_of(cfg)
-    if ruleset.has_roles != (cfg.ruleset == "simulation") or set(ruleset.own_actions) - {
-            Kind.RAID, Kind.WAR}:
-        raise ConfigError(f"the native engine does not know the procedures of the "
-                          f"{cfg.ruleset!r} ruleset")
+    procedures = ruleset_of(cfg).procedures
     record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
                   d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
-                  first_edition_raid_and_war=bool(ruleset.own_actions))
+                  **{name: name in procedures for name in NATIVE_PROCEDURES})
     return require().config(record)
 
 

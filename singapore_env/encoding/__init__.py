@@ -12,7 +12,7 @@ many dollars...) and out-of-turn ones (join a War, veto, contribute to a Conflic
 has exactly one index. A multi-part choice is several consecutive steps of the same seat.
 
 Observation: a flat ``float32`` vector of D values made of the named slices of
-:class:`~singapore_env.observation_layout.ObservationLayout`, always from the observer's
+:class:`~singapore_env.encoding.layout.ObservationLayout`, always from the observer's
 point of view. Seat-indexed blocks are **relative**: the observer first, then the other
 seats clockwise from it (``rel 0`` = me, ``rel 1`` = my left neighbour, ...); ``me``
 gives the observer's absolute seat. Card identities are one-hot over card *keys* (a
@@ -29,7 +29,7 @@ shows *how many* cards it committed, as at the table.
 
 Both tables (every action kind's indices, every slice's offset, shape, range and
 meaning) are in ``docs/observation.md``, generated from the code by
-``python -m singapore_env.encoding_docs``.
+``python -m singapore_env.encoding.docs``.
 
 An encoder depends only on :func:`observation_key` of a game; :func:`encoder_for` shares
 one per key.
@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .encoding_writer import make_encode
-from .engine.config import RulesConfig
-from .engine.content import Content
-from .engine.decisions import ActionTable
-from .observation_layout import ObservationLayout
+from .writer import make_encode
+from ..engine.config import RulesConfig
+from ..engine.content import Content
+from ..engine.decisions import ActionTable
+from .layout import ObservationLayout
 
 __all__ = ["ActionTable", "ObservationEncoder", "encoder_for", "observation_key",
            "action_table"]
@@ -57,7 +57,7 @@ def action_table(config: RulesConfig | None = None) -> ActionTable:
 class ObservationEncoder(ObservationLayout):
     """Encode a game for one seat as a flat float32 vector of named slices (the
     layout's), and the action table with its masks. The values are written by the
-    function :func:`singapore_env.encoding_writer.make_encode` builds from the layout."""
+    function :func:`singapore_env.encoding.writer.make_encode` builds from the layout."""
 
     def __init__(self, content: Content | None = None, config: RulesConfig | None = None):
         super().__init__(content, config)

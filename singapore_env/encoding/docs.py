@@ -1,9 +1,9 @@
 """The two tables of ``docs/observation.md``, generated from the code: the action table
 (every decision kind's indices and what its argument means) and the observation's slices
-(:class:`~singapore_env.observation_layout.ObservationLayout`).
+(:class:`~singapore_env.encoding.layout.ObservationLayout`).
 
-    python -m singapore_env.encoding_docs                # print both tables
-    python -m singapore_env.encoding_docs --update-docs  # rewrite them in docs/observation.md
+    python -m singapore_env.encoding.docs                # print both tables
+    python -m singapore_env.encoding.docs --update-docs  # rewrite them in docs/observation.md
 
 A test checks that the copies in ``docs/observation.md`` are current.
 """
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .encoding import ObservationEncoder, action_table
-from .engine.decisions import ActionTable, Kind
-from .observation_layout import ObservationLayout
+from . import ObservationEncoder, action_table
+from ..engine.decisions import ActionTable, Kind
+from .layout import ObservationLayout
 
 __all__ = ["ARG_MEANING", "action_table_markdown", "observation_markdown", "update_docs"]
 
@@ -105,7 +105,7 @@ def _replace_table(text: str, table: str) -> str:
 def update_docs() -> None:
     """Rewrite the two tables in ``docs/observation.md``."""
     enc = ObservationEncoder()
-    path = Path(__file__).resolve().parent.parent / "docs" / "observation.md"
+    path = Path(__file__).resolve().parents[2] / "docs" / "observation.md"
     text = path.read_text()
     for table in (action_table_markdown(enc.table), observation_markdown(enc)):
         text = _replace_table(text, table)

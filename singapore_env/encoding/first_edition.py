@@ -8,7 +8,7 @@ until the War's totals are computed (the Raid frame ends at its resolution).
 
 from __future__ import annotations
 
-from .engine.frames import RaidFePhase, WarFePhase
+from ..engine.frames import RaidFePhase, WarFePhase
 
 #: The first-edition frames whose context these slices show.
 CONTEXT = ("raid_fe", "war_fe")

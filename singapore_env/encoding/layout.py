@@ -3,11 +3,11 @@
 :class:`ObservationLayout` declares every slice of the observation vector once -- its
 name, shape, bounds and meaning -- for a content and rules configuration, and derives
 from that one list the offsets, the size D and the bounds of the observation space.
-The writer (:mod:`singapore_env.encoding_writer`) finds each slice by its offset here,
+The writer (:mod:`singapore_env.encoding.writer`) finds each slice by its offset here,
 the encoder (:mod:`singapore_env.encoding`) reads vectors back with it, and the slice
-table of ``docs/observation.md`` is generated from it (:mod:`singapore_env.encoding_docs`).
+table of ``docs/observation.md`` is generated from it (:mod:`singapore_env.encoding.docs`).
 The slices of the Simulation Mode and of the first edition are declared by their own
-modules (:mod:`singapore_env.encoding_roles`, :mod:`singapore_env.encoding_first_edition`)
+modules (:mod:`singapore_env.encoding.roles`, :mod:`singapore_env.encoding.first_edition`)
 through the same ``add``.
 """
 
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import encoding_first_edition as first_edition
-from .encoding_roles import add_role_slices
-from .engine.config import RulesConfig
-from .engine.content import MODIFIER_FIELDS, Content, default_content
-from .engine.decisions import N_CHOOSE, N_LOOP, N_VICES
-from .engine.query import AUTOMATIC_FRAME_KINDS, CLOCKWISE, DECISION_FRAME_KINDS
+from . import first_edition
+from .roles import add_role_slices
+from ..engine.config import RulesConfig
+from ..engine.content import MODIFIER_FIELDS, Content, default_content
+from ..engine.decisions import N_CHOOSE, N_LOOP, N_VICES
+from ..engine.query import AUTOMATIC_FRAME_KINDS, CLOCKWISE, DECISION_FRAME_KINDS
 
 __all__ = ["ObservationLayout", "DECISION_FRAMES", "ALL_FRAMES"]
 

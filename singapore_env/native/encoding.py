@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .candidates import FEATURES, CandidateEncoder, projected_vp
-from .encoding import ObservationEncoder, encoder_for, observation_key
-from .engine.config import RulesConfig
-from .engine.content import Content
-from .engine.decisions import N_CHOOSE
-from .engine.game import Game
-from .engine.rulesets import ruleset_of
-from .native import NativeGame, _content, require
+from ..candidates import FEATURES, CandidateEncoder, projected_vp
+from ..encoding import ObservationEncoder, encoder_for, observation_key
+from ..engine.config import RulesConfig
+from ..engine.content import Content
+from ..engine.decisions import N_CHOOSE
+from ..engine.game import Game
+from ..engine.rulesets import ruleset_of
+from . import NativeGame, _content, require
 
 __all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "layout_record"]
 

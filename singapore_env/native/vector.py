@@ -13,11 +13,11 @@ raises ValueError before any slot of the batch has moved.
 
 from __future__ import annotations
 
-from .engine.config import RulesConfig
-from .engine.content import resolve_content
-from .native import NativeGame, _config, _content, require
-from .native_encoding import native_encoder_for
-from .rewards import rewards as final_rewards
+from ..engine.config import RulesConfig
+from ..engine.content import resolve_content
+from . import NativeGame, _config, _content, require
+from .encoding import native_encoder_for
+from ..rewards import rewards as final_rewards
 
 __all__ = ["NativeSlots"]
 

@@ -1,6 +1,6 @@
 """The observation writer: the function that fills an observation vector from a game.
 
-:class:`singapore_env.observation_layout.ObservationLayout` lays out the vector (its named
+:class:`singapore_env.encoding.layout.ObservationLayout` lays out the vector (its named
 slices, offsets, vocabularies and bounds); :func:`make_encode` turns that layout into the
 function the encoder calls for every observation, finding every slice by its offset
 there. The two are kept apart because the writer is
@@ -14,11 +14,11 @@ from operator import attrgetter
 
 import numpy as np
 
-from . import encoding_first_edition as first_edition
-from .engine.decisions import N_CHOOSE
-from .engine.frames import ConflictPhase, WarPhase
-from .encoding_roles import make_role_encoder
-from .engine.rulesets import ruleset_of
+from . import first_edition
+from ..engine.decisions import N_CHOOSE
+from ..engine.frames import ConflictPhase, WarPhase
+from .roles import make_role_encoder
+from ..engine.rulesets import ruleset_of
 
 
 def make_encode(enc):
