@@ -4,10 +4,14 @@
 // as singapore_env.vector.game_seed(seed, slot, k) is. The slots are split in contiguous
 // blocks among ``threads`` threads; a slot's rows depend on its own game only, so they are
 // the same for any number of threads.
+//
+// A batch is stepped by one caller at a time: reset, step and game take its lock (a
+// second caller waits), and step reads only the actions it is given (the caller's copy).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,7 @@ public:
 
     // Start every slot's first game; "" or why a question fell outside the action table.
     std::string reset(const Rows& r) {
+        std::lock_guard<std::mutex> hold(busy_);
         std::fill(played_.begin(), played_.end(), 0);
         return in_blocks([&](int i) {
             start(i, r);
@@ -64,14 +69,19 @@ public:
         });
     }
 
-    // The legal action index of every slot first (nothing changes if one is not), then
-    // every step; "" or why not.
-    std::string step(const int64_t* actions, const Rows& r) {
+    // The legal action index of every slot first: the first slot whose action is not
+    // legal now, nothing changed (``illegal``, else -1); then every step; "" or why a
+    // question fell outside the action table.
+    std::string step(const std::vector<int64_t>& actions, const Rows& r, int& illegal) {
+        std::lock_guard<std::mutex> hold(busy_);
+        illegal = -1;
+        if ((int)actions.size() != size()) return "expected " + std::to_string(size()) + " actions";
         for (int i = 0; i < size(); ++i) {
             int64_t a = actions[i];
-            if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a]))
-                return "slot " + std::to_string(first_slot_ + i) + ": action " + std::to_string(a) +
-                       " is not legal now";
+            if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a])) {
+                illegal = i;
+                return "";
+            }
         }
         return in_blocks([&](int i) {
             Game& g = *games_[i];
@@ -88,7 +98,11 @@ public:
         });
     }
 
-    const Game& game(int i) const { return *games_.at(i); }
+    // A copy of slot i's game.
+    Game game(int i) {
+        std::lock_guard<std::mutex> hold(busy_);
+        return *games_.at(i);
+    }
 
 private:
     std::shared_ptr<const Content> content_;
@@ -99,6 +113,7 @@ private:
     std::vector<uint64_t> played_;
     std::vector<Decision> decisions_;  // by action index
     ThreadPool pool_;
+    std::mutex busy_;  // held by the one reset, step or game running
 
     // work(i) for every slot, each block of slots on its thread, a block stopping at its
     // first slot that fails; "" or why the first failing slot failed (the same whatever

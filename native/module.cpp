@@ -243,14 +243,25 @@ PYBIND11_MODULE(_native, m) {
         .def("step", [](sg::Batch& b, const sg::Encoder& e, Array<int64_t> actions, BatchArrays a) {
             sg::Rows r = a.rows(b, e.layout());
             const int64_t* act = rows_of(actions, "actions", b.size(), 0);
+            std::vector<int64_t> copy(act, act + b.size());  // read before the GIL goes
             std::string why;
+            int illegal;
             {
                 py::gil_scoped_release release;
-                why = b.step(act, r);
+                why = b.step(copy, r, illegal);
             }
             check(why);
-        })
-        .def("game", [](const sg::Batch& b, int i) { return game_capsule(new sg::Game(b.game(i))); });
+            return illegal;
+        }, "Step every slot; -1, or the first slot whose action is not legal (nothing moved).")
+        .def("game", [](sg::Batch& b, int i) {
+            if (i < 0 || i >= b.size()) throw py::index_error("no slot " + std::to_string(i));
+            std::unique_ptr<sg::Game> g;
+            {
+                py::gil_scoped_release release;  // (the lock may wait for a step)
+                g = std::make_unique<sg::Game>(b.game(i));
+            }
+            return game_capsule(g.release());
+        });
     py::class_<BatchArrays>(m, "BatchArrays", "The arrays a Batch writes.")
         .def(py::init([](Array<float> obs, Array<int8_t> mask, Array<int64_t> seat, Array<bool> done,
                          Array<int64_t> final_vp, Array<int64_t> game_seeds) {

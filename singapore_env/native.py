@@ -265,6 +265,13 @@ class NativeGame:
         return g
 
 
+def _wrap(game, cfg: RulesConfig, content: Content, seed: int) -> NativeGame:
+    """A NativeGame around a C++ game (a capsule of the compiled module)."""
+    g = _new(NativeGame)
+    g._game, g._meta = game, (cfg, content, seed, _decision_table(cfg))
+    return g
+
+
 def _check_ruleset(cfg: RulesConfig) -> None:
     if cfg.ruleset not in NATIVE_RULESETS:
         raise ConfigError(f"the native engine does not play the {cfg.ruleset!r} "
