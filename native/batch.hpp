@@ -22,10 +22,11 @@
 
 namespace sg {
 
-// SeedSequence([seed, slot, k]).generate_state(1)[0] >> 1 (a uint32 word, halved).
-inline uint64_t slot_game_seed(uint64_t seed, uint64_t slot, uint64_t k) {
-    std::vector<uint32_t> words;
-    for (uint64_t x : {seed, slot, k}) {
+// SeedSequence([seed, slot, k]).generate_state(1)[0] >> 1 (a uint32 word, halved), the
+// seed given as its 32-bit words (seed_words; any size).
+inline uint64_t slot_game_seed(const std::vector<uint32_t>& seed, uint64_t slot, uint64_t k) {
+    std::vector<uint32_t> words = seed;
+    for (uint64_t x : {slot, k}) {
         std::vector<uint32_t> w = seed_words(x);
         words.insert(words.end(), w.begin(), w.end());
     }
@@ -45,9 +46,10 @@ struct Rows {
 class Batch {
 public:
     Batch(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
-          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads)
+          std::shared_ptr<const Encoder> encoder, int n, std::vector<uint32_t> seed, uint64_t first_slot,
+          int threads)
         : content_(std::move(content)), config_(std::move(config)),
-          encoder_(std::move(encoder)), seed_(seed), first_slot_(first_slot), games_(n), played_(n, 0),
+          encoder_(std::move(encoder)), seed_(std::move(seed)), first_slot_(first_slot), games_(n), played_(n, 0),
           pool_(std::min(std::max(threads, 1), n)) {
         const Layout& L = encoder_->layout();
         for (int kind = 0; kind < (int)L.action_size.size(); ++kind)
@@ -108,7 +110,8 @@ private:
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;
     std::shared_ptr<const Encoder> encoder_;
-    uint64_t seed_, first_slot_;  // the vector env's seed, the slot of the first game here
+    std::vector<uint32_t> seed_;  // the vector env's seed (its 32-bit words)
+    uint64_t first_slot_;         // the slot of the first game here
     std::vector<std::unique_ptr<Game>> games_;
     std::vector<uint64_t> played_;
     std::vector<Decision> decisions_;  // by action index

@@ -80,7 +80,11 @@ public:
 
     Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
          uint64_t seed)
-        : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
+        : Game(std::move(content), std::move(config), Pcg64(seed)) {}
+    // A new game drawing from ``rng`` (Pcg64(seed) for a game of that seed).
+    Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
+         const Pcg64& rng)
+        : content_(std::move(content)), config_(std::move(config)), rng_(rng) {
         find_sources();
         setup();
         run();

@@ -181,8 +181,10 @@ PYBIND11_MODULE(_native, m) {
 
     // A game crosses to Python as a capsule owning it (GAME_CAPSULE), used through the
     // functions below; clone() is a plain C function.
-    m.def("new_game", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config, uint64_t seed) {
-        return game_capsule(new sg::Game(content, config, seed));
+    // (a seed crosses as its 32-bit words, least significant first: any non-negative int)
+    m.def("new_game", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
+                         const std::vector<uint32_t>& seed) {
+        return game_capsule(new sg::Game(content, config, sg::Pcg64(seed)));
     });
     m.def("legal_in", [](py::handle g, const DecisionTable& t) { return t.legal(game_of(g).legal()); });
     m.def("step", [](py::handle h, int kind, int arg) {
@@ -225,9 +227,10 @@ PYBIND11_MODULE(_native, m) {
     // The slots of a vector env (batch.hpp), stepped without the GIL.
     py::class_<sg::Batch>(m, "Batch", "Native games stepped together, writing rows of arrays.")
         .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
-                         std::shared_ptr<sg::Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads) {
+                         std::shared_ptr<sg::Encoder> encoder, int n, std::vector<uint32_t> seed, uint64_t first_slot,
+                         int threads) {
             if (n < 1) throw std::invalid_argument("a batch needs at least one game");
-            return std::make_unique<sg::Batch>(content, config, encoder, n, seed, first_slot, threads);
+            return std::make_unique<sg::Batch>(content, config, encoder, n, std::move(seed), first_slot, threads);
         }), py::arg("content"), py::arg("config"), py::arg("encoder"), py::arg("n"), py::arg("seed"),
             py::arg("first_slot"), py::arg("threads") = 1)
         .def_property_readonly("threads", &sg::Batch::threads)
@@ -283,16 +286,17 @@ PYBIND11_MODULE(_native, m) {
     });
 
     // Whole games with every decision drawn uniformly from the legal ones by a PCG64
-    // seeded with the game's seed, without the GIL: (decisions per game, final VP).
+    // seeded with the game's seed (its 32-bit words), without the GIL: (decisions per
+    // game, final VP).
     m.def("play_random", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
-                            const std::vector<uint64_t>& seeds) {
+                            const std::vector<std::vector<uint32_t>>& seeds) {
         std::vector<int> decisions;
         std::vector<sg::Ids> scores;
         {
             py::gil_scoped_release release;
-            for (uint64_t seed : seeds) {
-                sg::Game g(content, config, seed);
+            for (const auto& seed : seeds) {
                 sg::Pcg64 pick(seed);
+                sg::Game g(content, config, pick);
                 while (!g.is_over()) {
                     const auto& legal = g.legal();
                     g.step(legal[pick.integers(0, (int64_t)legal.size())]);

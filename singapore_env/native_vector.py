@@ -20,7 +20,7 @@ from __future__ import annotations
 from .engine.config import RulesConfig
 from .engine.content import resolve_content
 from .engine.game import IllegalDecision
-from .native import NativeGame, _config, _content, _wrap, require
+from .native import NativeGame, _config, _content, _wrap, require, seed_words
 from .native_encoding import native_encoder_for
 from .rewards import rewards as final_rewards
 
@@ -45,7 +45,7 @@ class NativeSlots:
         self._rows = native.BatchArrays(*(arrays[k][lo:hi] for k in (
             "obs", "mask", "seat", "done", "final_vp", "game_seeds")))
         self._batch = native.Batch(_content(content), _config(cfg), self._writer, hi - lo,
-                                   int(seed), lo, threads)
+                                   seed_words(seed), lo, threads)
 
     def reset(self) -> None:
         """Start every slot's first game."""

@@ -182,6 +182,8 @@ class VectorEnv:
         self.num_games, self.ruleset, self.engine = num_games, ruleset, engine
         self._lock = threading.Lock()  # one reset or step at a time
         self.seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else int(seed)
+        if self.seed < 0:  # (any other int seeds numpy's SeedSequence, on either engine)
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.obs_size, self.num_actions = encoder.size, len(encoder.table)
         self.workers = min(workers, num_games) if workers > 1 else 0
         # worker processes (the native engine's workers are threads of its step)

@@ -151,9 +151,9 @@ class RulesConfig:
         for share in self.spoils_shares:
             if not (isinstance(share, tuple) and len(share) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in share)
-                    and 0 < share[0] < share[1]):
+                    and 0 < share[0] < share[1] <= MAX_VALUE):
                 raise ConfigError(f"spoils_shares must be (numerator, denominator) fractions "
-                                  f"below 1, got {share!r}")
+                                  f"below 1, denominators up to {MAX_VALUE}, got {share!r}")
         if not all(isinstance(k, str) for k in self.sim_put_away_british):
             raise ConfigError(f"sim_put_away_british must name card keys, got "
                               f"{self.sim_put_away_british!r}")
