@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine.config import ConfigError, RulesConfig
+from .engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from .engine.content import Content, check_numbers, default_content
 from .engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
 from .engine.game import Game, IllegalDecision, SaveFormatError
@@ -458,7 +458,7 @@ def _config(cfg: RulesConfig):
             Kind.RAID, Kind.WAR}:
         raise ConfigError(f"the native engine does not know the procedures of the "
                           f"{cfg.ruleset!r} ruleset")
-    record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
+    record.update(number_limit=NUMBER_LIMIT, n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
                   d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
                   first_edition_raid_and_war=bool(ruleset.own_actions))
     return require().config(record)

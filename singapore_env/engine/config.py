@@ -37,6 +37,13 @@ SIZE_LIMITS: dict[str, int] = {
     "event_ii_cards": 50, "actions_per_turn": 20,
 }
 MAX_VALUE = 10**6
+#: The limit of every number a game stores (VP, final scores, Wealth, Storehouse tokens,
+#: a War's totals and spoils...): both engines refuse to pass it, with OverflowError,
+#: rather than wrap (the native engine's ints are 32-bit: 2**31 - 1 = 2,147,483,647; two
+#: numbers within 10**9 add up within it). Settings and content numbers are capped at
+#: MAX_VALUE, 1,000 times below, so that ordinary play stays far from it (docs/native.md,
+#: "Numbers").
+NUMBER_LIMIT = 10**9
 
 
 class ConfigError(ValueError):
