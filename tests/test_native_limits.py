@@ -13,7 +13,7 @@ import pytest
 
 from singapore_env import env, native
 from singapore_env.engine.config import MAX_VALUE, NUMBER_LIMIT, RulesConfig
-from singapore_env.engine.content import DATA_DIR, load_content
+from singapore_env.engine.content import DATA_DIR, ContentError, load_content
 from singapore_env.engine.game import Game
 
 pytestmark = pytest.mark.skipif(not native.available(),
@@ -112,3 +112,21 @@ def test_numbers_past_the_limit_stop_both_engines_alike():
         else:
             assert ours.final_scores == python.final_scores
     assert stopped >= 1
+
+
+@pytest.mark.parametrize("old, new, why", [
+    ('type = "conflict", table = "tiger_attack", dice = 2', 'type = "conflict", table = "tiger_attack", dice = 21',
+     r"instant\[0\].dice': must be in 0..20, got 21"),
+    ('type = "vp_per_stored_tokens", per = 3', 'type = "vp_per_stored_tokens", per = 0',
+     r"end_game\[0\].per': must be in 1..1000000, got 0"),
+    ('type = "raid_hinder", n = 2', 'type = "raid_hinder", n = 51', r"must be in 0..50, got 51"),
+])
+def test_content_numbers_that_size_a_roll_or_a_question_have_their_range(tmp_path, old, new, why):
+    """A roll holds at most 20 dice, a question's count at most 50, a divisor is not 0:
+    refused when the content is loaded, naming the card and the field."""
+    shutil.copytree(DATA_DIR, tmp_path / "data")
+    cards = tmp_path / "data" / "cards.toml"
+    assert old in cards.read_text()
+    cards.write_text(cards.read_text().replace(old, new, 1))
+    with pytest.raises(ContentError, match=why):
+        load_content(tmp_path / "data")

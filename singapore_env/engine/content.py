@@ -15,11 +15,11 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .config import MAX_VALUE
-
 from .content_defs import (SCHEMA_VERSION, DATA_DIR, FACTIONS, SEAT_NAMES, SEAT_FACTION, COLOURS,
                            SHAPES, CARD_KINDS, EFFECT_FIELDS, BOOST_FIELDS, END_GAME_FIELDS,
                            MODIFIER_FIELDS, LEGACY_METRICS, CONFLICT_ROW_EFFECTS, ContentError,
                            SECTION_KEYS, CATEGORIES, EXTRA_FILES, Effect, Connector, Legacy,
+                           check_range,
                            CardDef, Board, Content)
 
 __all__ = ["SCHEMA_VERSION", "DATA_DIR", "FACTIONS", "SEAT_NAMES", "SEAT_FACTION", "COLOURS",
@@ -78,6 +78,9 @@ def _effects(ctx: _Ctx, raw, key: str, vocab: dict[str, dict]) -> tuple[Effect, 
                 ok = isinstance(v, type(default))
             if not ok:
                 ctx.fail(f"{key}[{i}].{k}", f"expected {type(default).__name__}, got {v!r}")
+            why = check_range(f"{etype}.{k}", v) if type(v) is int else ""
+            if why:
+                ctx.fail(f"{key}[{i}].{k}", why)
             fields[k] = tuple(v) if isinstance(v, list) else v
         out.append(Effect(etype, MappingProxyType(fields)))
     return tuple(out)
