@@ -220,8 +220,9 @@ class WarDiscard:
             return
         row = g.s.tableau[f.seat]
         slot = row[d.arg]
-        find_frame(g, f.d.parent).d.bonus[f.seat] += \
-            g.c.defs[slot.card].boost("discard_for_war")["n"]
+        bonus = find_frame(g, f.d.parent).d.bonus
+        bonus[f.seat] = fit(bonus[f.seat] + g.c.defs[slot.card].boost("discard_for_war")["n"],
+                            "War bonus", f.seat)
         remove_from_tableau(g, f.seat, d.arg)
 
 
