@@ -186,7 +186,12 @@ PYBIND11_MODULE(_native, m) {
                          const std::vector<uint32_t>& seed) {
         return game_capsule(new sg::Game(content, config, sg::Pcg64(seed)));
     });
-    m.def("legal_in", [](py::handle g, const DecisionTable& t) { return t.legal(game_of(g).legal()); });
+    // (A call reading a game while it builds Python objects works on a copy of what it
+    // reads: a collection run then may switch threads, and another thread step the game.)
+    m.def("legal_in", [](py::handle g, const DecisionTable& t) {
+        std::vector<sg::Decision> legal = game_of(g).legal();
+        return t.legal(legal);
+    });
     m.def("step", [](py::handle h, int kind, int arg) {
         sg::Game& g = game_of(h);
         if (!g.is_legal({kind, arg})) return false;
@@ -199,7 +204,8 @@ PYBIND11_MODULE(_native, m) {
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {
         const sg::Game& g = game_of(h);
-        return sg::state_to_dict(g.state(), g.content(), (int)g.config().vp_sources.size());
+        auto state = std::make_unique<sg::State>(g.state());
+        return sg::state_to_dict(*state, g.content(), (int)g.config().vp_sources.size());
     });
     m.def("rng", [](py::handle g) { return rng_halves(game_of(g).rng()); });
     m.def("history", [](py::handle g) { return decisions_list(game_of(g).history()); });
