@@ -458,8 +458,8 @@ def _config(cfg: RulesConfig):
             Kind.RAID, Kind.WAR}:
         raise ConfigError(f"the native engine does not know the procedures of the "
                           f"{cfg.ruleset!r} ruleset")
-    record.update(number_limit=NUMBER_LIMIT, n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
-                  d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
+    record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
+                  number_limit=NUMBER_LIMIT, d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
                   first_edition_raid_and_war=bool(ruleset.own_actions))
     return require().config(record)
 
