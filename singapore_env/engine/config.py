@@ -35,6 +35,7 @@ SIZE_LIMITS: dict[str, int] = {
     "market_slots": 12, "war_dice": 20, "war_ship_loss_dice": 20, "fe_raid_d4": 20,
     "fe_war_d4": 20, "max_hand": 64, "max_tableau": 64, "event_i_cards": 50,
     "event_ii_cards": 50, "actions_per_turn": 20,
+    "fe_intervene_influence": 50,  # placements asked one by one (a frame's count)
 }
 MAX_VALUE = 10**6
 #: The limit of every number a game stores (VP, final scores, Wealth, Storehouse tokens,
