@@ -70,7 +70,7 @@ class NativeSlots:
         words (the legal indices in engine order, the engine's refusal)."""
         row = self.lo + i
         game = _wrap(self._batch.game(i), self.cfg, self.content, int(self.a["game_seeds"][row]))
-        decisions = self._encoder.table.decisions
+        decisions, legal = self._encoder.table.decisions, self._encoder.legal_indices(game)
         try:
             if not 0 <= action < len(decisions):
                 raise IllegalDecision(f"not an action index (0..{len(decisions) - 1})")
@@ -79,4 +79,4 @@ class NativeSlots:
         except IllegalDecision as exc:
             why = str(exc)
         return ValueError(f"slot {row}: action {action} is not legal now "
-                          f"(legal: {self._encoder.legal_indices(game)}): {why}")
+                          f"(legal: {legal}): {why}")
