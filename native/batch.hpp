@@ -4,10 +4,14 @@
 // as singapore_env.vector.game_seed(seed, slot, k) is. The slots are split in contiguous
 // blocks among ``threads`` threads; a slot's rows depend on its own game only, so they are
 // the same for any number of threads.
+//
+// A batch is stepped by one caller at a time: reset, step and game take its lock (a
+// second caller waits), and step reads only the actions it is given (the caller's copy).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,10 +22,11 @@
 
 namespace sg {
 
-// SeedSequence([seed, slot, k]).generate_state(1)[0] >> 1 (a uint32 word, halved).
-inline uint64_t slot_game_seed(uint64_t seed, uint64_t slot, uint64_t k) {
-    std::vector<uint32_t> words;
-    for (uint64_t x : {seed, slot, k}) {
+// SeedSequence([seed, slot, k]).generate_state(1)[0] >> 1 (a uint32 word, halved), the
+// seed given as its 32-bit words (seed_words; any size).
+inline uint64_t slot_game_seed(const std::vector<uint32_t>& seed, uint64_t slot, uint64_t k) {
+    std::vector<uint32_t> words = seed;
+    for (uint64_t x : {slot, k}) {
         std::vector<uint32_t> w = seed_words(x);
         words.insert(words.end(), w.begin(), w.end());
     }
@@ -41,9 +46,10 @@ struct Rows {
 class Batch {
 public:
     Batch(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
-          std::shared_ptr<const Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads)
+          std::shared_ptr<const Encoder> encoder, int n, std::vector<uint32_t> seed, uint64_t first_slot,
+          int threads)
         : content_(std::move(content)), config_(std::move(config)),
-          encoder_(std::move(encoder)), seed_(seed), first_slot_(first_slot), games_(n), played_(n, 0),
+          encoder_(std::move(encoder)), seed_(std::move(seed)), first_slot_(first_slot), games_(n), played_(n, 0),
           pool_(std::min(std::max(threads, 1), n)) {
         const Layout& L = encoder_->layout();
         for (int kind = 0; kind < (int)L.action_size.size(); ++kind)
@@ -55,6 +61,7 @@ public:
 
     // Start every slot's first game; "" or why a question fell outside the action table.
     std::string reset(const Rows& r) {
+        std::lock_guard<std::mutex> hold(busy_);
         std::fill(played_.begin(), played_.end(), 0);
         return in_blocks([&](int i) {
             start(i, r);
@@ -64,14 +71,19 @@ public:
         });
     }
 
-    // The legal action index of every slot first (nothing changes if one is not), then
-    // every step; "" or why not.
-    std::string step(const int64_t* actions, const Rows& r) {
+    // The legal action index of every slot first: the first slot whose action is not
+    // legal now, nothing changed (``illegal``, else -1); then every step; "" or why a
+    // question fell outside the action table.
+    std::string step(const std::vector<int64_t>& actions, const Rows& r, int& illegal) {
+        std::lock_guard<std::mutex> hold(busy_);
+        illegal = -1;
+        if ((int)actions.size() != size()) return "expected " + std::to_string(size()) + " actions";
         for (int i = 0; i < size(); ++i) {
             int64_t a = actions[i];
-            if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a]))
-                return "slot " + std::to_string(first_slot_ + i) + ": action " + std::to_string(a) +
-                       " is not legal now";
+            if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a])) {
+                illegal = i;
+                return "";
+            }
         }
         return in_blocks([&](int i) {
             Game& g = *games_[i];
@@ -88,17 +100,23 @@ public:
         });
     }
 
-    const Game& game(int i) const { return *games_.at(i); }
+    // A copy of slot i's game.
+    Game game(int i) {
+        std::lock_guard<std::mutex> hold(busy_);
+        return *games_.at(i);
+    }
 
 private:
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;
     std::shared_ptr<const Encoder> encoder_;
-    uint64_t seed_, first_slot_;  // the vector env's seed, the slot of the first game here
+    std::vector<uint32_t> seed_;  // the vector env's seed (its 32-bit words)
+    uint64_t first_slot_;         // the slot of the first game here
     std::vector<std::unique_ptr<Game>> games_;
     std::vector<uint64_t> played_;
     std::vector<Decision> decisions_;  // by action index
     ThreadPool pool_;
+    std::mutex busy_;  // held by the one reset, step or game running
 
     // work(i) for every slot, each block of slots on its thread, a block stopping at its
     // first slot that fails; "" or why the first failing slot failed (the same whatever

@@ -175,6 +175,7 @@ struct Config {
     std::vector<std::string> sim_put_away_british;
     // Engine constants of the Python engine (decisions.py, rules/base.py, state.py).
     int n_loop = 8, n_choose = 4, action_cost_war = 2, d4_sides = 4;
+    int number_limit = 1000000000;      // config.NUMBER_LIMIT: no number the game stores passes it
     bool first_edition_raid_and_war = false;  // the ruleset's own Raid and War
     bool simulation_setup = false, has_roles = false;  // Simulation Mode's setup and Roles
     int fe_raid_d4 = 2, fe_raid_ships_lost = 1, fe_intervene_influence = 2, fe_war_d4 = 1,

@@ -80,7 +80,11 @@ public:
 
     Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
          uint64_t seed)
-        : content_(std::move(content)), config_(std::move(config)), rng_(seed) {
+        : Game(std::move(content), std::move(config), Pcg64(seed)) {}
+    // A new game drawing from ``rng`` (Pcg64(seed) for a game of that seed).
+    Game(std::shared_ptr<const Content> content, std::shared_ptr<const Config> config,
+         const Pcg64& rng)
+        : content_(std::move(content)), config_(std::move(config)), rng_(rng) {
         find_sources();
         setup();
         run();
@@ -432,7 +436,7 @@ private:
 public:
     // The seat's final VP if the game ended now (scoring.py projected_final_vp: dice
     // bonuses at their mean, one a die): public information, no die rolled.
-    int projected_final_vp(int seat) const {
+    int64_t projected_final_vp(int seat) const {
         return s_.vp[seat] + legacy_vp(seat) + end_game_total(seat, [](const Effect& e) { return e.dice; });
     }
 

@@ -80,7 +80,7 @@ inline std::string broken_invariants(const Game& g) {
         if ((int)s.tableau[p].size() > cfg.max_tableau) return say("a tableau past max_tableau, seat", p);
         for (const Slot& slot : s.tableau[p])
             if ((int)slot.pops.size() > c.defs[slot.card].pop_slots) return say("more Population cards than slots on card", slot.card);
-        int track = 0, total = 0;
+        int64_t track = 0, total = 0;  // (16 sources of up to 10**9)
         for (int k = 0; k < (int)cfg.vp_sources.size(); ++k) {
             const std::string& source = cfg.vp_sources[k];
             total += s.vp_sources[p][k];

@@ -221,10 +221,17 @@ PYBIND11_MODULE(_native, m) {
 
     // A game crosses to Python as a capsule owning it (GAME_CAPSULE), used through the
     // functions below; clone() is a plain C function.
-    m.def("new_game", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config, uint64_t seed) {
-        return game_capsule(new sg::Game(content, config, seed));
+    // (a seed crosses as its 32-bit words, least significant first: any non-negative int)
+    m.def("new_game", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
+                         const std::vector<uint32_t>& seed) {
+        return game_capsule(new sg::Game(content, config, sg::Pcg64(seed)));
     });
-    m.def("legal_in", [](py::handle g, const DecisionTable& t) { return t.legal(game_of(g).legal()); });
+    // (A call reading a game while it builds Python objects works on a copy of what it
+    // reads: a collection run then may switch threads, and another thread step the game.)
+    m.def("legal_in", [](py::handle g, const DecisionTable& t) {
+        std::vector<sg::Decision> legal = game_of(g).legal();
+        return t.legal(legal);
+    });
     m.def("step", [](py::handle h, int kind, int arg) {
         sg::Game& g = game_of(h);
         if (!g.is_legal({kind, arg})) return false;
@@ -237,7 +244,8 @@ PYBIND11_MODULE(_native, m) {
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {
         const sg::Game& g = game_of(h);
-        return sg::state_to_dict(g.state(), g.content(), (int)g.config().vp_sources.size());
+        auto state = std::make_unique<sg::State>(g.state());
+        return sg::state_to_dict(*state, g.content(), (int)g.config().vp_sources.size());
     });
     m.def("rng", [](py::handle g) { return rng_halves(game_of(g).rng()); });
     m.def("history", [](py::handle g) { return decisions_list(game_of(g).history()); });
@@ -294,9 +302,10 @@ PYBIND11_MODULE(_native, m) {
     // The slots of a vector env (batch.hpp), stepped without the GIL.
     py::class_<sg::Batch>(m, "Batch", "Native games stepped together, writing rows of arrays.")
         .def(py::init([](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
-                         std::shared_ptr<sg::Encoder> encoder, int n, uint64_t seed, uint64_t first_slot, int threads) {
+                         std::shared_ptr<sg::Encoder> encoder, int n, std::vector<uint32_t> seed, uint64_t first_slot,
+                         int threads) {
             if (n < 1) throw std::invalid_argument("a batch needs at least one game");
-            return std::make_unique<sg::Batch>(content, config, encoder, n, seed, first_slot, threads);
+            return std::make_unique<sg::Batch>(content, config, encoder, n, std::move(seed), first_slot, threads);
         }), py::arg("content"), py::arg("config"), py::arg("encoder"), py::arg("n"), py::arg("seed"),
             py::arg("first_slot"), py::arg("threads") = 1)
         .def_property_readonly("threads", &sg::Batch::threads)
@@ -312,14 +321,25 @@ PYBIND11_MODULE(_native, m) {
         .def("step", [](sg::Batch& b, const sg::Encoder& e, Array<int64_t> actions, BatchArrays a) {
             sg::Rows r = a.rows(b, e.layout());
             const int64_t* act = rows_of(actions, "actions", b.size(), 0);
+            std::vector<int64_t> copy(act, act + b.size());  // read before the GIL goes
             std::string why;
+            int illegal;
             {
                 py::gil_scoped_release release;
-                why = b.step(act, r);
+                why = b.step(copy, r, illegal);
             }
             check(why);
-        })
-        .def("game", [](const sg::Batch& b, int i) { return game_capsule(new sg::Game(b.game(i))); });
+            return illegal;
+        }, "Step every slot; -1, or the first slot whose action is not legal (nothing moved).")
+        .def("game", [](sg::Batch& b, int i) {
+            if (i < 0 || i >= b.size()) throw py::index_error("no slot " + std::to_string(i));
+            std::unique_ptr<sg::Game> g;
+            {
+                py::gil_scoped_release release;  // (the lock may wait for a step)
+                g = std::make_unique<sg::Game>(b.game(i));
+            }
+            return game_capsule(g.release());
+        });
     py::class_<BatchArrays>(m, "BatchArrays", "The arrays a Batch writes.")
         .def(py::init([](Array<float> obs, Array<int8_t> mask, Array<int64_t> seat, Array<bool> done,
                          Array<int64_t> final_vp, Array<int64_t> game_seeds) {
@@ -401,16 +421,17 @@ PYBIND11_MODULE(_native, m) {
     });
 
     // Whole games with every decision drawn uniformly from the legal ones by a PCG64
-    // seeded with the game's seed, without the GIL: (decisions per game, final VP).
+    // seeded with the game's seed (its 32-bit words), without the GIL: (decisions per
+    // game, final VP).
     m.def("play_random", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
-                            const std::vector<uint64_t>& seeds) {
+                            const std::vector<std::vector<uint32_t>>& seeds) {
         std::vector<int> decisions;
         std::vector<sg::Ids> scores;
         {
             py::gil_scoped_release release;
-            for (uint64_t seed : seeds) {
-                sg::Game g(content, config, seed);
+            for (const auto& seed : seeds) {
                 sg::Pcg64 pick(seed);
+                sg::Game g(content, config, pick);
                 while (!g.is_over()) {
                     const auto& legal = g.legal();
                     g.step(legal[pick.integers(0, (int64_t)legal.size())]);

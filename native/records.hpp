@@ -189,7 +189,8 @@ std::shared_ptr<const Config> config_from(const py::dict& d) {
                    &c.lone_leader_extra_tokens, &c.max_hand, &c.max_tableau, &c.n_loop,
                    &c.n_choose, &c.action_cost_war, &c.d4_sides, &c.fe_raid_d4,
                    &c.fe_raid_ships_lost, &c.fe_intervene_influence, &c.fe_war_d4,
-                   &c.fe_storehouse_strength, &c.fe_war_ships_lost, &c.fe_vp_per_dollar};
+                   &c.fe_storehouse_strength, &c.fe_war_ships_lost, &c.fe_vp_per_dollar,
+                   &c.number_limit};
     const char* names[] = {"event_i_cards", "event_ii_cards", "singapore_treaty_ships",
                            "anglo_dutch_ship_threshold", "first_round_income", "actions_per_turn",
                            "leader_money", "leader_storehouse_tokens", "battle_card_price",
@@ -204,7 +205,8 @@ std::shared_ptr<const Config> config_from(const py::dict& d) {
                            "lone_leader_extra_tokens", "max_hand", "max_tableau", "n_loop",
                            "n_choose", "action_cost_war", "d4_sides", "fe_raid_d4",
                            "fe_raid_ships_lost", "fe_intervene_influence", "fe_war_d4",
-                           "fe_storehouse_strength", "fe_war_ships_lost", "fe_vp_per_dollar"};
+                           "fe_storehouse_strength", "fe_war_ships_lost", "fe_vp_per_dollar",
+                           "number_limit"};
     static_assert(sizeof(ints) / sizeof(ints[0]) == sizeof(names) / sizeof(names[0]));
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) *ints[i] = item<int>(d, names[i]);
     c.spoils_shares = item<std::vector<std::pair<int, int>>>(d, "spoils_shares");

@@ -65,9 +65,10 @@ public:
     static constexpr u128 MULT = ((u128)0x2360ed051fc65da4ULL << 64) | 0x4385df649fccf645ULL;
 
     Pcg64() = default;
-    // np.random.PCG64(seed) for a non-negative int seed below 2**64.
-    explicit Pcg64(uint64_t seed) {
-        std::vector<uint64_t> v = seed_sequence_state(seed_words(seed), 4);
+    // np.random.PCG64(seed) for a non-negative int seed given as its 32-bit words, least
+    // significant first (seed_words; any size, as numpy takes it).
+    explicit Pcg64(const std::vector<uint32_t>& words) {
+        std::vector<uint64_t> v = seed_sequence_state(words, 4);
         u128 initstate = ((u128)v[0] << 64) | v[1];
         u128 initseq = ((u128)v[2] << 64) | v[3];
         state_ = 0;
@@ -76,6 +77,8 @@ public:
         state_ += initstate;
         step();
     }
+    // np.random.PCG64(seed) for a non-negative int seed below 2**64.
+    explicit Pcg64(uint64_t seed) : Pcg64(seed_words(seed)) {}
     // The generator in a given state (numpy's bit_generator.state fields).
     Pcg64(u128 state, u128 inc, bool has_uint32, uint32_t uinteger)
         : state_(state), inc_(inc), has_uint32_(has_uint32), uinteger_(uinteger) {}

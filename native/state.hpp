@@ -162,8 +162,8 @@ struct StateCore {
     Vec<int16_t, ROOM_POPULATION> population_deck, population_discard;
     Vec<int16_t, ROOM_EVENTS> event_deck, event_discard;
     Vec<int16_t, ROOM_BOARD> leader_space, outlawed;
-    Vec<int16_t, ROOM_DISTRICTS> districts;
-    Vec<int16_t, 4> final_vp;
+    Vec<int, ROOM_DISTRICTS> districts;  // (32-bit, as every count and score)
+    Vec<int, 4> final_vp;
     Vec<int16_t, ROOM_FOLK> folk_deck, folk_discard;
     Cards put_away;
     std::array<Cards, 4> hands, revealed;

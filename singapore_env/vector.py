@@ -18,6 +18,11 @@ true, ``rewards[i]`` holds the four seats' final rewards (the ``win`` reward mod
 ``obs[i]`` is that game's first question. The arrays are preallocated and overwritten
 by every call (copy what you keep).
 
+Threads: one VectorEnv may be shared by threads; ``reset`` and ``step`` hold its lock, so
+a second caller waits for the first to return (then the arrays hold the second call's
+rows). The native engine copies the actions before it releases the GIL, so writing
+``actions`` during a ``step`` cannot change that step (docs/native.md, "Threads").
+
 Seeding: game ``k`` (0, 1, ...) of slot ``i`` plays engine game ``Game(game_seed(seed, i,
 k))``, whatever the number of workers, so a slot's games are those of
 ``env(seed=game_seed(seed, i, k))`` with the same actions; ``game_seeds[i]`` is the seed of
@@ -35,6 +40,7 @@ moves no slot there); an unknown name is a ValueError.
 from __future__ import annotations
 
 import multiprocessing as mp
+import threading
 from multiprocessing import shared_memory
 
 import numpy as np
@@ -174,7 +180,10 @@ class VectorEnv:
         cfg = RulesConfig.named(ruleset)
         encoder = ObservationEncoder(resolve_content(None, cfg.slavery), cfg)
         self.num_games, self.ruleset, self.engine = num_games, ruleset, engine
+        self._lock = threading.Lock()  # one reset or step at a time
         self.seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else int(seed)
+        if self.seed < 0:  # (any other int seeds numpy's SeedSequence, on either engine)
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.obs_size, self.num_actions = encoder.size, len(encoder.table)
         self.workers = min(workers, num_games) if workers > 1 else 0
         # worker processes (the native engine's workers are threads of its step)
@@ -231,7 +240,8 @@ class VectorEnv:
 
     def reset(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every slot's first game: ``(obs, mask, seat)``."""
-        self._run("reset")
+        with self._lock:
+            self._run("reset")
         return self.obs, self.mask, self.seat
 
     def step(self, actions) -> tuple[np.ndarray, ...]:
@@ -240,8 +250,9 @@ class VectorEnv:
         actions = np.asarray(actions)
         if actions.shape != (self.num_games,):
             raise ValueError(f"expected {self.num_games} actions, got shape {actions.shape}")
-        self.actions[:] = actions
-        self._run("step")
+        with self._lock:
+            self.actions[:] = actions
+            self._run("step")
         return self.obs, self.mask, self.seat, self.rewards, self.done
 
     def close(self) -> None:

@@ -15,8 +15,10 @@ FIELDS = ("obs", "mask", "seat", "rewards", "done", "final_vp", "game_seeds")
 
 
 def test_slot_seeds_are_the_seed_sequences():
-    for seed, slot, k in ((0, 0, 0), (1, 2, 3), (2**40 + 5, 7, 2**33), (2**64 - 1, 0, 1)):
-        assert native.require().slot_game_seed(seed, slot, k) == game_seed(seed, slot, k)
+    for seed, slot, k in ((0, 0, 0), (1, 2, 3), (2**40 + 5, 7, 2**33), (2**64 - 1, 0, 1),
+                          (2**64, 3, 0), (2**200 + 9, 1, 4)):
+        assert native.require().slot_game_seed(native.seed_words(seed), slot, k) \
+            == game_seed(seed, slot, k)
 
 
 def assert_same_rows(ruleset: str, steps: int, workers: int = 0) -> int:
@@ -76,9 +78,21 @@ def test_an_illegal_action_moves_no_slot():
     before = obs.copy()
     legal = int(np.flatnonzero(mask[0])[0])
     illegal = int(np.flatnonzero(mask[1] == 0)[0])
-    with pytest.raises(ValueError, match=f"slot 1: action {illegal} is not legal now"):
+    with pytest.raises(ValueError, match=f"slot 1: action {illegal} is not legal now") as native_error:
         venv.step(np.array([legal, illegal]))
     assert np.array_equal(venv.obs, before)
+    python = VectorEnv(2, seed=3)
+    python.reset()
+    other = int(np.flatnonzero(mask[1])[0])
+    for action in (int(np.flatnonzero(mask[0] == 0)[0]), -1, 10**9):
+        # the Python slots' words (the legal list, the refusal); slot 0 (the Python slots
+        # step in order: none has moved)
+        with pytest.raises(ValueError) as python_error:
+            python.step(np.array([action, other]))
+        with pytest.raises(ValueError) as native_error:
+            venv.step(np.array([action, other]))
+        assert str(native_error.value) == str(python_error.value)
+        assert "(legal: [" in str(native_error.value)
 
 
 def test_a_missing_module_says_why(monkeypatch):

@@ -37,8 +37,16 @@ SIZE_LIMITS: dict[str, int] = {
     "market_slots": 12, "war_dice": 20, "war_ship_loss_dice": 20, "fe_raid_d4": 20,
     "fe_war_d4": 20, "max_hand": 64, "max_tableau": 64, "event_i_cards": 50,
     "event_ii_cards": 50, "actions_per_turn": 20,
+    "fe_intervene_influence": 50,  # placements asked one by one (a frame's count)
 }
 MAX_VALUE = 10**6
+#: The limit of every number a game stores (VP, final scores, Wealth, Storehouse tokens,
+#: a War's totals and spoils...): both engines refuse to pass it, with OverflowError,
+#: rather than wrap (the native engine's ints are 32-bit: 2**31 - 1 = 2,147,483,647; two
+#: numbers within 10**9 add up within it). Settings and content numbers are capped at
+#: MAX_VALUE, 1,000 times below, so that ordinary play stays far from it (docs/native.md,
+#: "Numbers").
+NUMBER_LIMIT = 10**9
 
 
 class ConfigError(ValueError):
@@ -156,9 +164,9 @@ class RulesConfig:
         for share in self.spoils_shares:
             if not (isinstance(share, tuple) and len(share) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in share)
-                    and 0 < share[0] < share[1]):
+                    and 0 < share[0] < share[1] <= MAX_VALUE):
                 raise ConfigError(f"spoils_shares must be (numerator, denominator) fractions "
-                                  f"below 1, got {share!r}")
+                                  f"below 1, denominators up to {MAX_VALUE}, got {share!r}")
         if not all(isinstance(k, str) for k in self.sim_put_away_british):
             raise ConfigError(f"sim_put_away_british must name card keys, got "
                               f"{self.sim_put_away_british!r}")

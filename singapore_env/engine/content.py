@@ -14,17 +14,20 @@ from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
+from .config import MAX_VALUE
 from .content_defs import (SCHEMA_VERSION, DATA_DIR, FACTIONS, SEAT_NAMES, SEAT_FACTION, COLOURS,
                            SHAPES, CARD_KINDS, EFFECT_FIELDS, BOOST_FIELDS, END_GAME_FIELDS,
                            MODIFIER_FIELDS, LEGACY_METRICS, CONFLICT_ROW_EFFECTS, ContentError,
                            SECTION_KEYS, CATEGORIES, EXTRA_FILES, Effect, Connector, Legacy,
+                           check_range,
                            CardDef, Board, Content)
 
 __all__ = ["SCHEMA_VERSION", "DATA_DIR", "FACTIONS", "SEAT_NAMES", "SEAT_FACTION", "COLOURS",
            "SHAPES", "CARD_KINDS", "EFFECT_FIELDS", "BOOST_FIELDS", "END_GAME_FIELDS",
            "MODIFIER_FIELDS", "LEGACY_METRICS", "CONFLICT_ROW_EFFECTS", "ContentError",
            "SECTION_KEYS", "CATEGORIES", "EXTRA_FILES", "Effect", "Connector", "Legacy",
-           "CardDef", "Board", "Content", "load_content", "default_content", "resolve_content"]
+           "CardDef", "Board", "Content", "load_content", "default_content", "resolve_content",
+           "check_numbers"]
 
 
 # ---------------------------------------------------------------- validation helpers
@@ -75,6 +78,9 @@ def _effects(ctx: _Ctx, raw, key: str, vocab: dict[str, dict]) -> tuple[Effect, 
                 ok = isinstance(v, type(default))
             if not ok:
                 ctx.fail(f"{key}[{i}].{k}", f"expected {type(default).__name__}, got {v!r}")
+            why = check_range(f"{etype}.{k}", v) if type(v) is int else ""
+            if why:
+                ctx.fail(f"{key}[{i}].{k}", why)
             fields[k] = tuple(v) if isinstance(v, list) else v
         out.append(Effect(etype, MappingProxyType(fields)))
     return tuple(out)
@@ -249,7 +255,24 @@ def _load_toml(path: Path) -> dict:
         raise ContentError(
             f"{path.name}: schema_version is {version!r}, this engine reads {SCHEMA_VERSION}"
         )
+    check_numbers(raw, path.name)
     return raw
+
+
+def check_numbers(x, fname: str, where: str = "") -> None:
+    """ContentError naming the first number of content data (a data file's table, or
+    any nest of dicts, lists and tuples) past ``MAX_VALUE`` either way: the bound that
+    keeps every score and counter of a game inside both engines' ints (docs/native.md,
+    "Numbers")."""
+    if isinstance(x, dict):
+        for key, value in x.items():
+            check_numbers(value, fname, f"{where}.{key}" if where else str(key))
+    elif isinstance(x, (list, tuple)):
+        for i, value in enumerate(x):
+            check_numbers(value, fname, f"{where}[{i}]")
+    elif isinstance(x, int) and not isinstance(x, bool) and not -MAX_VALUE <= x <= MAX_VALUE:
+        raise ContentError(f"{fname}: {where}: {x} is past the limit of a content number "
+                           f"(-{MAX_VALUE}..{MAX_VALUE})")
 
 
 def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Content:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from .config import MAX_VALUE
+
 SCHEMA_VERSION = 1
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -77,6 +79,21 @@ MODIFIER_FIELDS: dict[str, dict] = {
     "decree_cost": {"n": 1},
     "populate_influence": {"n": 1},
 }
+#: The ranges of the content numbers that size a roll, a question or a pending frame,
+#: ``"<effect type>.<field>" -> (low, high)``: dice as many as a roll holds (20, as
+#: ``war_dice``); counts of questions within a frame's count (50); a Conflict's strength
+#: within a roll's bound (20 dice of at most 2, plus 100); War bonuses not negative (a
+#: War's totals count up); a divisor not zero. Every other number is
+#: within +-``MAX_VALUE`` (engine/config.py); docs/content-format.md lists them.
+FIELD_RANGES: dict[str, tuple[int, int]] = {
+    "wealth.dice": (0, 20), "conflict.dice": (0, 20), "reroll.dice": (0, 20),
+    "vp_dice.dice": (0, 20), "conflict.plus": (0, 100), "conflict.volunteer_base": (0, 100),
+    "conflict.volunteer_per_strength": (0, 100), "raid_hinder.n": (0, 50), "move.n": (0, 50),
+    "lose_population_card.n": (0, 50), "remove_influence.n": (0, 50),
+    "market_pick_all.n": (0, 50), "influence.n": (0, 10), "influence.per_pop": (0, 5),
+    "discard_for_war.n": (0, MAX_VALUE), "war_bonus.n": (0, MAX_VALUE),
+    "vp_per_stored_tokens.per": (1, MAX_VALUE),
+}
 LEGACY_METRICS = {
     "wealth", "population_cards", "dependent_cards", "pop_on_dependents", "tax_tokens",
     "public_works_tokens", "personality_cards", "public_works_cards", "commerce_cards",
@@ -85,6 +102,12 @@ LEGACY_METRICS = {
 CONFLICT_ROW_EFFECTS = {
     "storehouse_all", "wealth_all", "ships", "lose_population_card", "remove_influence",
 }
+
+
+def check_range(name: str, value: int) -> str:
+    """"" if ``value`` is within the range :data:`FIELD_RANGES` gives ``name``, else why."""
+    low, high = FIELD_RANGES.get(name, (value, value))
+    return "" if low <= value <= high else f"must be in {low}..{high}, got {value}"
 
 
 class ContentError(ValueError):

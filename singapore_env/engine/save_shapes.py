@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from itertools import chain
 
+from .config import NUMBER_LIMIT
 from .frames import (ConflictPhase, DecreePhase, RaidFePhase, RaidPhase, WarFePhase,
                      WarPhase)
 
-BIG = 10**6           # bound on VP, dollars and other open-ended counters
+BIG = NUMBER_LIMIT    # bound on VP, dollars and other open-ended counters (what a game reaches)
 INT_ONLY = frozenset({int})
 
 

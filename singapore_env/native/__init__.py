@@ -21,10 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import OrderedDict
 from pathlib import Path
 
-from ..engine.config import ConfigError, RulesConfig
-from ..engine.content import Content, default_content
+import numpy as np
+
+from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
+from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
 from ..engine.game import Game, IllegalDecision, SaveFormatError
 from ..engine.query import ACTION_COST, D4_SIDES, FACES
@@ -148,17 +151,16 @@ class NativeGame:
 
     def __init__(self, seed: int = 0, config: RulesConfig | None = None,
                  content: Content | None = None):
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        words = seed_words(seed)
         cfg = config if config is not None else RulesConfig.standard()
         _check_ruleset(cfg)
         c = content if content is not None else default_content(cfg.slavery)
-        native = require()
+        native, loaded = require(), _content(c)
         try:  # (the content or configuration asks for more than the other has)
-            self._game = native.new_game(_content(c), _config(cfg), seed)
+            self._game = native.new_game(loaded, _config(cfg), words)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-        self._meta = (cfg, c, seed, _decision_table(cfg))
+        self._meta = (cfg, c, int(seed), _decision_table(cfg))
 
     @property
     def cfg(self) -> RulesConfig:
@@ -223,6 +225,21 @@ class NativeGame:
         g._meta = self._meta
         g._game = _native.clone(self._game)
         return g
+
+    # copy.copy and copy.deepcopy give clones (never two games sharing one C++ game);
+    # pickle goes through the save.
+    def __copy__(self) -> "NativeGame":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "NativeGame":
+        return self.clone()
+
+    def __reduce__(self):
+        if self.c.digest != default_content(self.cfg.slavery).digest:
+            raise TypeError("a NativeGame pickles with the shipped content only (a Content "
+                            "does not pickle): save it with to_json() and continue it with "
+                            "NativeGame.from_json(text, content)")
+        return NativeGame.from_json, (self.to_json(),)
 
     def broken_invariants(self) -> str:
         """"" if the game holds its invariants (every card in exactly one place, counts
@@ -297,6 +314,27 @@ def plays(cfg: RulesConfig) -> bool:
     return ruleset_of(cfg).procedures <= NATIVE_PROCEDURES
 
 
+def seed_words(seed) -> list[int]:
+    """A game's seed as the native engine takes it: its 32-bit words, least significant
+    first (as numpy's ``SeedSequence`` reads an int). Any non-negative int, as
+    :class:`~singapore_env.engine.game.Game` takes it; anything else is its ValueError."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    seed, words = int(seed), []
+    while True:
+        words.append(seed & 0xFFFFFFFF)
+        seed >>= 32
+        if not seed:
+            return words
+
+
+def _wrap(game, cfg: RulesConfig, content: Content, seed: int) -> NativeGame:
+    """A NativeGame around a C++ game (a capsule of the compiled module)."""
+    g = _new(NativeGame)
+    g._game, g._meta = game, (cfg, content, seed, _decision_table(cfg))
+    return g
+
+
 def _check_ruleset(cfg: RulesConfig) -> None:
     if not plays(cfg):
         raise ConfigError(f"the native engine does not play the {cfg.ruleset!r} "
@@ -354,16 +392,18 @@ def play_random(seeds, ruleset: str = "standard", config: RulesConfig | None = N
     ``"decisions_per_game", "final_scores"}``."""
     cfg = config if config is not None else RulesConfig.named(ruleset)
     NativeGame(0, cfg, content)  # the same checks and errors as a single game
-    seeds = [int(s) for s in seeds]
+    words = [seed_words(seed) for seed in seeds]  # (a seed as a Game takes it)
     c = content if content is not None else default_content(cfg.slavery)
-    per_game, scores = require().play_random(_content(c), _config(cfg), seeds)
-    return {"games": len(seeds), "decisions": sum(per_game), "decisions_per_game": per_game,
+    per_game, scores = require().play_random(_content(c), _config(cfg), words)
+    return {"games": len(words), "decisions": sum(per_game), "decisions_per_game": per_game,
             "final_scores": scores}
 
 
-#: Content -> its native copy (a Content is frozen: built once; the Content is kept so
-#: that its id is not reused).
-_NATIVE_CONTENT: dict[int, tuple[Content, object]] = {}
+#: Content digest -> the native copy of that Content, the most recently used last: a
+#: few contents at a time (a copy is about 0.3 MB; the games and encoders using one keep
+#: it alive themselves).
+_NATIVE_CONTENT: OrderedDict[str, tuple[Content, object]] = OrderedDict()
+_NATIVE_CONTENT_KEPT = 4
 
 
 #: (max_tableau, max_hand) -> the native table of the shared Decision objects.
@@ -388,10 +428,18 @@ def _decision_table(cfg: RulesConfig):
 
 
 def _content(content: Content):
-    """The native engine's copy of a loaded Content (what the rules read of it)."""
-    entry = _NATIVE_CONTENT.get(id(content))
+    """The native engine's copy of a loaded Content (what the rules read of it), built
+    once per content digest while it stays among the last few used."""
+    key = content.digest or f"id {id(content)}"  # (the entry keeps that id taken)
+    entry = _NATIVE_CONTENT.get(key)
     if entry is None:
-        entry = _NATIVE_CONTENT[id(content)] = (content, require().content(_content_record(content)))
+        record = _content_record(content)
+        check_numbers(record, "content")  # (a Content built by hand, not loaded)
+        entry = _NATIVE_CONTENT[key] = (content, require().content(record))
+        while len(_NATIVE_CONTENT) > _NATIVE_CONTENT_KEPT:
+            _NATIVE_CONTENT.popitem(last=False)
+    elif next(reversed(_NATIVE_CONTENT)) != key:
+        _NATIVE_CONTENT.move_to_end(key)
     return entry[1]
 
 
@@ -439,7 +487,8 @@ def _config(cfg: RulesConfig):
     record = cfg.to_dict()
     procedures = ruleset_of(cfg).procedures
     record.update(n_loop=N_LOOP, n_choose=N_CHOOSE, action_cost_war=ACTION_COST[Kind.WAR],
-                  d4_sides=D4_SIDES, faces=list(FACES), vp_sources=list(VP_SOURCES),
+                  number_limit=NUMBER_LIMIT, d4_sides=D4_SIDES, faces=list(FACES),
+                  vp_sources=list(VP_SOURCES),
                   **{name: name in procedures for name in NATIVE_PROCEDURES})
     return require().config(record)
 

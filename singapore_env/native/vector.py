@@ -8,14 +8,19 @@ The rows are those of the Python slots for the same seeds and actions: game ``k`
 slot ``i`` plays seed ``game_seed(seed, i, k)`` (computed in C++, the same
 ``SeedSequence``), a finished game writes its final VP and ``win`` rewards and the slot
 starts its next game, whatever the number of threads. One difference: an illegal action
-raises ValueError before any slot of the batch has moved.
+raises ValueError (the Python slots' words: the slot, the action, the legal ones, the
+engine's refusal) before any slot of the batch has moved.
+
+The actions are copied before the GIL is released, and the C++ batch is stepped by one
+caller at a time (docs/native.md, "Threads").
 """
 
 from __future__ import annotations
 
 from ..engine.config import RulesConfig
 from ..engine.content import resolve_content
-from . import NativeGame, _config, _content, require
+from ..engine.game import IllegalDecision
+from . import NativeGame, _config, _content, _wrap, require, seed_words
 from .encoding import native_encoder_for
 from ..rewards import rewards as final_rewards
 
@@ -33,13 +38,14 @@ class NativeSlots:
         cfg = RulesConfig.named(ruleset)
         content = resolve_content(None, cfg.slavery)
         NativeGame(0, cfg, content)  # the native engine's checks of the ruleset
-        encoder = native_encoder_for(content, cfg)
+        self._encoder = encoder = native_encoder_for(content, cfg)
+        self.cfg, self.content = cfg, content
         self.lo, self.hi, self.a = lo, hi, arrays
         self._writer = encoder._writer
         self._rows = native.BatchArrays(*(arrays[k][lo:hi] for k in (
             "obs", "mask", "seat", "done", "final_vp", "game_seeds")))
         self._batch = native.Batch(_content(content), _config(cfg), self._writer, hi - lo,
-                                   int(seed), lo, threads)
+                                   seed_words(seed), lo, threads)
 
     def reset(self) -> None:
         """Start every slot's first game."""
@@ -47,10 +53,30 @@ class NativeSlots:
         self.a["rewards"][self.lo:self.hi] = 0.0
 
     def step(self) -> None:
-        """Apply ``arrays["actions"]`` of these slots."""
-        self._batch.step(self._writer, self.a["actions"][self.lo:self.hi], self._rows)
+        """Apply ``arrays["actions"]`` of these slots; an illegal one is a ValueError
+        and no slot moves."""
+        actions = self.a["actions"][self.lo:self.hi].copy()
+        illegal = self._batch.step(self._writer, actions, self._rows)
+        if illegal >= 0:
+            raise self._refusal(illegal, int(actions[illegal]))
         rewards, done, final_vp = self.a["rewards"], self.a["done"], self.a["final_vp"]
         rewards[self.lo:self.hi] = 0.0
         for row in range(self.lo, self.hi):
             if done[row]:
                 rewards[row] = final_rewards(final_vp[row].tolist(), "win")
+
+    def _refusal(self, i: int, action: int) -> ValueError:
+        """The ValueError of slot ``lo + i``'s illegal ``action``, in the Python slots'
+        words (the legal indices in engine order, the engine's refusal)."""
+        row = self.lo + i
+        game = _wrap(self._batch.game(i), self.cfg, self.content, int(self.a["game_seeds"][row]))
+        decisions, legal = self._encoder.table.decisions, self._encoder.legal_indices(game)
+        try:
+            if not 0 <= action < len(decisions):
+                raise IllegalDecision(f"not an action index (0..{len(decisions) - 1})")
+            game.step(decisions[action])
+            why = "the engines disagree"  # (the native batch refused what a game takes)
+        except IllegalDecision as exc:
+            why = str(exc)
+        return ValueError(f"slot {row}: action {action} is not legal now "
+                          f"(legal: {legal}): {why}")

@@ -13,7 +13,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from ..config import RulesConfig
+from ..config import NUMBER_LIMIT, RulesConfig
 from ..content import SEAT_FACTION, Content
 from ..decisions import DECISION, FastKind as Kind
 from ..state import VP_SOURCES, Frame, GameState
@@ -162,17 +162,30 @@ def log(g: "RulesGame", text: str) -> None:
 
 
 # ---------------------------------------------------------------- money, ships, VP
+def fit(value: int, what: str, seat: int = -1) -> int:
+    """``value``, a number the game stores; OverflowError if it is past
+    :data:`~singapore_env.engine.config.NUMBER_LIMIT` either way (the native engine
+    raises the same, in the same words, where it would otherwise wrap)."""
+    if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
+        return value
+    owner = f"seat {seat}'s " if seat >= 0 else ""
+    raise OverflowError(f"{owner}{what} would be {value}, past {NUMBER_LIMIT}, the limit of "
+                        f"a game's numbers")
+
+
 def score(g: "RulesGame", seat: int, vp: int, source: str) -> None:
     """Award ``vp`` to ``seat`` on the VP track, recorded under ``source`` (one of
     :data:`~singapore_env.engine.state.VP_SOURCES`): every VP change goes through here."""
-    g.s.vp[seat] += vp
+    g.s.vp[seat] = fit(g.s.vp[seat] + vp, "VP", seat)
     record_source(g, seat, source, vp)
 
 
 def record_source(g: "RulesGame", seat: int, source: str, vp: int) -> None:
     """Record ``vp`` of ``seat`` under ``source`` (Legacies and End Game bonuses are
     recorded here without entering the VP track)."""
-    g.s.vp_sources[seat][VP_SOURCE_INDEX[source]] += vp
+    sources = g.s.vp_sources[seat]
+    i = VP_SOURCE_INDEX[source]
+    sources[i] = fit(sources[i] + vp, "VP", seat)
 
 
 def record_fact(g: "RulesGame", kind: str, *values: int) -> None:
@@ -181,7 +194,7 @@ def record_fact(g: "RulesGame", kind: str, *values: int) -> None:
 
 
 def gain(g: "RulesGame", seat: int, dollars: int) -> None:
-    g.s.wealth[seat] = max(0, g.s.wealth[seat] + dollars)
+    g.s.wealth[seat] = fit(max(0, g.s.wealth[seat] + dollars), "Wealth", seat)
 
 
 def add_population(g: "RulesGame", fac: int, n: int) -> None:
@@ -204,7 +217,7 @@ def add_ships(g: "RulesGame", n: int) -> None:
 
 
 def add_storehouse(g: "RulesGame", fac: int, n: int) -> None:
-    g.s.storehouse[fac] = max(0, g.s.storehouse[fac] + n)
+    g.s.storehouse[fac] = fit(max(0, g.s.storehouse[fac] + n), "Storehouse")
 
 
 def add_public_works_token(g: "RulesGame", seat: int) -> None:

@@ -15,7 +15,7 @@ from ..decisions import DECISION, FastKind as Kind
 from ..frames import ConflictPhase
 from ..state import Frame
 from .base import (PASS, YES, active_boosts, auto, clockwise_from, decision, faction, find_frame,
-                   gain, log, pop, push, record_fact, revealed_boosts, roll, score,
+                   fit, gain, log, pop, push, record_fact, revealed_boosts, roll, score,
                    star_allowed_in_conflict)
 from .effects import resolve
 from .raid import mark_used
@@ -80,7 +80,7 @@ def conflict_step(g, f) -> None:
     total = 0
     for seat in range(4):
         own = _pieces(g, f, seat)
-        own += _counter_bonus(g, f, seat, own)
+        own = fit(own + _counter_bonus(g, f, seat, own), "Conflict strength", seat)
         gain(g, seat, -d.money[seat])
         if own:  # contributions are revealed together, after everyone has decided
             names = ", ".join(g.c.defs[card].name for card in d.cards[seat]) or "no card"
@@ -96,6 +96,7 @@ def conflict_step(g, f) -> None:
             score(g, seat, d.base + d.per * needed, "conflict")
             score(g, seat, d.per * beyond, "conflict_excess")
         total += own
+    total = fit(total, "Conflict strength")
     result = d.strength - total
     record_fact(g, "conflict", d.strength, total)
     log(g, f"conflict contributions {total}: modified result {result}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import faction, record_source, roll
+from .base import faction, fit, record_source, roll
 from .upkeep import tax_totals
 
 
@@ -88,5 +88,5 @@ def final_scores(g) -> list[int]:
         legacy, bonus = legacy_vp(g, seat), end_game_vp(g, seat)
         record_source(g, seat, "legacy", legacy)
         record_source(g, seat, "end_game", bonus)
-        scores.append(g.s.vp[seat] + legacy + bonus)
+        scores.append(fit(g.s.vp[seat] + legacy + bonus, "final VP", seat))
     return scores

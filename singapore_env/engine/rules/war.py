@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..decisions import DECISION, Decision, FastKind as Kind
 from ..frames import WarPhase
 from ..state import Frame
-from .base import (PASS, active_boosts, add_population, add_ships, add_storehouse, auto,
+from .base import (PASS, active_boosts, fit, add_population, add_ships, add_storehouse, auto,
                    decision, faction, find_frame, gain, log, mate, modifier_total,
                    one_more_dollar, pop, push, record_fact, revealed_boosts, roll, score,
                    star_allowed_in_war, yes_no)
@@ -72,7 +72,7 @@ def war_step(g, f) -> None:
         push(g, *reroll_frame(g, att, "war", "roll0", star_ok),
              *reroll_frame(g, dfn, "war", "roll1", star_ok))
     elif phase == WarPhase.TOTALS:
-        totals = [roll + side_strength(g, f, side)
+        totals = [fit(roll + side_strength(g, f, side), "War total")
                   for roll, side in zip((d.roll0, d.roll1), sides(f))]
         d.totals = totals
         log(g, f"war totals attacker {totals[0]} defender {totals[1]}")
@@ -85,7 +85,8 @@ def war_step(g, f) -> None:
         d.victor = victor
         d.loser = (att, dfn)[1 - win]
         winners, losers = sides(f)[win], sides(f)[1 - win]
-        d.cap = abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers)
+        d.cap = fit(abs(totals[0] - totals[1]) * spoils_multiplier(g, victor, losers),
+                    "War's spoils")
         g.s.wars_won[victor] += 1
         record_fact(g, "war", att, dfn, victor)
         loser_ally = d.allies[1 - win]
@@ -219,8 +220,9 @@ class WarDiscard:
             return
         row = g.s.tableau[f.seat]
         slot = row[d.arg]
-        find_frame(g, f.d.parent).d.bonus[f.seat] += \
-            g.c.defs[slot.card].boost("discard_for_war")["n"]
+        bonus = find_frame(g, f.d.parent).d.bonus
+        bonus[f.seat] = fit(bonus[f.seat] + g.c.defs[slot.card].boost("discard_for_war")["n"],
+                            "War bonus", f.seat)
         remove_from_tableau(g, f.seat, d.arg)
 
 

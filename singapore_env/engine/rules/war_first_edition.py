@@ -27,8 +27,8 @@ from __future__ import annotations
 from ..decisions import DECISION, FastKind as Kind
 from ..frames import WarFePhase
 from ..state import Frame
-from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, gain, log,
-                   mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
+from .base import (PASS, add_ships, add_storehouse, auto, decision, faction, find_frame, fit,
+                   gain, log, mate, multiplier, pop, push, record_fact, score, star_allowed_in_war)
 from .raid import reroll_frame, roll_into
 from .raid_first_edition import committed_strength, discard_commits
 from .war import war_bonus, war_cost
@@ -105,14 +105,14 @@ def resolve_battle(g, f) -> None:
     """Compare the totals (the attacker wins ties), take the loser's Wealth, then ask for the
     ally's donation and the winner's plunder of what is still owed."""
     d = f.d
-    d.totals = [side_total(g, f, 0), side_total(g, f, 1)]
+    d.totals = [fit(side_total(g, f, 0), "War total"), fit(side_total(g, f, 1), "War total")]
     d.shown = 1
     win = 0 if d.totals[0] >= d.totals[1] else 1
     victor, loser = principals(f)[win], principals(f)[1 - win]
     d.victor, d.loser = victor, loser
     g.s.wars_won[victor] += 1
     record_fact(g, "war", *principals(f), victor)
-    owed = (d.totals[win] - d.totals[1 - win]) * multiplier(g)
+    owed = fit((d.totals[win] - d.totals[1 - win]) * multiplier(g), "War's plunder")
     taken = min(owed, g.s.wealth[loser])
     gain(g, loser, -taken)
     gain(g, victor, taken)
