@@ -8,9 +8,11 @@ included.
 Rows: four ``random`` players; four ``learned:PATH`` players of a flat ``.npz`` actor
 (``--learned``, e.g. one the self-play trainer wrote; without it, an actor of random
 weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
-costs). Each row also checks that both engines wrote the same records. Times are CPU
-time of this process (``time.process_time``), the best of ``--reps`` repetitions, the
-engines alternating. Not a test: numbers depend on the machine.
+costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
+``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
+native engine). Each row also checks that both engines wrote the same records. Times are
+CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
+the engines alternating. Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--learned", help="a flat .npz actor (default: random weights)")
+    parser.add_argument("--pure-games", type=int, default=10,
+                        help="games of the learned:pure-policy row")
+    parser.add_argument("--lookahead-games", type=int, default=2,
+                        help="games of the learned:pure row (a few CPU-seconds each)")
     args = parser.parse_args()
     play_tables([Table(("random",) * 4)], 2, 0, engine="native")  # imports, first games
     print(f"# {platform.machine()}, Python {platform.python_version()}, numpy "
@@ -77,11 +83,13 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     with tempfile.TemporaryDirectory() as folder:
         learned = args.learned or random_actor(folder)
-        rows = [("random", args.games), (f"learned:{learned}", args.learned_games)]
+        rows = [("random", args.games), (f"learned:{learned}", args.learned_games),
+                ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games)]
         for spec, games in rows:
             rate, same = rates((spec,) * 4, games, args.seed, args.reps)
-            label = spec if args.learned or spec == "random" else "learned (random weights)"
-            print(f"| 4 × `{label}` | {games} | {rate['python']:,.1f} | {rate['native']:,.1f} "
+            label = ("learned (random weights)" if spec == f"learned:{learned}" and not args.learned
+                     else spec)
+            print(f"| 4 × `{label}` | {games} | {rate['python']:,.2f} | {rate['native']:,.2f} "
                   f"| {rate['native'] / rate['python']:.1f}× | {'yes' if same else 'NO'} |")
 
 
