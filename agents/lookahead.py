@@ -23,6 +23,8 @@ adds.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from singapore_env.engine.content import SEAT_FACTION
@@ -30,7 +32,7 @@ from singapore_env.engine.decisions import Kind
 
 from .base import Agent
 from .determinize import determinize
-from .learned import PolicyView, position_value
+from .learned import LearnedAgent, PolicyView, position_value, reads_native_games
 from .outcome import outcome
 from .pointer_actor import PointerActor
 
@@ -117,7 +119,15 @@ class LookaheadPolicies(Agent):
     def roll_out(self, world, seat: int) -> None:
         """The students play every seat of ``world`` until ``seat`` faces the main Action
         question for the :data:`ROLLOUT_QUESTIONS`-th time, the game ends or
-        :data:`ROLLOUT_LIMIT` decisions are played."""
+        :data:`ROLLOUT_LIMIT` decisions are played (in C++ on a native world, where the
+        students are learned agents taking their most likely answers: the same
+        decisions)."""
+        students = self._native_students(world)
+        if students is not None:
+            from .native_nets import roll_out
+
+            roll_out(world, seat, students, LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
+            return
         questions = 0
         for _ in range(ROLLOUT_LIMIT):
             if world.is_over:
@@ -128,6 +138,21 @@ class LookaheadPolicies(Agent):
                 if questions == ROLLOUT_QUESTIONS:
                     return
             world.step(self.student.choose(world, acting))
+
+
+    def _native_students(self, world) -> list | None:
+        """The two factions' policies where the rollout runs in C++: a native world and
+        students that are learned agents taking their most likely answer and reading no
+        prior; None otherwise."""
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        agents = getattr(self.student, "by_faction", None)
+        if native is None or not isinstance(world, native.NativeGame) or not native.available() \
+                or agents is None or set(agents) != {0, 1}:
+            return None
+        if not all(isinstance(a, LearnedAgent) and a.deterministic
+                   and reads_native_games(a.policy) for a in agents.values()):
+            return None
+        return [agents[0].policy, agents[1].policy]
 
 
 def _looks_ahead(legal: list) -> bool:

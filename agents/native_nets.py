@@ -126,6 +126,27 @@ def native_twin(policy: NumpyPolicy | PointerActor) -> NativeActor | NumpyPolicy
     return twin
 
 
+def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int) -> int:
+    """A lookahead's rollout played in C++ (``native/rollout.hpp``) on the native game
+    ``world``: ``students[f]``, the policy of faction ``f``, answers each of its seats'
+    questions with its most likely legal answer (the same forward passes and inputs as a
+    learned agent on a native game, so the same decisions), until ``seat`` faces a
+    question offering one of ``kinds`` for the ``questions``-th time, the game ends or
+    ``limit`` decisions are played; the decisions played."""
+    from singapore_env.native.encoding import NativeCandidateEncoder, native_encoder_for
+
+    encoder = native_encoder_for(world.c, world.cfg)
+    candidates = _CANDIDATES.get(encoder)
+    if candidates is None:
+        candidates = _CANDIDATES[encoder] = NativeCandidateEncoder(encoder)
+    british, malay = (native_twin(policy)._net for policy in students)
+    return native.require().roll_out(world._game, seat, encoder._writer, candidates._writer,
+                                     british, malay, [int(k) for k in kinds], questions, limit)
+
+
+_CANDIDATES: dict = {}
+
+
 def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:
     """``policy``'s forward passes in C++ (``threads`` share a batch);
     :class:`~singapore_env.native.NativeUnavailable` where the module is not built."""

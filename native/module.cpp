@@ -17,6 +17,7 @@
 #include "nets.hpp"
 #include "rng.hpp"
 #include "records.hpp"
+#include "rollout.hpp"
 #include "save.hpp"
 
 namespace py = pybind11;
@@ -408,6 +409,24 @@ PYBIND11_MODULE(_native, m) {
             check(why);
             return out;
         }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
+
+    m.def("roll_out", [](py::handle g, int seat, const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
+                         sg::BatchedNet& british, sg::BatchedNet& malay, std::vector<int> lookahead_kinds,
+                         int questions, int limit) {
+        check_seat(seat);
+        if (questions < 1 || limit < 0) throw std::invalid_argument("a rollout needs questions >= 1 and limit >= 0");
+        for (const sg::BatchedNet* b : {&british, &malay})
+            if (!b->net().has_logits() || b->net().n_actions() != encoder.layout().n_actions ||
+                b->net().obs_size() != encoder.layout().D ||
+                (b->net().pointer() && b->net().n_features() != candidates.n_features))
+                throw std::invalid_argument("a student network must score the action table of this game's "
+                                            "observation");
+        sg::Rollout r{encoder, candidates, {&british.net(), &malay.net()}, std::move(lookahead_kinds), questions, limit};
+        return r.play(game_of(g), seat);
+    }, py::arg("game"), py::arg("seat"), py::arg("encoder"), py::arg("candidates"), py::arg("british"),
+       py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"), py::arg("limit"),
+       "Play a lookahead's rollout on a native game with the two factions' students (rollout.hpp); the "
+       "decisions played.");
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

@@ -9,6 +9,7 @@ from agents.learned import LearnedAgent, NumpyPolicy
 from agents.lookahead import LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS, TOP_K, LookaheadPolicies
 from agents.reference import LOOKAHEAD_VALUES, FactionPolicies
 from arena.simulate import play_game
+from singapore_env import native
 from singapore_env.engine import Game
 from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import SEAT_FACTION
@@ -152,3 +153,26 @@ def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
         agent.reset(11)
         seen.append(agent.choose(g, seat) and dict(agent.last_scores))
     assert seen[0].keys() == seen[1].keys() and seen[0] != seen[1]
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built here")
+def test_the_native_rollout_plays_the_python_loops_decisions():
+    """On a native world the rollout runs in C++ (native/rollout.hpp): the same
+    decisions as the Python loop over the same world."""
+    agent = make_agent("learned:pure")
+    played = 0
+    for seed in (2, 5, 6):
+        g = _looked_ahead_position(agent, seed=seed)
+        seat = g.acting_seat
+        worlds = []
+        for in_cpp in (True, False):
+            world = native.NativeGame.from_json(g.to_json())
+            world.step(world.legal_decisions()[agent.candidates(g, seat, g.legal_decisions())[0]])
+            if not in_cpp:
+                agent._native_students = lambda world: None  # the Python loop
+            agent.roll_out(world, seat)
+            vars(agent).pop("_native_students", None)
+            worlds.append(world)
+        assert worlds[0].to_json() == worlds[1].to_json()  # the save holds the decision log
+        played += worlds[0].decisions - g.s.decisions
+    assert played > 20
