@@ -138,19 +138,6 @@ def reads_native_games(policy) -> bool:
     return not policy.needs_candidates or policy.meta.get("candidate_prior") is None
 
 
-def _candidate_encoder(encoder, policy) -> CandidateEncoder:
-    """The candidate encoder of ``policy`` for games of ``encoder`` (a native encoder's
-    writes in C++, and takes no prior)."""
-    prior = policy.meta.get("candidate_prior")
-    native = sys.modules.get("singapore_env.native.encoding")  # not imported: no native game
-    if native is not None and isinstance(encoder, native.NativeEncoder):
-        if prior is not None:
-            raise ValueError(f"this policy reads the {prior!r} prior, which scores Python "
-                             f"games: play it on the python engine")
-        return native.NativeCandidateEncoder(encoder)
-    return CandidateEncoder.for_observations(encoder, resolve_prior(prior))
-
-
 def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -> float:
     """``net``'s value head's score of ``game`` from ``seat``'s observation of it (its
     faction's predicted win share plus ``vp_weight`` times its VP margin)."""
@@ -188,7 +175,8 @@ class PolicyView:
         obs = {"observation": encoder.encode(game, seat)}
         if self.policy.needs_candidates:
             if self._candidates is None or self._candidates.table is not encoder.table:
-                self._candidates = _candidate_encoder(encoder, self.policy)
+                self._candidates = CandidateEncoder.for_observations(
+                    encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
             obs.update(self._candidates.encode(game, seat))
         return obs
 

@@ -139,15 +139,13 @@ class LookaheadPolicies(Agent):
                     return
             world.step(self.student.choose(world, acting))
 
-
     def _native_students(self, world) -> list | None:
         """The two factions' policies where the rollout runs in C++: a native world and
         students that are learned agents taking their most likely answer and reading no
         prior; None otherwise."""
         native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
         agents = getattr(self.student, "by_faction", None)
-        if native is None or not isinstance(world, native.NativeGame) or not native.available() \
-                or agents is None or set(agents) != {0, 1}:
+        if native is None or not isinstance(world, native.NativeGame) or agents is None:
             return None
         if not all(isinstance(a, LearnedAgent) and a.deterministic
                    and reads_native_games(a.policy) for a in agents.values()):

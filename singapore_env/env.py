@@ -187,13 +187,8 @@ class raw_env(AECEnv, EzPickle):
             "observation": spaces.Box(self.encoder.low, self.encoder.high, (d,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }
-        self.candidates = None
-        if candidates and engine == "native":
-            from .native.encoding import NativeCandidateEncoder
-
-            self.candidates = NativeCandidateEncoder(self.encoder)
-        elif candidates:
-            self.candidates = CandidateEncoder.for_observations(self.encoder, candidate_prior)
+        self.candidates = (CandidateEncoder.for_observations(self.encoder, candidate_prior)
+                           if candidates else None)
         if self.candidates is not None:
             obs_spaces.update(candidate_spaces(self.candidates))
         self._observation_space = spaces.Dict(obs_spaces)
