@@ -110,7 +110,11 @@ private:
     }
     static int war_fe_loser(const State& s) {
         for (int i = (int)s.stack.size() - 1; i >= 0; --i)
-            if (s.stack[i].kind == F_WAR_FE) return s.stack[i].loser;
+            if (s.stack[i].kind == F_WAR_FE) {
+                int loser = s.stack[i].loser;
+                if (loser < 0 || loser > 3) throw std::out_of_range("the War's loser is no seat");
+                return loser;
+            }
         throw std::logic_error("no 'war_fe' frame on the stack");
     }
 };
