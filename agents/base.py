@@ -13,10 +13,10 @@ evaluation in the RL environment use the env level. An agent that only implement
 :meth:`act` plays at engine level too: the default :meth:`choose` builds the seat's
 observation and mask with :mod:`singapore_env.encoding` (the same ones the env gives).
 
-An agent whose :meth:`choose` reads nothing of the game but ``legal_decisions()`` and
-the seat's observation and mask (through :func:`_encoder_for`) declares it with
-:attr:`Agent.observation_only`: it plays a :class:`~singapore_env.native.NativeGame`
-too, whose observation and mask the native encoder writes.
+An agent that plays a :class:`~singapore_env.native.NativeGame` too declares it with
+:attr:`Agent.plays_native`: one whose :meth:`choose` reads nothing of the game but
+``legal_decisions()`` and the seat's observation and mask (through
+:func:`_encoder_for`, which the native encoder writes), or one with a native twin.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ class Agent:
     name: str = "agent"
 
     @property
-    def observation_only(self) -> bool:
-        """Whether :meth:`choose` reads nothing of a game but its legal decisions and the
-        seat's observation and mask, so that the agent plays a native game as well (true
-        for an agent that plays through :meth:`act` alone)."""
+    def plays_native(self) -> bool:
+        """Whether the agent plays a native game as well, with the decisions it makes on
+        the Python engine: true for an agent that plays through :meth:`act` alone (it
+        reads nothing of a game but its legal decisions and the seat's observation and
+        mask) and for one with a native twin."""
         return type(self).choose is Agent.choose
 
     def reset(self, seed: int | None = None) -> None:

@@ -225,7 +225,7 @@ class LearnedAgent(Agent):
         return cls(policy, **kwargs)
 
     @property
-    def observation_only(self) -> bool:
+    def plays_native(self) -> bool:
         """A flat actor reads the observation alone; a pointer policy also reads the
         candidate features, which both engines write, unless it reads a prior
         (:func:`reads_native_games`)."""

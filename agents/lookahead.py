@@ -69,10 +69,10 @@ class LookaheadPolicies(Agent):
         self.last_scores: dict[int, float] = {}
 
     @property
-    def observation_only(self) -> bool:
+    def plays_native(self) -> bool:
         """Whether it plays a native game: its students read what both engines write
         (and the determinization and the value networks work on either)."""
-        return self.student.observation_only
+        return self.student.plays_native
 
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the sampled worlds repeat."""

@@ -23,7 +23,7 @@ class RandomAgent(Agent):
 
     name = "random"
     #: :meth:`choose` reads only ``game.legal_decisions()``.
-    observation_only = True
+    plays_native = True
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)

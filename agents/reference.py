@@ -44,9 +44,9 @@ class FactionPolicies(Agent):
             agent.reset(None if seed is None else seed + faction)
 
     @property
-    def observation_only(self) -> bool:
+    def plays_native(self) -> bool:
         """Whether both factions' agents play a native game."""
-        return all(agent.observation_only for agent in self.by_faction.values())
+        return all(agent.plays_native for agent in self.by_faction.values())
 
     def choose(self, game, seat: int):
         return self.by_faction[SEAT_FACTION[seat]].choose(game, seat)

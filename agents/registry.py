@@ -271,7 +271,7 @@ class FunctionAgent(Agent):
                         or type(inner).__name__)
 
     @property
-    def observation_only(self) -> bool:
+    def plays_native(self) -> bool:
         """True unless the inner object plays at engine level (has ``choose``)."""
         return not callable(getattr(self.inner, "choose", None))
 

@@ -10,7 +10,7 @@ No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine.Game`;
 ``engine="native"`` a :class:`~singapore_env.native.NativeGame`, the compiled twin: the
 same seeds and decisions give the same game, so the same result and record. Only
-agents that read the observation alone (:attr:`agents.base.Agent.observation_only`:
+agents that read the observation alone (:attr:`agents.base.Agent.plays_native`:
 ``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
 ``learned:pure-policy`` and ``learned:pure``, an agent playing through ``act``) sit at
 a native game;
@@ -92,7 +92,7 @@ def check_engine(agents: Sequence, engine: str) -> None:
     from singapore_env.native import require
 
     require()
-    refused = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.observation_only]
+    refused = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.plays_native]
     if refused:
         raise ValueError(f"the native engine seats only players that read the observation "
                          f"and the action mask alone ({NATIVE_PLAYERS}); these read the Python "

@@ -83,12 +83,12 @@ def test_the_lookahead_plays_the_same_games():
 
 
 def test_who_reads_the_observation_alone(flat_actor):
-    assert RandomAgent().observation_only
-    assert make_agent(f"learned-sample:{flat_actor}").observation_only
-    assert make_agent("learned:pure-policy").observation_only  # candidate keys, no prior
-    assert make_agent("learned:pure").observation_only
+    assert RandomAgent().plays_native
+    assert make_agent(f"learned-sample:{flat_actor}").plays_native
+    assert make_agent("learned:pure-policy").plays_native  # candidate keys, no prior
+    assert make_agent("learned:pure").plays_native
     for spec in ("heuristic", "learned:default", "rerank", "mcts:iters=2"):
-        assert not make_agent(spec).observation_only, spec
+        assert not make_agent(spec).plays_native, spec
 
 
 def test_function_agents_declare_what_they_read():
@@ -98,8 +98,8 @@ def test_function_agents_declare_what_they_read():
         def choose(self, game, seat):
             return game.legal_decisions()[0]
 
-    assert as_agent(lambda observation, mask: int(np.flatnonzero(mask)[0])).observation_only
-    assert not as_agent(EngineLevel()).observation_only
+    assert as_agent(lambda observation, mask: int(np.flatnonzero(mask)[0])).plays_native
+    assert not as_agent(EngineLevel()).plays_native
 
 
 @needs_native
