@@ -3,6 +3,7 @@ decisions in VP equivalents and its answer to every other question."""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,6 +48,15 @@ class HeuristicAgent(Agent):
         if unknown:
             raise ValueError(f"unknown heuristic params {sorted(unknown)}")
         self.params = {**DEFAULT_PARAMS, **(params or {})}
+        self._native_params = None  # (params, their native copy), made at a native game
+
+    @property
+    def plays_native(self) -> bool:
+        """The heuristic has a native twin (``native/heuristic.hpp``): at a
+        :class:`~singapore_env.native.NativeGame` it thinks in C++, with the same
+        decisions and the same draws from :attr:`rng`."""
+        from singapore_env import native
+        return native.available()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -54,6 +64,9 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ entry point
     def choose(self, game: "Game", seat: int) -> Decision:
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if native is not None and isinstance(game, native.NativeGame):
+            return native.heuristic_choose(game, seat, self._native_twin_params(native), self.rng)
         legal = game.legal_decisions()
         if not legal:
             raise ValueError("no legal decision (is the game over?)")
@@ -69,6 +82,12 @@ class HeuristicAgent(Agent):
         if choice is None or choice not in legal:
             choice = PASS if PASS in legal else legal[0]
         return choice
+
+    def _native_twin_params(self, native):
+        """The native copy of :attr:`params` (remade if they were changed)."""
+        if self._native_params is None or self._native_params[0] != self.params:
+            self._native_params = (dict(self.params), native.heuristic_params(self.params))
+        return self._native_params[1]
 
     def _best(self, scored: list[tuple[float, Decision]]) -> Decision:
         """Highest score; ties broken by the agent's RNG."""

@@ -292,20 +292,47 @@ def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
     drawing from ``rng`` (a ``numpy.random.Generator`` on PCG64) exactly what the Python
     function draws, so that the same generator state gives the same world, save for save,
     and leaves ``rng`` in the same state."""
-    if not isinstance(game, NativeGame):
-        raise TypeError(f"not a native game: {type(game).__name__}")
-    state = rng.bit_generator.state
-    if state.get("bit_generator") != "PCG64":
-        raise ValueError(f"the native determinization draws from a PCG64 generator, "
-                         f"not {state.get('bit_generator')!r}")
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
-    generator = require().Pcg64(*_halves_of(state))
+    _check_game_and_seat(game, seat)
+    generator = _generator(rng, "the native determinization")
     world = _new(NativeGame)
     world._meta = game._meta
     world._game = _native.determinize(game._game, int(seat), generator)
     rng.bit_generator.state = _rng_dict(generator.state_halves())
     return world
+
+
+def heuristic_params(params: dict):
+    """The heuristic player's params (every key of
+    :data:`agents.heuristic.DEFAULT_PARAMS`) as the native player reads them."""
+    return require().HeuristicParams(params)
+
+
+def heuristic_choose(game: NativeGame, seat: int, params, rng):
+    """:meth:`agents.heuristic.HeuristicAgent.choose` of a native game, in C++
+    (``native/heuristic.hpp``): the same decision for the same ``params`` (from
+    :func:`heuristic_params`) and generator state, breaking its ties with draws from
+    ``rng`` (a ``numpy.random.Generator`` on PCG64) as the Python agent does, and leaving
+    ``rng`` in the same state."""
+    _check_game_and_seat(game, seat)
+    generator = _generator(rng, "the native heuristic")
+    choice = _native.heuristic_choose(game._game, int(seat), params, generator, game._meta[3])
+    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    return choice
+
+
+def _check_game_and_seat(game, seat: int) -> None:
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+
+
+def _generator(rng, who: str):
+    """A native copy of ``rng``'s PCG64 (a ``numpy.random.Generator``)."""
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "PCG64":
+        raise ValueError(f"{who} draws from a PCG64 generator, not {state.get('bit_generator')!r}")
+    return require().Pcg64(*_halves_of(state))
 
 
 def plays(cfg: RulesConfig) -> bool:
