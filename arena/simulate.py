@@ -10,8 +10,8 @@ No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine.Game`;
 ``engine="native"`` a :class:`~singapore_env.native.NativeGame`, the compiled twin: the
 same seeds and decisions give the same game, so the same result and record. Only
-agents that read the observation alone (:attr:`agents.base.Agent.plays_native`:
-``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
+agents with a native twin or that read the observation alone
+(:attr:`agents.base.Agent.plays_native`: ``heuristic``, ``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
 ``learned:pure-policy`` and ``learned:pure``, an agent playing through ``act``) sit at
 a native game;
 :func:`check_engine` refuses the others by name.
@@ -51,7 +51,7 @@ MAX_DECISIONS = 100_000
 #: The engines a game can be played on.
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
-NATIVE_PLAYERS = ("random, learned:PATH or learned-sample:PATH of a flat actor or of a "
+NATIVE_PLAYERS = ("heuristic, random, learned:PATH or learned-sample:PATH of a flat actor or of a "
                   "pointer policy without a prior, learned:pure-policy, learned:pure, an "
                   "agent that plays through act(observation, mask) alone")
 
@@ -94,8 +94,9 @@ def check_engine(agents: Sequence, engine: str) -> None:
     require()
     refused = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.plays_native]
     if refused:
-        raise ValueError(f"the native engine seats only players that read the observation "
-                         f"and the action mask alone ({NATIVE_PLAYERS}); these read the Python "
+        raise ValueError(f"the native engine seats only players with a native twin or that "
+                         f"read the observation and the action mask alone ({NATIVE_PLAYERS}); "
+                         f"these read the Python "
                          f"engine's game and cannot sit: {', '.join(dict.fromkeys(refused))} "
                          f"(play them on the python engine)")
 
