@@ -48,15 +48,18 @@ struct Evaluation {
     int d, ko, kp;
 };
 
+constexpr int MAX_LOOP = ROOM_DISTRICTS / 4;  // loop spaces the state holds
+
 // influence.py _plan (without its detail and options): the best placement of ``n``
 // tokens as (value, decision); H_NONE when no start is open.
 inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool asking) {
     const Board& b = ctx.c.board;
     const int me = ctx.seat, N = ctx.cfg.n_loop;
-    std::vector<char> open(N);
-    for (int sp = 0; sp < N; ++sp) open[sp] = !b.loop_storehouse.at(sp) && ctx.district_open(sp);
-    std::vector<std::array<int, 4>> cur(N);
-    std::vector<double> base_vals(N, 0.0);
+    if (N < 1 || N > MAX_LOOP || (int)b.loop_storehouse.size() < N) throw std::logic_error("heuristic: bad loop size");
+    std::array<char, MAX_LOOP> open{};
+    for (int sp = 0; sp < N; ++sp) open[sp] = !b.loop_storehouse[sp] && ctx.district_open(sp);
+    std::array<std::array<int, 4>, MAX_LOOP> cur{};
+    std::array<double, MAX_LOOP> base_vals{};
     double base_total = 0.0;
     for (int sp = 0; sp < N; ++sp)
         if (open[sp]) {
@@ -65,10 +68,11 @@ inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool 
             base_total += base_vals[sp];
         }
     const double own_drop = ctx.tv, opp_drop = -0.25;
+    std::vector<int> dists;
+    std::vector<std::pair<int, int>> avail;  // (own, opp) Storehouse passes before the (d+1)-th district
 
     auto evaluate = [&](int pre_token, int after, int n_left, int pass_at) {
-        std::vector<int> dists;
-        std::vector<std::pair<int, int>> avail;
+        dists.clear(), avail.clear();
         int own = 0, opp = 0;
         if (pass_at >= 0) (b.loop_faction[pass_at] == ctx.store_fac ? own : opp) += 1;
         int q = after, since = 0;
@@ -84,8 +88,8 @@ inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool 
                 since = 0;
             }
         }
-        std::vector<std::array<int, 4>> counts = cur;
-        std::vector<double> vals = base_vals;
+        std::array<std::array<int, 4>, MAX_LOOP> counts = cur;
+        std::array<double, MAX_LOOP> vals = base_vals;
         double total = base_total;
         auto add = [&](int sp) {
             counts[sp][me] += 1;
@@ -109,8 +113,9 @@ inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool 
 
     if (n <= 0) return {base_total, H_PASS};
     if (asking) {
+        if (pos < 0 || pos >= N) throw std::out_of_range("heuristic: no loop space " + std::to_string(pos));
         Evaluation e = evaluate(-1, pos, n, pos);
-        bool mine = b.loop_faction.at(pos) == ctx.store_fac;
+        bool mine = b.loop_faction[pos] == ctx.store_fac;
         return {e.best, (mine ? e.ko : e.kp) > 0 ? H_YES : H_PASS};
     }
     double best = -1e9;

@@ -82,12 +82,27 @@ def test_bad_params_generators_and_seats_are_refused():
     game, params = native.NativeGame(2), native.heuristic_params(DEFAULT_PARAMS)
     with pytest.raises(ValueError, match="name every tunable number"):
         native.heuristic_params({"action_cost": 1.0})
-    with pytest.raises(ValueError, match="PCG64"):
-        native.heuristic_choose(game, 0, params, np.random.Generator(np.random.MT19937(1)))
+    with pytest.raises(TypeError, match="native.Random"):
+        native.heuristic_choose(game, 0, params, np.random.default_rng(1))
     with pytest.raises(ValueError, match="seat must be 0..3"):
-        native.heuristic_choose(game, 4, params, np.random.default_rng(1))
+        native.heuristic_choose(game, 4, params, native.Random(1))
     with pytest.raises(TypeError, match="not a native game"):
-        native.heuristic_choose(Game(2), 0, params, np.random.default_rng(1))
+        native.heuristic_choose(Game(2), 0, params, native.Random(1))
+    agent = HeuristicAgent()
+    agent.rng = np.random.Generator(np.random.MT19937(1))
+    with pytest.raises(ValueError, match="PCG64"):
+        agent.choose(game, game.acting_seat)
+
+
+def test_a_pickled_agent_keeps_its_stream():
+    import pickle
+
+    game, agent = native.NativeGame(4), HeuristicAgent(seed=9)
+    for _ in range(30):
+        game.step(agent.choose(game, game.acting_seat))
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy.rng.bit_generator.state == agent.rng.bit_generator.state
+    assert copy.choose(game, game.acting_seat) == agent.choose(game, game.acting_seat)
 
 
 def test_a_native_table_of_heuristics_plays_the_python_game():

@@ -43,12 +43,31 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, params: dict | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # (a property: see rng)
         unknown = set(params or {}) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown heuristic params {sorted(unknown)}")
         self.params = {**DEFAULT_PARAMS, **(params or {})}
         self._native_params = None  # (params, their native copy), made at a native game
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator breaking the ties. At a native game the twin draws from a native
+        copy of it (``singapore_env.native.Random``, kept while the agent plays there),
+        whose state is written back here when the generator is read: one stream, on
+        either engine."""
+        if self._twin_rng is not None:
+            self._rng.bit_generator.state = self._twin_rng.state
+            self._twin_rng = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._twin_rng = value, None
+
+    def __getstate__(self) -> dict:
+        self.rng  # noqa: B018 (the twin's draws written back)
+        return {**self.__dict__, "_native_params": None}
 
     @property
     def plays_native(self) -> bool:
@@ -66,7 +85,10 @@ class HeuristicAgent(Agent):
     def choose(self, game: "Game", seat: int) -> Decision:
         native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
         if native is not None and isinstance(game, native.NativeGame):
-            return native.heuristic_choose(game, seat, self._native_twin_params(native), self.rng)
+            if self._twin_rng is None:
+                self._twin_rng = native.Random.from_state(self._rng.bit_generator.state)
+            return native.heuristic_choose(game, seat, self._native_twin_params(native),
+                                           self._twin_rng)
         legal = game.legal_decisions()
         if not legal:
             raise ValueError("no legal decision (is the game over?)")
