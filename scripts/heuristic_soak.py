@@ -3,7 +3,8 @@ both engines, every decision of a ``heuristic`` seat made by the Python agent on
 Python game and by its copy on the native game (the same seed), which must be the same
 decision with the generators left in the same state, for every ruleset
 (``agents.heuristic.twin.compare_game``). Every ``--mixed``-th game seats random
-players beside the heuristics.
+players beside the heuristics and asks a shadow heuristic every seat's question too (the
+random players lead it to the questions it rarely meets).
 
     .venv/bin/python scripts/heuristic_soak.py --games 1000            # per ruleset
     .venv/bin/python scripts/heuristic_soak.py --games 50 --ruleset first-edition --start 5000
@@ -44,7 +45,7 @@ def main() -> int:
         decisions, asked, differing = 0, {}, 0
         for seed in range(args.start, args.start + args.games):
             players = MIXED if seed % args.mixed == args.mixed - 1 else ("heuristic",) * 4
-            played, kinds, why = compare_game(seed, cfg, players)
+            played, kinds, why = compare_game(seed, cfg, players, shadow=players == MIXED)
             decisions += played
             for kind, n in kinds.items():
                 asked[kind] = asked.get(kind, 0) + n

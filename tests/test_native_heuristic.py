@@ -24,7 +24,7 @@ def test_every_decision_is_the_python_agents(ruleset):
     for seed in range(10):
         players = ("heuristic", "random", "heuristic", "random") if seed % 3 == 2 \
             else ("heuristic",) * 4
-        decisions, kinds, why = compare_game(seed, cfg, players)
+        decisions, kinds, why = compare_game(seed, cfg, players, shadow=seed % 3 == 2)
         assert not why, why
         assert decisions > 100
         for kind, n in kinds.items():
