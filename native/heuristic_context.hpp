@@ -56,7 +56,6 @@ struct HeuristicCtx {
     double mv = 0, tv = 0;
     std::optional<double> iv_cache;                     // influence token_value
     std::map<std::tuple<int, int, int>, std::pair<double, Decision>> plans;  // influence_plan
-    // The seat's own hand and revealed cards (an illegal frame could name another seat).
 
     HeuristicCtx(const Game& game, int seat_, const HeuristicParams& params)
         : g(game), s(game.s_), c(game.c()), cfg(game.cfg()), p(params), seat(seat_) {

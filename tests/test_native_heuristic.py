@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not native.available(),
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_decision_is_the_python_agents(ruleset):
     cfg, asked = RulesConfig.named(ruleset), {}
-    for seed in range(10):
+    for seed in range(16):
         players = ("heuristic", "random", "heuristic", "random") if seed % 3 == 2 \
             else ("heuristic",) * 4
         decisions, kinds, why = compare_game(seed, cfg, players, shadow=seed % 3 == 2)
