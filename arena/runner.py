@@ -16,6 +16,8 @@ game resets its agents with its own seeds, so a record does not depend on which
 process played it: the records are identical for any number of workers, and on either
 ``engine`` (``"native"`` plays the same games on the compiled twin, for the players
 :func:`arena.simulate.check_engine` lets sit; it refuses the others before any game).
+Without an engine named, :func:`run_engine` picks one for the whole run: native where
+the module is built and every player of every table sits at a native game, else Python.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from singapore_env.engine.config import RulesConfig
 
 from .records import game_record
-from .simulate import check_engine, game_seeds, play_game
+from .simulate import check_engine, default_engine, game_seeds, play_game
 from .summary import summarize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -185,17 +187,28 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str,
         yield ray.get(future)
 
 
+def run_engine(tables: Sequence[Table], engine: str | None = None) -> str:
+    """The engine a run of ``tables`` plays on: ``engine`` if given, else the default of
+    all their players and rules (:func:`arena.simulate.default_engine`)."""
+    if engine is not None:
+        return engine
+    players = [p for table in tables for p in table.players]
+    return default_engine(players, [table.config for table in tables])[0]
+
+
 def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: bool = False,
                 workers: int = 1, ray_address: str | None = None, progress: bool = False,
-                desc: str = "games", engine: str = "python") -> list[dict]:
+                desc: str = "games", engine: str | None = None) -> list[dict]:
     """Play ``n_games`` seeds (twice with ``swap``) on every table; the records in table,
     game, layout order. ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
     the games on a Ray cluster instead of local processes. ``engine`` is ``"python"``
     or ``"native"`` (the same records; players refused by
-    :func:`arena.simulate.check_engine` before any game)."""
+    :func:`arena.simulate.check_engine` before any game), or None for
+    :func:`run_engine`'s choice."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     tables = list(tables)
+    engine = run_engine(tables, engine)
     for table in tables:
         check_engine(table.players, engine)
     jobs = _jobs(len(tables), n_games, seed, swap)
@@ -222,7 +235,7 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
                    config: RulesConfig | None = None, progress: bool = False, *,
                    content: "Content | str | None" = None, swap: bool = False,
                    workers: int = 1, ray_address: str | None = None,
-                   engine: str = "python") -> dict:
+                   engine: str | None = None) -> dict:
     """Play ``n_games`` games with the named agents (seat order) and summarize them
     (:func:`arena.summary.summarize`, the schema every command writes).
 
@@ -231,19 +244,22 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
     :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
     faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
     games, with the same records for any number, on the ``engine`` given (``"python"``
-    or ``"native"``: the same records too). The returned dict is JSON-serializable.
+    or ``"native"``: the same records too; None: :func:`run_engine`'s choice), which the
+    summary names. The returned dict is JSON-serializable.
     """
     players = list(agent_names)
     if len(players) != 4:
         raise ValueError(f"a game needs 4 players, got {len(players)}: {players}")
     cfg = config if config is not None else RulesConfig.standard()
+    tables = [Table(tuple(players), cfg, content)]
+    engine = run_engine(tables, engine)
     start = time.perf_counter()
-    records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
-                          workers=workers, ray_address=ray_address, progress=progress,
-                          desc="simulating", engine=engine)
+    records = play_tables(tables, n_games, seed, swap=swap, workers=workers,
+                          ray_address=ray_address, progress=progress, desc="simulating",
+                          engine=engine)
     return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
                      swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
-                     changes=config_changes(cfg), data=_content_name(content))
+                     changes=config_changes(cfg), data=_content_name(content), engine=engine)
 
 
 def config_changes(cfg: RulesConfig) -> dict:
