@@ -44,6 +44,10 @@ class NativeCopy(Agent):
     def plays_native(self) -> bool:
         return True
 
+    @property
+    def looks_ahead(self) -> bool:
+        return self.agent.looks_ahead
+
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed)
 
