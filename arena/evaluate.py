@@ -64,10 +64,9 @@ def run_matchup(agents: Sequence, n_games: int, seed: int,
     :func:`arena.runner.play_tables`, on ``engine`` (None: the default,
     :func:`arena.runner.run_engine`)."""
     tables = [Table(tuple(agents), config or RulesConfig.standard(), content)]
-    engine = run_engine(tables, engine)
     return MatchupResult(play_tables(tables, n_games, seed, swap=swap, workers=workers,
                                      progress=progress, desc="evaluating", engine=engine),
-                         engine)
+                         run_engine(tables, engine))
 
 
 def mirror_difference(records: Sequence[dict], mirror: Sequence[dict]) -> dict:

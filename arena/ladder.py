@@ -65,13 +65,12 @@ def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
     pairs = ladder_matchups(specs)
     cfg = config if config is not None else RulesConfig.standard()
     tables = [Table((british, british, malay, malay), cfg) for british, malay in pairs]
-    engine = run_engine(tables, engine)
     records = play_tables(tables, n_games, seed, swap=True, workers=workers,
                           progress=progress, desc="ladder", engine=engine)
     per_table = 2 * n_games
     results = [(british, malay, MatchupResult(records[i * per_table:(i + 1) * per_table]))
                for i, (british, malay) in enumerate(pairs)]
-    return _summary(specs, n_games, seed, cfg, results, engine)
+    return _summary(specs, n_games, seed, cfg, results, run_engine(tables, engine))
 
 
 def _summary(specs, n_games, seed, config, results, engine) -> dict:

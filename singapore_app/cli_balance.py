@@ -94,16 +94,16 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
     except StudyError as exc:
         raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
     tables = study.tables()
-    engine = resolve_engine([p for t in tables for p in t.players], engine,
+    played = resolve_engine([p for t in tables for p in t.players], engine,
                             [t.config for t in tables])
     os.makedirs(out, exist_ok=True)
     start = time.perf_counter()
     records = study.run(workers=workers, ray_address=ray_address, progress=progress,
                         engine=engine)
     result = summarize_study(study, records, seconds=time.perf_counter() - start,
-                             engine=engine)
+                             engine=played)
     write_summary_json(result, os.path.join(out, "summary.json"))
-    write_records_file(records, os.path.join(out, f"records.{records_format}"), engine)
+    write_records_file(records, os.path.join(out, f"records.{records_format}"), played)
     report = write_report(result, out, command="singapore-1819 " + " ".join(sys.argv[1:]))
     for cell in result["cells"]:
         rates = cell["summary"]["win_rate_by_faction"]

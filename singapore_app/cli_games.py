@@ -51,20 +51,20 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     from arena.summary import summarize
 
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    engine = resolve_engine(players, engine, [cfg])
+    played = resolve_engine(players, engine, [cfg])
     start = time.perf_counter()
     records = play_tables([Table(tuple(players), cfg, data)], games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
                           desc="simulating", engine=engine)
     summary = summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=games,
                         swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
-                        changes=config_changes(cfg), data=data, engine=engine)
+                        changes=config_changes(cfg), data=data, engine=played)
     click.echo(format_summary(summary))
     try:
         if json_path:
             write_summary_json(summary, json_path)
         if records_path:
-            write_records_file(records, records_path, engine)
+            write_records_file(records, records_path, played)
         if save_path:
             game = _first_game(players, cfg, data, seed, games)
             with open(save_path, "w", encoding="utf-8") as fh:

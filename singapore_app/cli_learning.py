@@ -195,21 +195,22 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
              else [british, british, malay, malay])
     check_specs(names)
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    engine = resolve_engine(names + (["heuristic"] if mirror else []), engine, [cfg])
-    records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
-                          workers=workers, ray_address=ray_address, progress=progress,
-                          desc="evaluating", engine=engine)
+    # the mirror (four heuristics on the same seeds) in the same run: one engine for both
+    tables = [Table(tuple(names), cfg, data)] + (
+        [Table(("heuristic",) * 4, cfg, data)] if mirror else [])
+    played = resolve_engine([p for t in tables for p in t.players], engine, [cfg])
+    both = play_tables(tables, games, seed, swap=swap, workers=workers,
+                       ray_address=ray_address, progress=progress, desc="evaluating",
+                       engine=engine)
+    records, base = both[:len(both) // len(tables)], both[len(both) // len(tables):]
     summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
                         slavery=cfg.slavery, changes=config_changes(cfg), data=data,
-                        engine=engine)
+                        engine=played)
     summary["ratings"] = openskill_ratings(records)
     if mirror:
-        base = play_tables([Table(("heuristic",) * 4, cfg, data)], games, seed, swap=swap,
-                           workers=workers, ray_address=ray_address, progress=progress,
-                           desc="mirror", engine=engine)
         summary.update(mirror_difference(records, base))
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
-               f"seed {seed}, ruleset {ruleset}, {engine} engine")
+               f"seed {seed}, ruleset {ruleset}, {played} engine")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
         if mirror:
@@ -225,7 +226,7 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
         write_json(summary, json_path)
         click.echo(f"written {json_path}")
     if records_path:
-        write_records_file(records, records_path, engine)
+        write_records_file(records, records_path, played)
     if plot_path:
         plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
         click.echo(f"written {plot_path}")
@@ -299,7 +300,7 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
     from singapore_app.plots import plot_ladder
 
     cfg = rules_config(ruleset, no_slavery)
-    engine = resolve_engine([BASE, *specs], engine, [cfg])
+    resolve_engine([BASE, *specs], engine, [cfg])  # checked, or the fallback said
     summary = run_ladder(specs, games, seed, cfg, progress=progress, workers=workers,
                          engine=engine)
     click.echo(format_ladder(summary))

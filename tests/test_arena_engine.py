@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from arena.runner import Table, run_engine, run_tournament
+from arena.runner import Table, play_tables, run_engine, run_tournament
 from arena.simulate import default_engine
 from singapore_app.cli import main
 from singapore_env import native
@@ -123,3 +123,23 @@ def test_without_the_module_the_commands_play_on_python(no_native, tmp_path):
     assert json.loads((tmp_path / "study" / "summary.json").read_text())["engine"] == "python"
     result = _run("simulate", "--games", 1, "--engine", "native", "--no-progress")
     assert result.exit_code == 2 and "is not built here" in result.output
+
+
+@needs_native
+def test_on_the_default_python_engine_the_lookahead_thinks_on_native_copies(monkeypatch):
+    """A Python-only bot keeps the games on the Python engine; ``learned:pure`` then
+    thinks on native copies of the positions (the same records as the reference run,
+    ``engine="python"``, where it thinks on the Python game)."""
+    from_game, copied = native.NativeGame.from_game, []
+
+    def counted(game):
+        copied.append(len(game.history))
+        return from_game(game)
+
+    monkeypatch.setattr(native.NativeGame, "from_game", counted)
+    tables = [Table(("learned:pure", BOT, "random", BOT))]
+    default = play_tables(tables, 1, 12)
+    assert copied  # its decisions were asked on copies
+    n_copies = len(copied)
+    assert play_tables(tables, 1, 12, engine="python") == default
+    assert len(copied) == n_copies  # none in the reference run
