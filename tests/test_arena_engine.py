@@ -143,3 +143,17 @@ def test_on_the_default_python_engine_the_lookahead_thinks_on_native_copies(monk
     n_copies = len(copied)
     assert play_tables(tables, 1, 12, engine="python") == default
     assert len(copied) == n_copies  # none in the reference run
+
+
+@needs_native
+def test_one_agent_plays_on_either_engine_in_turn():
+    """Runs of one process may play on different engines (each its default): an agent
+    object that read candidate features of native games reads them of Python games
+    next, and back (the same games both ways)."""
+    from agents.registry import make_agent
+    from arena.simulate import play_game
+
+    agents = [make_agent("learned:pure-policy"), "random", "random", "random"]
+    results = [play_game(3, agents, engine=engine)
+               for engine in ("native", "python", "native")]
+    assert results[0] == results[1] == results[2]
