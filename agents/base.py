@@ -36,6 +36,10 @@ class Agent:
 
     #: Short name used in tournament summaries and by :func:`agents.registry.make_agent`.
     name: str = "agent"
+    #: Whether the agent plays positions forward to decide (a lookahead, a search): the
+    #: costly thinkers, which think faster on a native copy of a Python game when they
+    #: play native games (:func:`agents.native_copy.on_native_copy`).
+    looks_ahead: bool = False
 
     @property
     def plays_native(self) -> bool:

@@ -168,15 +168,17 @@ class PolicyView:
         limit_threads()
         self.policy = policy
         self._candidates: CandidateEncoder | None = None
+        self._candidates_of = None  # the observation encoder they go with
 
     def observation(self, game, seat: int) -> dict:
         """``seat``'s observation of ``game`` as the policy reads it."""
         encoder = _encoder_for(game)
         obs = {"observation": encoder.encode(game, seat)}
         if self.policy.needs_candidates:
-            if self._candidates is None or self._candidates.table is not encoder.table:
+            if self._candidates_of is not encoder:  # (another engine, rules or content)
                 self._candidates = CandidateEncoder.for_observations(
                     encoder, resolve_prior(self.policy.meta.get("candidate_prior")))
+                self._candidates_of = encoder
             obs.update(self._candidates.encode(game, seat))
         return obs
 

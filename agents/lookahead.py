@@ -58,6 +58,8 @@ class LookaheadPolicies(Agent):
     scores the position right after the answer (how the shipped value networks' training
     positions were collected, ``training/lookahead_value.py``)."""
 
+    looks_ahead = True
+
     def __init__(self, student: Agent, values: dict[int, PointerActor],
                  seed: int | None = None, rollout: bool = True):
         if not all(net.has_value for net in values.values()):

@@ -3,7 +3,8 @@
     summary = run_ladder(["random", "heuristic", "mcts:iters=24"], n_games=20, seed=7)
 
 Matchups (each seat-swapped on the same seeds, so ``2 * n_games`` games each, played
-by :func:`arena.runner.play_tables`, on ``workers`` processes):
+by :func:`arena.runner.play_tables`, on ``workers`` processes and one engine, the
+native one where every agent sits there, :func:`arena.runner.run_engine`):
 
 * the **mirror baseline**: heuristic British against heuristic Malay -- what an agent
   that plays exactly like the heuristic wins as each faction on these seeds;
@@ -30,7 +31,7 @@ from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS
 
 from .evaluate import MatchupResult
-from .runner import Table, play_tables
+from .runner import Table, play_tables, run_engine
 from .summary import faction_wins, openskill_ratings, paired_by_seed
 
 BASE = "heuristic"
@@ -53,8 +54,9 @@ def _faction_rate(result: MatchupResult, faction: str) -> dict:
 
 def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
                config: RulesConfig | None = None, progress: bool = False,
-               workers: int = 1) -> dict:
-    """Play every ladder matchup on ``n_games`` seeds (seat-swapped) and summarize."""
+               workers: int = 1, engine: str | None = None) -> dict:
+    """Play every ladder matchup on ``n_games`` seeds (seat-swapped) on ``engine`` (None:
+    one for all of them, :func:`arena.runner.run_engine`) and summarize."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     for spec in specs:
@@ -64,14 +66,14 @@ def run_ladder(specs: Sequence[str], n_games: int, seed: int = 0,
     cfg = config if config is not None else RulesConfig.standard()
     tables = [Table((british, british, malay, malay), cfg) for british, malay in pairs]
     records = play_tables(tables, n_games, seed, swap=True, workers=workers,
-                          progress=progress, desc="ladder")
+                          progress=progress, desc="ladder", engine=engine)
     per_table = 2 * n_games
     results = [(british, malay, MatchupResult(records[i * per_table:(i + 1) * per_table]))
                for i, (british, malay) in enumerate(pairs)]
-    return _summary(specs, n_games, seed, cfg, results)
+    return _summary(specs, n_games, seed, cfg, results, run_engine(tables, engine))
 
 
-def _summary(specs, n_games, seed, config, results) -> dict:
+def _summary(specs, n_games, seed, config, results, engine) -> dict:
     by_pair = {(b, m): r for b, m, r in results}
     mirror = by_pair[(BASE, BASE)]
     baseline = {f: _faction_rate(mirror, f) for f in FACTIONS}
@@ -90,7 +92,7 @@ def _summary(specs, n_games, seed, config, results) -> dict:
     return {
         "agents": list(dict.fromkeys(specs)),
         "seeds": n_games, "games_per_matchup": 2 * n_games, "seed": seed,
-        "ruleset": cfg.ruleset, "slavery": cfg.slavery,
+        "ruleset": cfg.ruleset, "slavery": cfg.slavery, "engine": engine,
         "mirror_baseline": baseline,
         "vs_heuristic": vs_heuristic,
         "matchups": [{"british": b, "malay": m, "games": r.games,

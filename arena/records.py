@@ -23,6 +23,10 @@ Parquet or CSV). Columns, with ``SEAT`` each of the four seat names:
 ``conflict_strength``           summed strength of those events
 ``conflict_contributed``        summed strength the players contributed to them
 ==============================  ==========================================================
+
+No column times anything or names the engine: a record is the same whichever engine
+played the game, how fast and on how many workers (the run's summary and a Parquet
+file's metadata name the engine, :func:`write_records`).
 """
 
 from __future__ import annotations
@@ -108,13 +112,22 @@ def game_record(finished: "Game | NativeGame", agents: Sequence[str], **keys) ->
     return record
 
 
-def write_records(records: list[dict], path: str) -> None:
+def write_records(records: list[dict], path: str, engine: str | None = None) -> None:
     """Write the records as a table: Parquet (``.parquet``, needs pyarrow) or CSV
-    (anything else), through pandas."""
+    (anything else), through pandas. A Parquet file names the ``engine`` that played
+    the games in its schema's metadata (key ``engine``), not in a column: the rows are
+    the same on either engine."""
     import pandas as pd
 
     frame = pd.DataFrame.from_records(records)
-    if str(path).endswith(".parquet"):
-        frame.to_parquet(path, index=False)
-    else:
+    if not str(path).endswith(".parquet"):
         frame.to_csv(path, index=False)
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if engine is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               b"engine": engine.encode()})
+    pq.write_table(table, path)

@@ -16,6 +16,10 @@ game resets its agents with its own seeds, so a record does not depend on which
 process played it: the records are identical for any number of workers, and on either
 ``engine`` (``"native"`` plays the same games on the compiled twin, for the players
 :func:`arena.simulate.check_engine` lets sit; it refuses the others before any game).
+Without an engine named, :func:`run_engine` picks one for the whole run: native where
+the module is built and every player of every table sits at a native game, else Python,
+where the players that look ahead then think on native copies of the positions
+(:mod:`agents.native_copy`; ``engine="python"`` is the reference run, without them).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from singapore_env.engine.config import RulesConfig
 
 from .records import game_record
-from .simulate import check_engine, game_seeds, play_game
+from .simulate import check_engine, default_engine, game_seeds, play_game
 from .summary import summarize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,27 +71,34 @@ def _jobs(n_tables: int, n_games: int, seed: int, swap: bool) -> list[tuple]:
 
 
 # ---------------------------------------------------------------- one game
-_AGENTS: dict = {}  # (table index, seat, spec) -> agent, per process
+_AGENTS: dict = {}  # (table index, seat, spec, copies) -> agent, per process
 
 
-def _agent(table_index: int, seat: int, player):
+def _agent(table_index: int, seat: int, player, copies: bool = False):
+    """The agent of a player: built once per process from a spec; with ``copies``, one
+    that looks ahead thinks on native copies (:func:`agents.native_copy.on_native_copy`)."""
+    from agents.native_copy import on_native_copy
+    from agents.registry import as_agent
+
     if not isinstance(player, str):
-        return player
-    key = (table_index, seat, player)
+        return on_native_copy(as_agent(player)) if copies else player
+    key = (table_index, seat, player, copies)
     if key not in _AGENTS:
-        from agents.registry import make_agent
-
-        _AGENTS[key] = make_agent(player)
+        agent = as_agent(player)
+        _AGENTS[key] = on_native_copy(agent) if copies else agent
     return _AGENTS[key]
 
 
-def play_job(tables: Sequence[Table], job: tuple, engine: str = "python") -> dict:
-    """Play one game of a job list on ``engine`` and return its record."""
+def play_job(tables: Sequence[Table], job: tuple, engine: str = "python",
+             copies: bool = False) -> dict:
+    """Play one game of a job list on ``engine`` (on the Python engine with ``copies``,
+    the players that look ahead think on native copies: the same game) and return its
+    record."""
     t, i, layout, (engine_seed, *agent_seeds) = job
     table = tables[t]
     order = MIRROR if layout else IDENTITY
     labels = table.labels()
-    agents = [_agent(t, p, table.players[order[p]]) for p in range(4)]
+    agents = [_agent(t, p, table.players[order[p]], copies) for p in range(4)]
     result = play_game(engine_seed, agents, table.config, content=table.content,
                        agent_seeds=[agent_seeds[order[p]] for p in range(4)], keep_game=True,
                        engine=engine)
@@ -97,20 +108,20 @@ def play_job(tables: Sequence[Table], job: tuple, engine: str = "python") -> dic
 
 # ---------------------------------------------------------------- worker processes
 _TABLES: list[Table] = []
-_ENGINE: list[str] = ["python"]
+_MODE: list = ["python", False]  # the engine, copies
 
 
-def _init_worker(tables: list[Table], engine: str) -> None:
+def _init_worker(tables: list[Table], engine: str, copies: bool) -> None:
     from agents.threads import limit_threads
 
     limit_threads(1)
     _TABLES[:] = tables
-    _ENGINE[:] = [engine]
+    _MODE[:] = [engine, copies]
     _AGENTS.clear()
 
 
 def _play_chunk(jobs: list[tuple]) -> list[dict]:
-    return [play_job(_TABLES, job, _ENGINE[0]) for job in jobs]
+    return [play_job(_TABLES, job, *_MODE) for job in jobs]
 
 
 def _chunks(jobs: list, size: int) -> list[list]:
@@ -121,15 +132,16 @@ def _chunk_size(n_jobs: int, workers: int) -> int:
     return max(1, min(50, n_jobs // (workers * 8)))
 
 
-def _local(tables: list[Table], jobs: list[tuple], workers: int,
-           engine: str) -> Iterator[list[dict]]:
+def _local(tables: list[Table], jobs: list[tuple], workers: int, engine: str,
+           copies: bool) -> Iterator[list[dict]]:
     if workers <= 1:
         for job in jobs:
-            yield [play_job(tables, job, engine)]
+            yield [play_job(tables, job, engine, copies)]
         return
     if any(not isinstance(p, str) for t in tables for p in t.players):
         raise ValueError("workers > 1 needs agent specs (strings), not agent objects")
-    with multiprocessing.get_context().Pool(workers, _init_worker, (tables, engine)) as pool:
+    with multiprocessing.get_context().Pool(workers, _init_worker,
+                                            (tables, engine, copies)) as pool:
         yield from pool.imap(_play_chunk, _chunks(jobs, _chunk_size(len(jobs), workers)))
 
 
@@ -165,8 +177,8 @@ def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
         raise RayUnavailable(f"no Ray cluster answers at {address!r}: {exc}") from None
 
 
-def _ray(tables: list[Table], jobs: list[tuple], address: str,
-         engine: str) -> Iterator[list[dict]]:
+def _ray(tables: list[Table], jobs: list[tuple], address: str, engine: str,
+         copies: bool) -> Iterator[list[dict]]:
     """The same chunks as remote Ray tasks (results in submission order)."""
     import ray
 
@@ -174,7 +186,7 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str,
 
     @ray.remote
     def chunk(tables_ref, jobs_chunk):
-        _init_worker(tables_ref, engine)
+        _init_worker(tables_ref, engine, copies)
         return _play_chunk(jobs_chunk)
 
     tables_ref = ray.put(tables)
@@ -185,22 +197,37 @@ def _ray(tables: list[Table], jobs: list[tuple], address: str,
         yield ray.get(future)
 
 
+def run_engine(tables: Sequence[Table], engine: str | None = None) -> str:
+    """The engine a run of ``tables`` plays on: ``engine`` if given, else the default of
+    all their players and rules (:func:`arena.simulate.default_engine`)."""
+    if engine is not None:
+        return engine
+    players = [p for table in tables for p in table.players]
+    return default_engine(players, [table.config for table in tables])[0]
+
+
 def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: bool = False,
                 workers: int = 1, ray_address: str | None = None, progress: bool = False,
-                desc: str = "games", engine: str = "python") -> list[dict]:
+                desc: str = "games", engine: str | None = None) -> list[dict]:
     """Play ``n_games`` seeds (twice with ``swap``) on every table; the records in table,
     game, layout order. ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
     the games on a Ray cluster instead of local processes. ``engine`` is ``"python"``
-    or ``"native"`` (the same records; players refused by
-    :func:`arena.simulate.check_engine` before any game)."""
+    (the reference: every player thinks on the Python engine) or ``"native"`` (the same
+    records; players refused by :func:`arena.simulate.check_engine` before any game), or
+    None for :func:`run_engine`'s choice; where that is the Python engine, the players
+    that look ahead and have a native twin think on native copies of the positions
+    (:mod:`agents.native_copy`: the same decisions, so the same records, faster)."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     tables = list(tables)
+    copies = engine is None
+    engine = run_engine(tables, engine)
+    copies = copies and engine == "python"
     for table in tables:
         check_engine(table.players, engine)
     jobs = _jobs(len(tables), n_games, seed, swap)
-    source = (_ray(tables, jobs, ray_address, engine) if ray_address
-              else _local(tables, jobs, workers, engine))
+    source = (_ray(tables, jobs, ray_address, engine, copies) if ray_address
+              else _local(tables, jobs, workers, engine, copies))
     bar = None
     if progress and sys.stderr.isatty():
         from tqdm import tqdm
@@ -222,7 +249,7 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
                    config: RulesConfig | None = None, progress: bool = False, *,
                    content: "Content | str | None" = None, swap: bool = False,
                    workers: int = 1, ray_address: str | None = None,
-                   engine: str = "python") -> dict:
+                   engine: str | None = None) -> dict:
     """Play ``n_games`` games with the named agents (seat order) and summarize them
     (:func:`arena.summary.summarize`, the schema every command writes).
 
@@ -231,19 +258,22 @@ def run_tournament(n_games: int, agent_names: Sequence, seed: int = 0,
     :class:`~singapore_env.engine.content.Content`); ``swap`` plays every seed twice, each
     faction's two seats exchanged; ``workers`` processes (or a Ray cluster) play the
     games, with the same records for any number, on the ``engine`` given (``"python"``
-    or ``"native"``: the same records too). The returned dict is JSON-serializable.
+    or ``"native"``: the same records too; None: :func:`run_engine`'s choice), which the
+    summary names. The returned dict is JSON-serializable.
     """
     players = list(agent_names)
     if len(players) != 4:
         raise ValueError(f"a game needs 4 players, got {len(players)}: {players}")
     cfg = config if config is not None else RulesConfig.standard()
+    tables = [Table(tuple(players), cfg, content)]
+    played = run_engine(tables, engine)
     start = time.perf_counter()
-    records = play_tables([Table(tuple(players), cfg, content)], n_games, seed, swap=swap,
-                          workers=workers, ray_address=ray_address, progress=progress,
-                          desc="simulating", engine=engine)
+    records = play_tables(tables, n_games, seed, swap=swap, workers=workers,
+                          ray_address=ray_address, progress=progress, desc="simulating",
+                          engine=engine)
     return summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=n_games,
                      swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
-                     changes=config_changes(cfg), data=_content_name(content))
+                     changes=config_changes(cfg), data=_content_name(content), engine=played)
 
 
 def config_changes(cfg: RulesConfig) -> dict:

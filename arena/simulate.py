@@ -7,14 +7,17 @@ Many games (a tournament, on processes or Ray) are :mod:`arena.runner`.
 
 No RL imports here: agents decide through :meth:`agents.base.Agent.choose`.
 
-Engines. ``engine="python"`` (the default) plays a :class:`~singapore_env.engine.Game`;
-``engine="native"`` a :class:`~singapore_env.native.NativeGame`, the compiled twin: the
-same seeds and decisions give the same game, so the same result and record. Only
-agents with a native twin or that read the observation alone
-(:attr:`agents.base.Agent.plays_native`: ``heuristic``, ``random``, ``learned:PATH`` of a flat actor or of a pointer policy without a prior,
-``learned:pure-policy`` and ``learned:pure``, an agent playing through ``act``) sit at
-a native game;
-:func:`check_engine` refuses the others by name.
+Engines. ``engine="python"`` (:func:`play_game`'s default) plays a
+:class:`~singapore_env.engine.Game`; ``engine="native"`` a
+:class:`~singapore_env.native.NativeGame`, the compiled twin: the same seeds and
+decisions give the same game, so the same result and record. Only agents that read the
+observation alone or have a native twin (:attr:`agents.base.Agent.plays_native`:
+``heuristic``, ``random``, ``learned:PATH`` of a flat actor or of a pointer policy
+without a prior, ``learned:pure-policy`` and ``learned:pure``, an agent playing through
+``act``) sit at
+a native game; :func:`check_engine` refuses the others by name. Many games
+(:mod:`arena.runner`) play where :func:`default_engine` says unless told: on the
+native engine where it is built and every player sits there, else on the Python engine.
 
 Seeds. Many games with base seed ``S`` plays game ``i`` (0-based) with seeds drawn
 from ``numpy.random.SeedSequence(S).spawn(n_games)[i].generate_state(5, numpy.uint64)``:
@@ -51,9 +54,9 @@ MAX_DECISIONS = 100_000
 #: The engines a game can be played on.
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
-NATIVE_PLAYERS = ("heuristic, random, learned:PATH or learned-sample:PATH of a flat actor or of a "
-                  "pointer policy without a prior, learned:pure-policy, learned:pure, an "
-                  "agent that plays through act(observation, mask) alone")
+NATIVE_PLAYERS = ("heuristic, random, learned:PATH or learned-sample:PATH of a flat actor "
+                  "or of a pointer policy without a prior, learned:pure-policy, learned:pure, "
+                  "an agent that plays through act(observation, mask) alone")
 
 
 @dataclass
@@ -79,6 +82,13 @@ def default_agent_seeds(seed: int) -> list[int]:
     return [int(x) for x in np.random.SeedSequence([seed, 1819]).generate_state(4, np.uint64)]
 
 
+def python_only(agents: Sequence) -> list[str]:
+    """The names of the ``agents`` (agents or specs, each built once:
+    :func:`agents.registry.as_agent`) that cannot sit at a native game, in order."""
+    names = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.plays_native]
+    return list(dict.fromkeys(names))
+
+
 def check_engine(agents: Sequence, engine: str) -> None:
     """Raise unless all ``agents`` (agents or specs) can play on ``engine``: ValueError
     naming an unknown engine or the agents that cannot sit at a native game,
@@ -92,13 +102,29 @@ def check_engine(agents: Sequence, engine: str) -> None:
     from singapore_env.native import require
 
     require()
-    refused = [a.name for a in map(as_agent, dict.fromkeys(agents)) if not a.plays_native]
+    refused = python_only(agents)
     if refused:
         raise ValueError(f"the native engine seats only players with a native twin or that "
                          f"read the observation and the action mask alone ({NATIVE_PLAYERS}); "
                          f"these read the Python "
-                         f"engine's game and cannot sit: {', '.join(dict.fromkeys(refused))} "
+                         f"engine's game and cannot sit: {', '.join(refused)} "
                          f"(play them on the python engine)")
+
+
+def default_engine(agents: Sequence,
+                   configs: Sequence[RulesConfig] = ()) -> tuple[str, list[str]]:
+    """The engine games between ``agents`` (agents or specs) under ``configs`` play on
+    when none is asked for, and the Python-only players that kept them off the native
+    engine: ``("native", [])`` where the native module is built, plays every
+    configuration's ruleset and every agent sits at a native game (the same games,
+    faster); else ``("python", names)``, ``names`` empty when the module or a ruleset
+    decided it."""
+    from singapore_env import native
+
+    if not native.available() or not all(native.plays(cfg) for cfg in configs):
+        return "python", []
+    refused = python_only(agents)
+    return ("python", refused) if refused else ("native", [])
 
 
 def new_game(engine: str, seed: int, config: RulesConfig, content: "Content",

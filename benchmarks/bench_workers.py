@@ -1,5 +1,5 @@
-"""Games per second of random players on 1 and N worker processes, and whether the
-per-game records are identical (they must be).
+"""Games per second of random players on 1 and N worker processes (on the Python
+engine), and whether the per-game records are identical (they must be).
 
     python benchmarks/bench_workers.py --games 2000 --workers 2
     python benchmarks/bench_workers.py --search mcts:iters=8:topk=3:horizon=1 --games 16
@@ -35,9 +35,9 @@ def cpu_seconds() -> float:
 
 def measure(games: int, workers: int, seed: int) -> tuple[float, float, list[dict]]:
     table = Table(("random",) * 4)
-    play_tables([table], 4, seed, workers=workers)  # warm up (imports, first games)
+    play_tables([table], 4, seed, workers=workers, engine="python")  # warm up (imports)
     cpu, wall = cpu_seconds(), time.perf_counter()
-    records = play_tables([table], games, seed, workers=workers)
+    records = play_tables([table], games, seed, workers=workers, engine="python")
     return time.perf_counter() - wall, cpu_seconds() - cpu, records
 
 

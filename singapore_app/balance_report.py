@@ -111,7 +111,8 @@ def write_report(result: dict, out: str | Path, command: str = "") -> Path:
     study = result["study"]
     lines = ["# Balance study", "",
              f"{study['games']} seeds per cell{', each played twice (seats swapped)' if study['swap'] else ''}, "
-             f"seed {study['seed']}; {result['games']} games in all."]
+             f"seed {study['seed']}; {result['games']} games in all"
+             + (f", on the {result['engine']} engine." if result.get("engine") else ".")]
     if command:
         lines += ["", "```", command, "```"]
     lines += ["", "## Faction win rates (95 % intervals, the seed as the unit)", "",

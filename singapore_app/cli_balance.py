@@ -12,9 +12,9 @@ import click
 
 from singapore_env.engine.content import DATA_DIR, FACTIONS
 
-from .cli_options import (OUTPUT_DIR, ci_text, parse_players, pct, rules_options,
-                          variant_config, variant_options, write_records_file,
-                          write_summary_json)
+from .cli_options import (OUTPUT_DIR, ci_text, engine_option, parse_players, pct,
+                          resolve_engine, rules_options, variant_config, variant_options,
+                          write_records_file, write_summary_json)
 
 
 # ---------------------------------------------------------------- balance
@@ -46,6 +46,7 @@ def _parse_mixes(ctx, param, values) -> dict:
                    "[default: swap].")
 @rules_options
 @variant_options
+@engine_option
 @click.option("--out", default="runs/balance", show_default=True,
               type=OUTPUT_DIR,
               help="Folder for summary.json, the records, report.md and its figures.")
@@ -53,7 +54,7 @@ def _parse_mixes(ctx, param, values) -> dict:
               default="parquet", show_default=True, help="Format of the per-game records.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings, data_dir,
-            workers, ray_address, out, records_format, progress) -> None:
+            workers, ray_address, engine, out, records_format, progress) -> None:
     """A balance study: agent mixes x rule variants x card data, seat-swapped games,
     win rates with 95% intervals, VP by source, ratings and a report.
 
@@ -92,12 +93,17 @@ def balance(study_file, mixes, games, seed, swap, ruleset, no_slavery, settings,
         study.check()
     except StudyError as exc:
         raise click.BadParameter(str(exc), param_hint="'STUDY_FILE'") from None
+    tables = study.tables()
+    played = resolve_engine([p for t in tables for p in t.players], engine,
+                            [t.config for t in tables])
     os.makedirs(out, exist_ok=True)
     start = time.perf_counter()
-    records = study.run(workers=workers, ray_address=ray_address, progress=progress)
-    result = summarize_study(study, records, seconds=time.perf_counter() - start)
+    records = study.run(workers=workers, ray_address=ray_address, progress=progress,
+                        engine=engine)
+    result = summarize_study(study, records, seconds=time.perf_counter() - start,
+                             engine=played)
     write_summary_json(result, os.path.join(out, "summary.json"))
-    write_records_file(records, os.path.join(out, f"records.{records_format}"))
+    write_records_file(records, os.path.join(out, f"records.{records_format}"), played)
     report = write_report(result, out, command="singapore-1819 " + " ".join(sys.argv[1:]))
     for cell in result["cells"]:
         rates = cell["summary"]["win_rate_by_faction"]

@@ -11,8 +11,8 @@ import click
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import SEAT_NAMES, ContentError, resolve_content
 
-from .cli_options import (OUTPUT_FILE, RECORDS_HELP, check_engine_players, engine_option,
-                          format_summary, parse_players, rules_config, rules_options,
+from .cli_options import (OUTPUT_FILE, RECORDS_HELP, engine_option, format_summary,
+                          parse_players, resolve_engine, rules_config, rules_options,
                           variant_config, variant_options, write_records_file,
                           write_summary_json)
 
@@ -42,7 +42,7 @@ from .cli_options import (OUTPUT_FILE, RECORDS_HELP, check_engine_players, engin
               help="Show a progress bar (only on a terminal).")
 def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str,
              no_slavery: bool, settings: dict, data_dir: str | None, workers: int,
-             ray_address: str | None, engine: str, json_path: str | None,
+             ray_address: str | None, engine: str | None, json_path: str | None,
              records_path: str | None, save_path: str | None, progress: bool) -> None:
     """Play GAMES games between agents and print win rates with 95% intervals."""
     import time
@@ -51,20 +51,20 @@ def simulate(players: list[str], games: int, seed: int, swap: bool, ruleset: str
     from arena.summary import summarize
 
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    check_engine_players(players, engine)
+    played = resolve_engine(players, engine, [cfg])
     start = time.perf_counter()
     records = play_tables([Table(tuple(players), cfg, data)], games, seed, swap=swap,
                           workers=workers, ray_address=ray_address, progress=progress,
                           desc="simulating", engine=engine)
     summary = summarize(records, seconds=time.perf_counter() - start, seed=seed, seeds=games,
                         swap=swap, ruleset=cfg.ruleset, slavery=cfg.slavery,
-                        changes=config_changes(cfg), data=data)
+                        changes=config_changes(cfg), data=data, engine=played)
     click.echo(format_summary(summary))
     try:
         if json_path:
             write_summary_json(summary, json_path)
         if records_path:
-            write_records_file(records, records_path)
+            write_records_file(records, records_path, played)
         if save_path:
             game = _first_game(players, cfg, data, seed, games)
             with open(save_path, "w", encoding="utf-8") as fh:

@@ -10,10 +10,10 @@ import click
 from singapore_env.engine.config import RULESETS
 from singapore_env.engine.content import FACTIONS
 
-from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_engine_players,
-                          check_specs, ci_text, engine_option, missing_package, parse_players,
-                          pct, rules_config, rules_options, variant_config, variant_options,
-                          write_records_file)
+from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
+                          engine_option, missing_package, parse_players, pct,
+                          resolve_engine, rules_config, rules_options, variant_config,
+                          variant_options, write_records_file)
 
 
 # ---------------------------------------------------------------- training
@@ -195,20 +195,22 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
              else [british, british, malay, malay])
     check_specs(names)
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    check_engine_players(names, engine)
-    records = play_tables([Table(tuple(names), cfg, data)], games, seed, swap=swap,
-                          workers=workers, ray_address=ray_address, progress=progress,
-                          desc="evaluating", engine=engine)
+    # the mirror (four heuristics on the same seeds) in the same run: one engine for both
+    tables = [Table(tuple(names), cfg, data)] + (
+        [Table(("heuristic",) * 4, cfg, data)] if mirror else [])
+    played = resolve_engine([p for t in tables for p in t.players], engine, [cfg])
+    both = play_tables(tables, games, seed, swap=swap, workers=workers,
+                       ray_address=ray_address, progress=progress, desc="evaluating",
+                       engine=engine)
+    records, base = both[:len(both) // len(tables)], both[len(both) // len(tables):]
     summary = summarize(records, seed=seed, seeds=games, swap=swap, ruleset=cfg.ruleset,
-                        slavery=cfg.slavery, changes=config_changes(cfg), data=data)
+                        slavery=cfg.slavery, changes=config_changes(cfg), data=data,
+                        engine=played)
     summary["ratings"] = openskill_ratings(records)
     if mirror:
-        base = play_tables([Table(("heuristic",) * 4, cfg, data)], games, seed, swap=swap,
-                           workers=workers, ray_address=ray_address, progress=progress,
-                           desc="mirror", engine=engine)
         summary.update(mirror_difference(records, base))
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
-               f"seed {seed}, ruleset {ruleset}")
+               f"seed {seed}, ruleset {ruleset}, {played} engine")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
         if mirror:
@@ -224,7 +226,7 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
         write_json(summary, json_path)
         click.echo(f"written {json_path}")
     if records_path:
-        write_records_file(records, records_path)
+        write_records_file(records, records_path, played)
     if plot_path:
         plot_faction_win_rates({f"{names[0]} vs {names[2]}": summary}, plot_path)
         click.echo(f"written {plot_path}")
@@ -288,16 +290,19 @@ def _parse_agents(ctx, param, value: str) -> list[str]:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes playing games (the results do not depend on it).")
 @rules_options
+@engine_option
 def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progress,
-           workers) -> None:
+           workers, engine) -> None:
     """Every agent against the heuristic faction and each other: win rates with 95%
     intervals next to the mirror baseline, and OpenSkill ratings."""
     from arena.evaluate import write_json
-    from arena.ladder import run_ladder
+    from arena.ladder import BASE, run_ladder
     from singapore_app.plots import plot_ladder
 
-    summary = run_ladder(specs, games, seed, rules_config(ruleset, no_slavery), progress=progress,
-                         workers=workers)
+    cfg = rules_config(ruleset, no_slavery)
+    resolve_engine([BASE, *specs], engine, [cfg])  # checked, or the fallback said
+    summary = run_ladder(specs, games, seed, cfg, progress=progress, workers=workers,
+                         engine=engine)
     click.echo(format_ladder(summary))
     if json_path:
         write_json(summary, json_path)
@@ -314,7 +319,8 @@ def _points(difference: float, ci: list[float]) -> str:
 def format_ladder(summary: dict) -> str:
     """A readable table of a :func:`arena.ladder.run_ladder` summary."""
     lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
-             f"seed {summary['seed']}, ruleset {summary['ruleset']}", ""]
+             f"seed {summary['seed']}, ruleset {summary['ruleset']}, "
+             f"{summary['engine']} engine", ""]
     base = summary["mirror_baseline"]
     lines.append(f"{'agent':<34}{'as british vs heuristic':<34}{'as malay vs heuristic':<34}")
     lines.append(f"{'(mirror baseline)':<34}" + "".join(

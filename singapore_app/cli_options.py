@@ -70,6 +70,7 @@ def format_summary(summary: dict) -> str:
         f"1819 Singapore: {summary['games']} games"
         f"{' (seats swapped)' if summary.get('swap') else ''}, ruleset {summary['ruleset']} "
         f"(slavery {'on' if summary.get('slavery', True) else 'off'}), seed {summary['seed']}"
+        + (f", {summary['engine']} engine" if summary.get("engine") else "")
         + (f"; changed: {changes}" if changes else "")
         + (f"; data: {summary['data']}" if summary.get("data") else ""),
         "",
@@ -179,28 +180,40 @@ def variant_options(fn):
 
 
 def engine_option(fn):
-    """``--engine python|native``: the rules engine the games are played on."""
+    """``--engine native|python``: the rules engine the games are played on (default:
+    :func:`resolve_engine`'s)."""
     from arena.simulate import ENGINES
 
-    return click.option("--engine", type=click.Choice(ENGINES), default="python",
-                        show_default=True,
+    return click.option("--engine", type=click.Choice(ENGINES[::-1]), default=None,
                         help="The engine playing the games: native is the compiled twin "
-                             "(the same games, faster) and seats only random and learned "
-                             "players that read the observation alone.")(fn)
+                             "(the same games and records, faster), python the reference. "
+                             "[default: native where it is built and every player has a "
+                             "native twin, else python]")(fn)
 
 
-def check_engine_players(players: list[str], engine: str) -> None:
-    """The players can sit on ``engine``, or a usage error (exit code 2) naming those
-    that cannot, or saying that the native module is not built."""
-    from arena.simulate import check_engine
+def resolve_engine(players, engine: str | None, configs=()) -> str:
+    """The engine a command plays ``players`` (specs) on under ``configs``: ``engine``
+    when given, checked (a usage error, exit code 2, naming the players that cannot sit
+    at a native game, or saying that the native module is not built); else the default
+    (:func:`arena.simulate.default_engine`), and when Python-only players keep the games
+    on the Python engine, one line on stderr naming them."""
+    from arena.simulate import check_engine, default_engine
     from singapore_env.native import NativeUnavailable
 
+    if engine is None:
+        engine, python_only = default_engine(players, configs)
+        if python_only:
+            click.echo(f"playing on the python engine: {', '.join(python_only)} "
+                       f"{'has' if len(python_only) == 1 else 'have'} no native twin",
+                       err=True)
+        return engine
     try:
         check_engine(players, engine)
     except NativeUnavailable as exc:
         raise click.UsageError(str(exc)) from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+    return engine
 
 
 def variant_config(ruleset: str, no_slavery: bool, settings: dict, data_dir: str | None):
@@ -236,8 +249,8 @@ def write_summary_json(data: dict, path: str) -> None:
     click.echo(f"summary written to {path}")
 
 
-def write_records_file(records: list[dict], path: str) -> None:
+def write_records_file(records: list[dict], path: str, engine: str | None = None) -> None:
     from arena.records import write_records
 
-    write_records(records, path)
+    write_records(records, path, engine)
     click.echo(f"{len(records)} game records written to {path}")

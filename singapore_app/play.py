@@ -33,7 +33,10 @@ _PER_SEAT = re.compile(r"\[(-?\d+), (-?\d+), (-?\d+), (-?\d+)\]")
 
 def make_opponents(spec: str, me: int, seed: int) -> list:
     """Agents for the three other seats from ``--opponents``: one spec for all three, or
-    three comma-separated specs for the other seats in seat order (ValueError if not)."""
+    three comma-separated specs for the other seats in seat order (ValueError if not);
+    one that looks ahead thinks on native copies of the game where it can
+    (:func:`agents.native_copy.on_native_copy`)."""
+    from agents.native_copy import on_native_copy
     from agents.registry import make_agent
 
     specs = [x.strip() for x in spec.split(",")]
@@ -44,7 +47,7 @@ def make_opponents(spec: str, me: int, seed: int) -> list:
                          f"agents (other seats in seat order), got {spec!r}")
     agents: list = [None] * 4
     for p, one in zip([p for p in range(4) if p != me], specs):
-        agents[p] = make_agent(one, seed + p)
+        agents[p] = on_native_copy(make_agent(one, seed + p))
     return agents
 
 

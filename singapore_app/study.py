@@ -108,12 +108,14 @@ class Study:
                 for variant in self.variants for mix, players in self.mixes.items()]
 
     def run(self, workers: int = 1, ray_address: str | None = None,
-            progress: bool = False) -> list[dict]:
-        """Play the study; the per-game records (identical for any ``workers``)."""
+            progress: bool = False, engine: str | None = None) -> list[dict]:
+        """Play the study on ``engine`` (None: one for every cell,
+        :func:`arena.runner.run_engine`); the per-game records (identical for any
+        ``workers`` and either engine)."""
         self.check()
         return play_tables(self.tables(), self.games, self.seed, swap=self.swap,
                            workers=workers, ray_address=ray_address, progress=progress,
-                           desc="study")
+                           desc="study", engine=engine)
 
     def to_dict(self) -> dict:
         return {"games": self.games, "seed": self.seed, "swap": self.swap,
@@ -163,10 +165,12 @@ def _variant(raw: dict, base: Path, where: str) -> Variant:
 
 
 # ---------------------------------------------------------------- results
-def summarize_study(study: Study, records: list[dict], seconds: float | None = None) -> dict:
+def summarize_study(study: Study, records: list[dict], seconds: float | None = None,
+                    engine: str | None = None) -> dict:
     """Per cell the shared summary; per non-baseline cell its difference from the
     baseline variant (same mix): faction win rates and mean VP by source; OpenSkill
-    ratings over every agent of the study (if openskill is installed)."""
+    ratings over every agent of the study (if openskill is installed); the ``engine``
+    that played it, when given."""
     cells = []
     for variant in study.variants:
         for mix in study.mixes:
@@ -176,6 +180,8 @@ def summarize_study(study: Study, records: list[dict], seconds: float | None = N
                                                changes=variant.settings, data=variant.data)})
     out = {"schema": STUDY_SCHEMA, "study": study.to_dict(), "games": len(records),
            "cells": cells, "differences": _differences(study, cells, records)}
+    if engine is not None:
+        out["engine"] = engine
     if seconds is not None:
         out["seconds"] = seconds
         out["games_per_second"] = len(records) / max(seconds, 1e-9)

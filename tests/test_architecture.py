@@ -176,7 +176,8 @@ LIBRARIES = {
     0: {"numpy"},
     1: {"pettingzoo", "gymnasium"},
     2: {"threadpoolctl"},  # never torch: trained networks play as numpy actors
-    3: {"ray", "tqdm", "pandas", "openskill", "statsmodels", "scipy", "pyspiel", "open_spiel"},
+    3: {"ray", "tqdm", "pandas", "pyarrow", "openskill", "statsmodels", "scipy", "pyspiel",
+        "open_spiel"},
     4: {"torch", "stable_baselines3", "sb3_contrib", "matplotlib"},
     5: {"click", "starlette", "uvicorn", "h11", "selenium"},
 }

@@ -132,8 +132,9 @@ def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
         assert result.exit_code == 0, result.output
     assert (tmp_path / "python.csv").read_text() == (tmp_path / "native.csv").read_text()
     summaries = [json.loads((tmp_path / f"{e}.json").read_text()) for e in ("python", "native")]
-    for summary in summaries:
+    for summary, engine in zip(summaries, ("python", "native")):
         summary.pop("games_per_second"), summary.pop("seconds")
+        assert summary.pop("engine") == engine  # which engine played, said
     assert summaries[0] == summaries[1]
 
 

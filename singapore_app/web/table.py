@@ -108,10 +108,14 @@ class Table:
         return not self.finished and self.seats[g.acting_seat] != PERSON
 
     def agent(self, seat: int):
-        """The agent of ``seat`` (built on first use from its spec)."""
+        """The agent of ``seat`` (built on first use from its spec; one that looks ahead
+        thinks on native copies of the game where it can, the same decisions faster:
+        :func:`agents.native_copy.on_native_copy`)."""
         if self.agents[seat] is None:
+            from agents.native_copy import on_native_copy
             from agents.registry import make_agent
-            self.agents[seat] = make_agent(self.seats[seat], secrets.randbits(32))
+            self.agents[seat] = on_native_copy(make_agent(self.seats[seat],
+                                                          secrets.randbits(32)))
         return self.agents[seat]
 
     def step(self, decision) -> None:

@@ -273,7 +273,13 @@ class NativeGame:
         for a bad file); its text log is not kept. A save the Python engine takes but
         the native one cannot hold (a logged decision past 32-bit ints, a list past the
         room of the native state) is a SaveFormatError saying so."""
-        python = Game.from_json(text, content)
+        return cls.from_game(Game.from_json(text, content))
+
+    @classmethod
+    def from_game(cls, python: Game) -> "NativeGame":
+        """A native copy of a Python game as it stands: the same state, random generator
+        and decisions (its text log not kept), so the same play from here on. A game the
+        native engine cannot hold is a SaveFormatError saying so, as in :meth:`from_json`."""
         _check_ruleset(python.cfg)
         for i, (kind, arg) in enumerate(python.history):
             if not (_INT32_MIN <= kind <= _INT32_MAX and _INT32_MIN <= arg <= _INT32_MAX):
