@@ -5,7 +5,8 @@ included.
 
     .venv/bin/python benchmarks/bench_arena_engine.py --games 200 --learned runs/selfplay/british.npz
 
-Rows: four ``random`` players; four ``learned:PATH`` players of a flat ``.npz`` actor
+Rows: four ``random`` players; four ``heuristic`` players (the native twin thinks in
+C++ at a native game); four ``learned:PATH`` players of a flat ``.npz`` actor
 (``--learned``, e.g. one the self-play trainer wrote; without it, an actor of random
 weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
 costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
@@ -66,6 +67,8 @@ def rates(players: tuple, games: int, seed: int, reps: int) -> tuple[dict, bool]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--heuristic-games", type=int, default=50,
+                        help="games of the heuristic row")
     parser.add_argument("--learned-games", type=int, default=50,
                         help="games of the learned row (its network dominates)")
     parser.add_argument("--seed", type=int, default=1)
@@ -83,7 +86,8 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     with tempfile.TemporaryDirectory() as folder:
         learned = args.learned or random_actor(folder)
-        rows = [("random", args.games), (f"learned:{learned}", args.learned_games),
+        rows = [("random", args.games), ("heuristic", args.heuristic_games),
+                (f"learned:{learned}", args.learned_games),
                 ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games)]
         for spec, games in rows:
             rate, same = rates((spec,) * 4, games, args.seed, args.reps)

@@ -443,6 +443,7 @@ public:
 private:
     friend struct CandidateWriter;  // players read the rules by their own functions
     friend struct Determinizer;     // resamples what a seat cannot see (determinize.hpp)
+    friend struct HeuristicCtx;     // the heuristic player's view (heuristic_context.hpp)
 
     std::shared_ptr<const Content> content_;
     std::shared_ptr<const Config> config_;

@@ -13,6 +13,7 @@
 #include "determinize.hpp"
 #include "encoder.hpp"
 #include "engine.hpp"
+#include "heuristic.hpp"
 #include "invariants.hpp"
 #include "nets.hpp"
 #include "rng.hpp"
@@ -427,6 +428,32 @@ PYBIND11_MODULE(_native, m) {
        py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"), py::arg("limit"),
        "Play a lookahead's rollout on a native game with the two factions' students (rollout.hpp); the "
        "decisions played.");
+
+    py::class_<sg::HeuristicParams>(m, "HeuristicParams", "The heuristic player's tunable numbers.")
+        .def(py::init([](const py::dict& d) {
+            sg::HeuristicParams p;
+            std::map<std::string, double*> numbers = {
+                {"action_cost", &p.action_cost}, {"opp_vp_weight", &p.opp_vp_weight},
+                {"vice_survival", &p.vice_survival}, {"ship_value", &p.ship_value},
+                {"money_scale", &p.money_scale}, {"token_scale", &p.token_scale},
+                {"battle_scale", &p.battle_scale}, {"war_margin", &p.war_margin}, {"keep_card", &p.keep_card}};
+            if (d.size() != numbers.size() + 1) throw std::invalid_argument("the heuristic params name every tunable number");
+            for (auto& [key, field] : numbers) *field = d[py::str(key)].cast<double>();
+            p.pw_close_risk = py::bool_(d[py::str("pw_close_risk")]);
+            return p;
+        }), py::arg("params"));
+
+    // The heuristic player's decision for ``seat`` (heuristic.hpp), drawing its ties from
+    // ``rng`` (a Pcg64, advanced in place): the Decision object of ``table``.
+    m.def("heuristic_choose", [](py::handle g, int seat, const sg::HeuristicParams& params, sg::Pcg64& rng,
+                                 const DecisionTable& table) {
+        check_seat(seat);
+        sg::HeuristicPlayer player(params, rng);
+        sg::Decision d = player.choose(game_of(g), seat);
+        rng = player.rng;
+        py::list out = table.legal({d});
+        return py::object(out[0]);
+    }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("rng"), py::arg("table"));
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

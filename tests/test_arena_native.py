@@ -87,7 +87,8 @@ def test_who_reads_the_observation_alone(flat_actor):
     assert make_agent(f"learned-sample:{flat_actor}").plays_native
     assert make_agent("learned:pure-policy").plays_native  # candidate keys, no prior
     assert make_agent("learned:pure").plays_native
-    for spec in ("heuristic", "learned:default", "rerank", "mcts:iters=2"):
+    assert make_agent("heuristic").plays_native == native.available()  # its native twin
+    for spec in ("learned:default", "rerank", "mcts:iters=2"):
         assert not make_agent(spec).plays_native, spec
 
 
@@ -108,10 +109,10 @@ def test_other_players_are_refused_by_name():
         play_tables([Table(("random", "heuristic", "rerank", "learned:default"))], 2, 1,
                     engine="native")
     text = str(info.value)
-    assert "cannot sit: heuristic, rerank, learned:default" in text
-    assert "random, learned:PATH" in text
-    with pytest.raises(ValueError, match="cannot sit: heuristic"):
-        play_game(1, [HeuristicAgent(), RandomAgent(), RandomAgent(), RandomAgent()],
+    assert "cannot sit: rerank, learned:default" in text
+    assert "heuristic, random, learned:PATH" in text
+    with pytest.raises(ValueError, match="cannot sit: rerank"):
+        play_game(1, [make_agent("rerank"), HeuristicAgent(), RandomAgent(), RandomAgent()],
                   engine="native")
     with pytest.raises(ValueError, match="unknown engine 'rust'; known: python, native"):
         check_engine(["random"] * 4, "rust")
@@ -139,7 +140,7 @@ def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
 
 @needs_native
 @pytest.mark.parametrize("command, refused", [
-    (["simulate", "--players", "random,heuristic,random,random"], "heuristic"),
+    (["simulate", "--players", "random,heuristic,rerank,random"], "rerank"),
     (["evaluate", "--british", "learned:default", "--malay", "random"], "learned:default"),
 ])
 def test_the_cli_refuses_other_players_with_exit_2(command, refused):
@@ -147,7 +148,7 @@ def test_the_cli_refuses_other_players_with_exit_2(command, refused):
     assert result.exit_code == 2, result.output
     assert result.output.startswith("Usage:")  # refused before any game
     assert "Invalid value for '--engine'" in result.output
-    assert "seats only players that read the observation and the action mask" in result.output
+    assert "seats only players with a native twin or that read the observation" in result.output
     assert f"cannot sit: {refused} (play them on the python engine)" in result.output
 
 

@@ -3,6 +3,7 @@ decisions in VP equivalents and its answer to every other question."""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,11 +43,39 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, params: dict | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # (a property: see rng)
         unknown = set(params or {}) - set(DEFAULT_PARAMS)
         if unknown:
             raise ValueError(f"unknown heuristic params {sorted(unknown)}")
         self.params = {**DEFAULT_PARAMS, **(params or {})}
+        self._native_params = None  # (params, their native copy), made at a native game
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator breaking the ties. At a native game the twin draws from a native
+        copy of it (``singapore_env.native.Random``, kept while the agent plays there),
+        whose state is written back here when the generator is read: one stream, on
+        either engine."""
+        if self._twin_rng is not None:
+            self._rng.bit_generator.state = self._twin_rng.state
+            self._twin_rng = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._twin_rng = value, None
+
+    def __getstate__(self) -> dict:
+        self.rng  # noqa: B018 (the twin's draws written back)
+        return {**self.__dict__, "_native_params": None}
+
+    @property
+    def plays_native(self) -> bool:
+        """The heuristic has a native twin (``native/heuristic.hpp``): at a
+        :class:`~singapore_env.native.NativeGame` it thinks in C++, with the same
+        decisions and the same draws from :attr:`rng`."""
+        from singapore_env import native
+        return native.available()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -54,6 +83,12 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ entry point
     def choose(self, game: "Game", seat: int) -> Decision:
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if native is not None and isinstance(game, native.NativeGame):
+            if self._twin_rng is None:
+                self._twin_rng = native.Random.from_state(self._rng.bit_generator.state)
+            return native.heuristic_choose(game, seat, self._native_twin_params(native),
+                                           self._twin_rng)
         legal = game.legal_decisions()
         if not legal:
             raise ValueError("no legal decision (is the game over?)")
@@ -69,6 +104,12 @@ class HeuristicAgent(Agent):
         if choice is None or choice not in legal:
             choice = PASS if PASS in legal else legal[0]
         return choice
+
+    def _native_twin_params(self, native):
+        """The native copy of :attr:`params` (remade if they were changed)."""
+        if self._native_params is None or self._native_params[0] != self.params:
+            self._native_params = (dict(self.params), native.heuristic_params(self.params))
+        return self._native_params[1]
 
     def _best(self, scored: list[tuple[float, Decision]]) -> Decision:
         """Highest score; ties broken by the agent's RNG."""

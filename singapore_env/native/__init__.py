@@ -28,7 +28,8 @@ import numpy as np
 
 from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
-from ..engine.decisions import DECISION, N_CHOOSE, N_LOOP, Kind, arg_sizes, is_decision
+from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
+                                is_decision)
 from ..engine.game import Game, IllegalDecision, SaveFormatError
 from ..engine.query import ACTION_COST, D4_SIDES, FACES
 from ..engine.rulesets import BY_NAME, ruleset_of
@@ -104,7 +105,10 @@ class Random:
 
     @classmethod
     def from_state(cls, state: dict) -> "Random":
-        """The generator in a state given as numpy's ``bit_generator.state`` dict."""
+        """The generator in a state given as numpy's ``bit_generator.state`` dict (of a
+        PCG64: others are a ValueError)."""
+        if state.get("bit_generator") != "PCG64":
+            raise ValueError(f"the native generator is a PCG64, not {state.get('bit_generator')!r}")
         r = cls.__new__(cls)
         r._gen = require().Pcg64(*_halves_of(state))
         return r
@@ -193,7 +197,8 @@ class NativeGame:
     def step(self, decision) -> None:
         """Apply one decision of the acting seat; raise IllegalDecision if not legal,
         with the Python engine's words (and the game unchanged)."""
-        if is_decision(decision):
+        if (type(decision) is Decision and type(decision[0]) is Kind  # the tables' own
+                and type(decision[1]) is int) or is_decision(decision):
             kind, arg = int(decision[0]), int(decision[1])
             if _INT32_MIN <= min(kind, arg) and max(kind, arg) <= _INT32_MAX \
                     and _native.step(self._game, kind, arg):
@@ -312,6 +317,26 @@ def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
     world._game = _native.determinize(game._game, int(seat), generator)
     rng.bit_generator.state = _rng_dict(generator.state_halves())
     return world
+
+
+def heuristic_params(params: dict):
+    """The heuristic player's params (every key of
+    :data:`agents.heuristic.DEFAULT_PARAMS`) as the native player reads them."""
+    return require().HeuristicParams(params)
+
+
+def heuristic_choose(game: NativeGame, seat: int, params, generator: Random):
+    """:meth:`agents.heuristic.HeuristicAgent.choose` of a native game, in C++
+    (``native/heuristic.hpp``): the same decision for the same ``params`` (from
+    :func:`heuristic_params`) and generator state, breaking its ties with draws from
+    ``generator`` (a :class:`Random`, advanced in place) as the Python agent draws from
+    its ``numpy.random.Generator``."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    if not isinstance(generator, Random):
+        raise TypeError(f"the native heuristic draws from a native.Random, "
+                        f"not {type(generator).__name__}")
+    return _native.heuristic_choose(game._game, seat, params, generator._gen, game._meta[3])
 
 
 def plays(cfg: RulesConfig) -> bool:
