@@ -18,10 +18,11 @@ from arena.simulate import play_game
 from singapore_app.cli import main
 from singapore_env import native
 from singapore_env.candidates import CandidateEncoder, RULES_FEATURES
+from singapore_env.native.encoding import native_encoder_for
 from singapore_env.vector import VectorEnv
 from training.ppo_config import load_selfplay_config
 from training.ppo_league import pfsp_weights
-from training.ppo_network import ActorCritic
+from training.ppo_network import ActorCritic, to_csr
 from training.ppo_rollout import Collector
 from training.ppo_trainer import new_network
 
@@ -73,13 +74,12 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
         c.obs, c.mask, c.seat = venv.obs, venv.mask, venv.seat
         _, (index, value, legal, *_), candidates = c._act(net, np.arange(3))
         with torch.no_grad():
-            from training.ppo_network import to_csr
             logits, _ = net(to_csr(index, value, net.obs_size), legal, candidates)
         actor = net.to_numpy()
         assert isinstance(actor, PointerActor)
         for slot in range(3):
             game, seat = venv.game(slot), int(venv.seat[slot])
-            enc = c.venv._slots._encoder  # the native encoder of these games
+            enc = native_encoder_for(game.c, game.cfg)
             obs = {"observation": enc.encode(game, seat),
                    **CandidateEncoder.for_observations(enc).encode(game, seat)}
             dense = actor.logits(obs)
@@ -148,3 +148,18 @@ def test_zero_toml_trains_writes_progress_resumes_and_exports_playable_actors(tm
     assert isinstance(player.policy, PointerActor)
     record = play_game(4, [make_agent("random"), make_agent("random"), player, player])
     assert record.decisions > 0 and record.final_scores
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"network": "wide"}, "network must be"),
+    ({"league": ["nobody"]}, "league:"),
+    ({"league": [], "league_share": 0.1}, "needs agent specs"),
+    ({"league_share": 0.9, "past_self_share": 0.2}, "at most 1"),
+    ({"pfsp_power": -1.0}, "pfsp_power"),
+    ({"imitation_games": 2}, "flat network only"),
+])
+def test_bad_league_and_network_keys_are_config_errors(overrides, words):
+    from training.config_base import TrainConfigError
+
+    with pytest.raises(TrainConfigError, match=words):
+        load_selfplay_config(ZERO, **overrides)

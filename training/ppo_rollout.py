@@ -148,9 +148,10 @@ class Collector:
         self.rollouts = [Rollout(n * (rollout_steps + 4), venv.num_actions,
                                  getattr(net, "n_features", 0) if net.reads_candidates else 0)
                          for net in learners]
-        # Who plays each faction of each game: LEARNER, or the number of the past self
-        # in ``players`` (kept for the whole game, whatever the pool becomes; numbered
-        # in order of first use, so the games are the same on every run).
+        # Who plays each faction of each game: LEARNER, or the number of a past self or
+        # a league agent in ``players`` (kept for the whole game, whatever the pool
+        # becomes; numbered in order of first use, so the games are the same on every
+        # run).
         self.controller = np.full((n, 2), LEARNER, np.int64)
         self.players: dict[int, object] = {}    # a network or a league agent
         self.source: dict[int, int] = {}        # a past self's player -> its pool number

@@ -236,6 +236,8 @@ class Trainer:
         self.weigh_pool(collector)
 
     def weigh_pool(self, collector: Collector) -> None:
+        """Give the collector the past selves' weights (prioritized fictitious self-play,
+        :func:`training.ppo_league.pfsp_weights`)."""
         collector.pool_weights = [
             pfsp_weights([self.pool_results[i] for i in ids], self.cfg.pfsp_power)
             for ids in self.pool_ids]
