@@ -270,15 +270,16 @@ class VectorEnv:
             self._run("step")
         return self.obs, self.mask, self.seat, self.rewards, self.done
 
-    def candidates(self, slots, n_features: int = 9
+    def candidates(self, slots, n_features: int | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The candidate keys (:mod:`singapore_env.candidates`, no prior) of the acting
         seat of each of ``slots``: ``candidate_card`` (S, A), the first ``n_features``
-        columns of ``candidate_features`` (S, A, n_features; 9 to 11, 9: the rules
+        columns of ``candidate_features`` (S, A, n_features; by default the rules
         facts, :data:`~singapore_env.candidates.RULES_FEATURES`) and ``projected_vp``
         (S, 4). Written in C++ on the native engine; not with worker processes."""
         from .candidates import FEATURES, RULES_FEATURES
 
+        n_features = len(RULES_FEATURES) if n_features is None else n_features
         if not len(RULES_FEATURES) <= n_features <= len(FEATURES):
             raise ValueError(f"n_features must be {len(RULES_FEATURES)} to {len(FEATURES)}, "
                              f"got {n_features}")

@@ -163,3 +163,23 @@ def test_bad_league_and_network_keys_are_config_errors(overrides, words):
 
     with pytest.raises(TrainConfigError, match=words):
         load_selfplay_config(ZERO, **overrides)
+
+
+def test_the_vector_envs_candidate_keys_are_the_same_on_both_engines():
+    rng = np.random.default_rng(4)
+    envs = [VectorEnv(3, seed=9, engine=e) for e in ("python", "native")]
+    for venv in envs:
+        venv.reset()
+    for _ in range(25):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in envs[0].mask])
+        for venv in envs:
+            venv.step(actions)
+    python, native_ = (venv.candidates([0, 2]) for venv in envs)
+    assert python[1].shape == (2, envs[0].num_actions, len(RULES_FEATURES))
+    assert python[1][:, :, 0].sum() > 0  # the legal actions are there
+    for a, b in zip(python, native_):
+        np.testing.assert_array_equal(a, b)
+    game = envs[1].game(2)
+    assert game.acting_seat == envs[1].seat[2]
+    for venv in envs:
+        venv.close()
