@@ -32,6 +32,9 @@ from .engine.query import CLOCKWISE, committed_card, find_frame, price_function,
 
 FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "activated",
             "names_mate", "names_opponent", "prior_score", "prior_gap")
+#: The columns that are facts of the rules and the seat's view (all but a prior's scores):
+#: what a network that learns from zero reads.
+RULES_FEATURES = FEATURES[:9]
 _PRIOR_SCALE = 5.0
 _PRIOR_GAP_FLOOR = -10.0
 #: projected_vp holds VP / VP_SCALE.

@@ -83,6 +83,7 @@ class _Slots:
         self.a = arrays
         self.games: list[Game] = []
         self.played = [0] * (hi - lo)
+        self._candidates = None
 
     def _start(self, i: int) -> Game:
         s = game_seed(self.seed, self.lo + i, self.played[i])
@@ -105,6 +106,20 @@ class _Slots:
         a["final_vp"][self.lo:self.hi] = 0
         for i, game in enumerate(self.games):
             self._show(self.lo + i, game)
+
+    def game(self, row: int) -> Game:
+        return self.games[row - self.lo]
+
+    def candidates(self, rows, card, features, projected) -> None:
+        if self._candidates is None:
+            from .candidates import CandidateEncoder
+            self._candidates = CandidateEncoder.for_observations(self.encoder)
+        k = features.shape[2]
+        for j, row in enumerate(rows):
+            c = self._candidates.encode(self.games[row - self.lo], int(self.a["seat"][row]))
+            card[j], features[j], projected[j] = (c["candidate_card"],
+                                                  c["candidate_features"][:, :k],
+                                                  c["projected_vp"])
 
     def step(self) -> None:
         a, decisions = self.a, self.decisions
@@ -254,6 +269,41 @@ class VectorEnv:
             self.actions[:] = actions
             self._run("step")
         return self.obs, self.mask, self.seat, self.rewards, self.done
+
+    def candidates(self, slots, n_features: int | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The candidate keys (:mod:`singapore_env.candidates`, no prior) of the acting
+        seat of each of ``slots``: ``candidate_card`` (S, A), the first ``n_features``
+        columns of ``candidate_features`` (S, A, n_features; by default the rules
+        facts, :data:`~singapore_env.candidates.RULES_FEATURES`) and ``projected_vp``
+        (S, 4). Written in C++ on the native engine; not with worker processes."""
+        from .candidates import FEATURES, RULES_FEATURES
+
+        n_features = len(RULES_FEATURES) if n_features is None else n_features
+        if not len(RULES_FEATURES) <= n_features <= len(FEATURES):
+            raise ValueError(f"n_features must be {len(RULES_FEATURES)} to {len(FEATURES)}, "
+                             f"got {n_features}")
+        if self._processes:
+            raise ValueError("candidates: the slots live in worker processes (workers > 1 "
+                             "on the python engine); use workers=0 or engine='native'")
+        n = len(slots)
+        card = np.empty((n, self.num_actions), np.float32)
+        features = np.empty((n, self.num_actions, n_features), np.float32)
+        projected = np.empty((n, 4), np.float32)
+        with self._lock:
+            self._slots.candidates(slots, card, features, projected)
+        return card, features, projected
+
+    def game(self, slot: int):
+        """The game of ``slot`` now, to read (on the native engine a
+        :class:`~singapore_env.native.NativeGame` copy; on the python engine, without
+        worker processes, the slot's own game: do not step it)."""
+        if self._processes:
+            raise ValueError("game: the slots live in worker processes")
+        if not 0 <= slot < self.num_games:
+            raise IndexError(f"no slot {slot} (0..{self.num_games - 1})")
+        with self._lock:
+            return self._slots.game(slot)
 
     def close(self) -> None:
         """Stop the workers and free the shared memory (idempotent)."""

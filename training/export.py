@@ -74,11 +74,20 @@ def network_arrays(trunk, head) -> dict[str, np.ndarray]:
     arrays = {}
     for i, m in enumerate(m for m in trunk if isinstance(m, nn.Linear)):
         arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
-    arrays.update(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
-                  action_embedding=np_(head.action_embedding),
-                  card_embedding=np_(head.card_embedding.weight),
-                  feature_key=np_(head.feature_key.weight).T,
-                  feature_logit=np_(head.feature_logit.weight)[0],
-                  action_bias=np_(head.action_bias))
+    arrays.update(head_arrays(head))
     return arrays
+
+
+def head_arrays(head) -> dict[str, np.ndarray]:
+    """The numpy arrays of a :class:`training.pointer_policy.PointerHead`: its query,
+    embeddings and feature weights."""
+    def np_(t):
+        return t.detach().cpu().numpy()
+
+    return dict(query_w=np_(head.query.weight).T, query_b=np_(head.query.bias),
+                action_embedding=np_(head.action_embedding),
+                card_embedding=np_(head.card_embedding.weight),
+                feature_key=np_(head.feature_key.weight).T,
+                feature_logit=np_(head.feature_logit.weight)[0],
+                action_bias=np_(head.action_bias))
 

@@ -102,6 +102,16 @@ class PointerHead(nn.Module):
         logits = torch.einsum("be,bne->bn", self.query(state), keys)
         return logits + self.action_bias + self.feature_logit(feats).squeeze(-1)
 
+    def score(self, state: torch.Tensor, actions: torch.Tensor, cards: torch.Tensor,
+              feats: torch.Tensor) -> torch.Tensor:
+        """The logits of some actions only (those of :meth:`forward` at their columns):
+        ``state`` (B, hidden), ``actions`` (B, W) action indices, their ``cards``
+        (B, W) and features (B, W, n_features)."""
+        keys = (self.action_embedding[actions] + self.card_embedding(cards)
+                + self.feature_key(feats))
+        logits = torch.einsum("be,bwe->bw", self.query(state), keys)
+        return logits + self.action_bias[actions] + self.feature_logit(feats).squeeze(-1)
+
 
 class PointerPolicy(MaskableMultiInputActorCriticPolicy):
     """MaskablePPO policy with a :class:`PointerHead` (``embed_dim`` sized keys).

@@ -32,7 +32,9 @@ class SelfPlayConfig:
     workers: int = 0  # processes stepping the games over shared memory (0: the trainer's own)
     rollout_steps: int = 64  # steps of every game per rollout; a rollout makes one PPO update per faction
     total_decisions: int = 0  # stop after this many learned decisions (0: only --seconds stops)
+    network: str = "flat"  # "flat" (a logit per action) or "pointer" (scores each legal action from its features)
     hidden: list = field(default_factory=lambda: [256, 256])  # hidden widths; the first layer is sparse
+    embed_dim: int = 32  # pointer network: width of the actions' keys and the state's query
     activation: str = "tanh"  # "tanh" or "relu"
     init: str = ""  # warm start: a folder with british.npz / malay.npz of the same shape ("": random)
     teacher: str = "heuristic"  # the agent spec imitated before the first update (with imitation_games)
@@ -50,6 +52,9 @@ class SelfPlayConfig:
     past_self_share: float = 0.2  # chance that a new game gives one faction (drawn) to a frozen past self
     pool_every: int = 20  # a copy of each learner joins the pool every this many updates
     pool_size: int = 8  # past selves kept per faction (the oldest leaves)
+    pfsp_power: float = 0.0  # past selves drawn by their win share against the learner to this power (0: uniformly)
+    league: list = field(default_factory=list)  # agent specs that may play one faction of a game (e.g. ["random"])
+    league_share: float = 0.0  # chance that a new game gives one faction (drawn) to a league agent (drawn)
     eval_every: int = 500_000  # learned decisions between evaluations (also at each invocation's start and end)
     eval_games: int = 20  # seeds per evaluation, seat-swapped, against random and heuristic, and the mirror
     checkpoint_every_s: float = 120.0  # seconds between checkpoints (and one at the end)
@@ -70,13 +75,24 @@ class SelfPlayConfig:
             except NativeUnavailable as exc:
                 raise TrainConfigError(f"engine = \"native\": {exc}; or set "
                                        f"engine = \"python\" (the same games, slower)") from None
+        if self.network not in ("flat", "pointer"):
+            raise TrainConfigError(f"network must be 'flat' or 'pointer', got {self.network!r}")
+        if self.network == "pointer":
+            if self.engine == "python" and self.workers > 1:
+                raise TrainConfigError("network = \"pointer\" reads the candidate features "
+                                       "of the games in this process: engine = \"native\", "
+                                       "or workers = 0")
+            if self.init or self.imitation_games:
+                raise TrainConfigError("init and imitation_games warm-start the flat network "
+                                       "only (network = \"flat\")")
+        self._check_league()
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
         if (not isinstance(self.hidden, list) or not self.hidden
                 or not all(isinstance(h, int) and h > 0 for h in self.hidden)):
             raise TrainConfigError(f"hidden must be a list of positive widths, got {self.hidden!r}")
         for name in ("num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",
-                     "pool_size", "eval_every", "eval_games"):
+                     "pool_size", "eval_every", "eval_games", "embed_dim"):
             if getattr(self, name) < 1:
                 raise TrainConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
         for name in ("workers", "total_decisions", "seed", "imitation_games",
@@ -84,8 +100,13 @@ class SelfPlayConfig:
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not (0 <= self.past_self_share <= 1 and 0 <= self.gamma <= 1
-                and 0 <= self.gae_lambda <= 1):
-            raise TrainConfigError("past_self_share, gamma and gae_lambda must be in [0, 1]")
+                and 0 <= self.gae_lambda <= 1 and 0 <= self.league_share <= 1):
+            raise TrainConfigError("past_self_share, league_share, gamma and gae_lambda "
+                                   "must be in [0, 1]")
+        if self.past_self_share + self.league_share > 1:
+            raise TrainConfigError("past_self_share + league_share must be at most 1")
+        if not self.pfsp_power >= 0:
+            raise TrainConfigError(f"pfsp_power must be >= 0, got {self.pfsp_power}")
         if not (self.learning_rate > 0 and self.clip_range > 0 and self.max_grad_norm > 0
                 and self.checkpoint_every_s > 0):
             raise TrainConfigError("learning_rate, clip_range, max_grad_norm and "
@@ -102,6 +123,24 @@ class SelfPlayConfig:
         if self.init and not all((Path(self.init) / f"{f}.npz").exists()
                                  for f in ("british", "malay")):
             raise TrainConfigError(f"init: {self.init} must hold british.npz and malay.npz")
+
+    def _check_league(self) -> None:
+        """Every league spec names an agent (one that plays native games on the native
+        engine); a league share needs a league."""
+        from agents.registry import make_agent
+
+        if not isinstance(self.league, list) or not all(isinstance(x, str) for x in self.league):
+            raise TrainConfigError(f"league must be a list of agent specs, got {self.league!r}")
+        if self.league_share and not self.league:
+            raise TrainConfigError("league_share > 0 needs agent specs in league")
+        for spec in self.league:
+            try:
+                agent = make_agent(spec)
+            except (ValueError, FileNotFoundError) as exc:
+                raise TrainConfigError(f"league: {exc}") from None
+            if self.engine == "native" and not agent.plays_native:
+                raise TrainConfigError(f"league: {spec!r} does not play native games; "
+                                       f"engine = \"python\" plays it")
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -16,6 +16,13 @@ position, at most ~160) and few actions are legal (about 5 on average, at most ~
 (``learned:PATH`` plays it): dense ``w0`` = the first layer's matrix, the hidden layers, and
 ``head_w`` / ``head_b`` over the whole table. It gives the same logits on the legal
 actions.
+
+:class:`PointerActorCritic` is the pointer network on the same sparse trunk: the trunk
+reads the observation and the seats' projected VP, and the pointer head
+(:class:`training.pointer_policy.PointerHead`) scores each legal action from its query and
+the action's key (its embedding, its card's, its candidate features': the per-action
+rows of :mod:`singapore_env.candidates`). :meth:`PointerActorCritic.to_numpy` writes it
+as an :class:`agents.pointer_actor.PointerActor`.
 """
 
 from __future__ import annotations
@@ -60,13 +67,26 @@ def legal_rows(mask: np.ndarray, width: int, pad: int) -> np.ndarray:
     return legal
 
 
+def legal_candidates(card: np.ndarray, features: np.ndarray, legal: np.ndarray, pad: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The cards ``(N, W)`` int32 and candidate features ``(N, W, k)`` of the actions of
+    ``legal`` (:func:`legal_rows`), from the whole table's ``card`` (N, A) and
+    ``features`` (N, A, k); zero at the padding."""
+    valid = legal != pad
+    cols = np.where(valid, legal, 0)
+    rows = np.arange(len(legal))[:, None]
+    cards = np.where(valid, card[rows, cols], 0).astype(np.int32)
+    return cards, features[rows, cols] * valid[..., None]
+
+
 def put_padded(target: np.ndarray, at, rows: np.ndarray, fill) -> np.ndarray:
     """Write ``rows`` into ``target[at]``, the columns past them set to ``fill``; a
     ``target`` too narrow for them is first widened with ``fill`` (the array written to
-    is returned)."""
+    is returned). Dimensions past the second (a feature row per column) are copied
+    whole."""
     if rows.shape[1] > target.shape[1]:
-        target = np.pad(target, ((0, 0), (0, rows.shape[1] - target.shape[1])),
-                        constant_values=fill)
+        pad = ((0, 0), (0, rows.shape[1] - target.shape[1])) + ((0, 0),) * (target.ndim - 2)
+        target = np.pad(target, pad, constant_values=fill)
     target[at, :rows.shape[1]] = rows
     target[at, rows.shape[1]:] = fill
     return target
@@ -97,8 +117,11 @@ class ActorCritic(nn.Module):
     """Sparse first layer, ``len(hidden) - 1`` dense hidden layers, a policy head over
     the legal actions and a value head."""
 
+    #: Whether :meth:`forward` reads the legal actions' candidate features.
+    reads_candidates = False
+
     def __init__(self, obs_size: int, n_actions: int, hidden: list[int],
-                 activation: str = "tanh"):
+                 activation: str = "tanh", flat_head: bool = True):
         super().__init__()
         if not hidden:
             raise ValueError("hidden needs at least one layer width")
@@ -109,8 +132,9 @@ class ActorCritic(nn.Module):
         self.b0 = nn.Parameter(torch.zeros(hidden[0]))
         self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(hidden, hidden[1:]))
         self.act = torch.tanh if activation == "tanh" else torch.relu
-        self.head_w = nn.Parameter(torch.randn(n_actions, hidden[-1]) * 0.01)
-        self.head_b = nn.Parameter(torch.zeros(n_actions))
+        if flat_head:
+            self.head_w = nn.Parameter(torch.randn(n_actions, hidden[-1]) * 0.01)
+            self.head_b = nn.Parameter(torch.zeros(n_actions))
         self.value = nn.Linear(hidden[-1], 1)
 
     def trunk(self, csr: scipy.sparse.csr_matrix) -> torch.Tensor:
@@ -119,9 +143,11 @@ class ActorCritic(nn.Module):
             x = self.act(layer(x))
         return x
 
-    def forward(self, csr, legal: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, csr, legal: np.ndarray, candidates=None
+                ) -> tuple[torch.Tensor, torch.Tensor]:
         """Logits over each row's legal actions (``legal`` padded with ``n_actions``;
-        padding scores -1e9) and the values, for the observations of ``csr``."""
+        padding scores -1e9) and the values, for the observations of ``csr``
+        (``candidates``: not read by this network)."""
         x = self.trunk(csr)
         rows, pos = np.nonzero(legal != self.n_actions)
         rows_t, pos_t = torch.from_numpy(rows), torch.from_numpy(pos)
@@ -142,3 +168,56 @@ class ActorCritic(nn.Module):
         head = (np_(self.head_w).T, np_(self.head_b))
         return NumpyPolicy(layers, head, self.activation, meta)
 
+
+
+class PointerActorCritic(ActorCritic):
+    """The sparse trunk of :class:`ActorCritic` over the observation and the seats'
+    projected VP (``obs_size + 4`` inputs, the projected VP last), a
+    :class:`~training.pointer_policy.PointerHead` over the legal actions and a value
+    head. ``n_features`` candidate feature columns (the first ``n_features`` of
+    :data:`singapore_env.candidates.FEATURES`)."""
+
+    reads_candidates = True
+
+    def __init__(self, obs_size: int, n_actions: int, hidden: list[int], activation: str,
+                 n_features: int, n_cards: int, embed_dim: int):
+        from .pointer_policy import PointerHead
+
+        super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
+        self.n_features = n_features
+        self.head = PointerHead(hidden[-1], n_actions, n_features, n_cards, embed_dim)
+
+    def forward(self, csr, legal: np.ndarray, candidates=None
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits over each row's legal actions and the values; ``csr`` holds the
+        observations with the projected VP, ``candidates`` the legal actions' cards
+        ``(N, W)`` and features ``(N, W, n_features)`` (W: ``legal``'s width)."""
+        x = self.trunk(csr)
+        cards, features = candidates
+        valid = torch.from_numpy(legal != self.n_actions)
+        actions = torch.from_numpy(np.where(legal != self.n_actions, legal, 0).astype(np.int64))
+        scores = self.head.score(x, actions, torch.from_numpy(cards.astype(np.int64)),
+                                 torch.from_numpy(features))
+        return scores.masked_fill(~valid, PAD_LOGIT), self.value(x).squeeze(-1)
+
+    def to_numpy(self, meta: dict | None = None):
+        """The actor as an :class:`agents.pointer_actor.PointerActor` (its feature
+        weights padded with zeros to every column of
+        :data:`~singapore_env.candidates.FEATURES`, which the players' candidate
+        encoders write: the columns not trained on weigh nothing)."""
+        from agents.pointer_actor import PointerActor
+        from singapore_env.candidates import FEATURES
+
+        from .export import head_arrays
+
+        def np_(t):
+            return t.detach().cpu().numpy().astype(np.float32)
+
+        arrays = {"w0": np_(self.w0), "b0": np_(self.b0)}
+        for i, m in enumerate(self.dense, 1):
+            arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
+        arrays.update(head_arrays(self.head))
+        extra = len(FEATURES) - self.n_features
+        arrays["feature_key"] = np.pad(arrays["feature_key"], ((0, extra), (0, 0)))
+        arrays["feature_logit"] = np.pad(arrays["feature_logit"], (0, extra))
+        return PointerActor(arrays, self.activation, meta)

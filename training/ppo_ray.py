@@ -111,6 +111,7 @@ class RayCollector:
                          for _ in range(2)]
         self.games_played = 0
         self.pool: list[list] = [[], []]
+        self.results: dict = {}  # none: the blocks draw their past selves uniformly
         self._sent_pool = None
         log(f"collecting on {n_blocks} Ray actors ({address}): "
             f"{' + '.join(str(hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:]))} games")

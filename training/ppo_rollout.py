@@ -3,10 +3,18 @@ faction of each game, one batched forward pass per network and step, the rows th
 learners learn from, and their advantages.
 
 Every game's two factions are played by the two learners, except that a new game gives
-one faction (drawn) to a frozen past self of that faction with probability
-``past_self_share`` (once the pool holds one); that past self plays the whole game, even
-if the pool changes meanwhile. A decision of a learner is a row of its faction's
-:class:`Rollout`; a past self's decisions are played, not learned from.
+one faction (drawn) to a league opponent with probability ``league_share`` (an agent
+spec of ``league``, drawn), or else to a frozen past self of that faction with
+probability ``past_self_share`` (once the pool holds one; drawn by the pool's weights,
+prioritized fictitious self-play, :mod:`training.ppo_league`). That player plays the
+whole game, even if the pool changes meanwhile; a past self's result against the
+learner is counted in :attr:`Collector.results`. A decision of a learner is a row of its
+faction's :class:`Rollout`; the others' decisions are played, not learned from.
+
+A network that reads candidate features (the pointer network) gets, for each decision,
+the legal actions' cards and features and the seats' projected VP from the vector env
+(:meth:`singapore_env.vector.VectorEnv.candidates`, written in C++ on the native engine),
+and its rows keep them.
 
 Each seat of each game is one trajectory: its decisions in order, the reward at its
 last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
@@ -22,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .ppo_network import ActorCritic, legal_rows, put_padded, sparse_rows, to_csr
+from .ppo_network import (ActorCritic, legal_candidates, legal_rows, put_padded,
+                          sparse_rows, to_csr)
 
 #: Starting width of the compact rows: non-zero observation entries and legal actions
 #: (random play shows at most ~160 non-zero entries and ~40 legal actions; a rarer,
@@ -35,8 +44,16 @@ LEARNER = -1
 class Rollout:
     """One faction's rows of a rollout (preallocated; ``n`` rows filled)."""
 
-    def __init__(self, capacity: int, n_actions: int):
+    #: The arrays a row is made of (the candidate ones only with ``n_features``).
+    FIELDS = ("index", "value_in", "legal", "choice", "logp", "value", "stream")
+
+    def __init__(self, capacity: int, n_actions: int, n_features: int = 0):
         self.capacity, self.n, self.n_actions = capacity, 0, n_actions
+        self.n_features = n_features
+        # the legal actions' cards and candidate features (pointer network)
+        self.cand_card = np.zeros((capacity, LEGAL_WIDTH) if n_features else (0, 0), np.int32)
+        self.cand_feat = np.zeros((capacity, LEGAL_WIDTH, n_features) if n_features
+                                  else (0, 0, 0), np.float32)
         self.index = np.zeros((capacity, NONZERO_WIDTH), np.int32)
         self.value_in = np.zeros((capacity, NONZERO_WIDTH), np.float32)
         self.legal = np.full((capacity, LEGAL_WIDTH), n_actions, np.int32)
@@ -59,17 +76,22 @@ class Rollout:
     def carry(self, rows: np.ndarray) -> np.ndarray:
         """Clear, keeping the rows at ``rows`` (pending trajectories' last rows) as the
         first rows, in that order; their new positions."""
-        kept = {k: getattr(self, k)[rows].copy() for k in
-                ("index", "value_in", "legal", "choice", "logp", "value", "stream")}
+        kept = {k: getattr(self, k)[rows].copy() for k in self.FIELDS}
+        candidates = ((self.cand_card[rows].copy(), self.cand_feat[rows].copy())
+                      if self.n_features else None)
         self.clear()
-        return self.add(*(kept[k] for k in ("index", "value_in", "legal", "choice", "logp",
-                                             "value", "stream")))
+        return self.add(*(kept[k] for k in self.FIELDS), candidates=candidates)
 
-    def add(self, index, value_in, legal, choice, logp, value, stream) -> np.ndarray:
-        """Append rows; their positions."""
+    def add(self, index, value_in, legal, choice, logp, value, stream,
+            candidates=None) -> np.ndarray:
+        """Append rows (``candidates``: their legal actions' cards and features, kept
+        when the rollout has ``n_features``); their positions."""
         k = len(choice)
         at = np.arange(self.n, self.n + k)
         self.put_rows(at, index, value_in, legal)
+        if self.n_features:
+            self.cand_card = put_padded(self.cand_card, at, candidates[0], 0)
+            self.cand_feat = put_padded(self.cand_feat, at, candidates[1], 0)
         self.choice[at], self.logp[at], self.value[at], self.stream[at] = \
             choice, logp, value, stream
         self.n += k
@@ -111,19 +133,29 @@ class Collector:
 
     def __init__(self, venv, learners: list[ActorCritic], rng: np.random.Generator,
                  past_self_share: float, rollout_steps: int, gamma: float = 1.0,
-                 lam: float = 0.95):
+                 lam: float = 0.95, league: list[str] = (), league_share: float = 0.0):
         self.venv, self.learners, self.rng = venv, learners, rng
         self.past_self_share, self.gamma, self.lam = past_self_share, gamma, lam
+        self.league, self.league_share = list(league), league_share
         self.pool: list[list[ActorCritic]] = [[], []]
+        # each past self's number (the trainer's) and its weight (empty: all equal)
+        self.pool_ids: list[list[int]] = [[], []]
+        self.pool_weights: list[list[float]] = [[], []]
+        # past self's number -> [games, its faction's win share] against the learner
+        self.results: dict[int, list] = {}
         n = venv.num_games
         # Room for every game's steps and the pending rows of its four seats.
-        self.rollouts = [Rollout(n * (rollout_steps + 4), venv.num_actions)
-                         for _ in range(2)]
-        # Who plays each faction of each game: LEARNER, or the number of the past self
-        # in ``players`` (kept for the whole game, whatever the pool becomes; numbered
-        # in order of first use, so the games are the same on every run).
+        self.rollouts = [Rollout(n * (rollout_steps + 4), venv.num_actions,
+                                 getattr(net, "n_features", 0) if net.reads_candidates else 0)
+                         for net in learners]
+        # Who plays each faction of each game: LEARNER, or the number of a past self or
+        # a league agent in ``players`` (kept for the whole game, whatever the pool
+        # becomes; numbered in order of first use, so the games are the same on every
+        # run).
         self.controller = np.full((n, 2), LEARNER, np.int64)
-        self.players: dict[int, ActorCritic] = {}
+        self.players: dict[int, object] = {}    # a network or a league agent
+        self.source: dict[int, int] = {}        # a past self's player -> its pool number
+        self.league_agents: dict[tuple, object] = {}  # (slot, spec) -> agent
         self.next_player = 0
         self.last_row = np.full((n, 4), -1, np.int64)
         self.games_played = 0
@@ -132,31 +164,71 @@ class Collector:
     def _assign(self, slot: int) -> None:
         """Who plays the factions of the game starting in ``slot``."""
         self.controller[slot] = LEARNER
-        if self.rng.random() < self.past_self_share:
+        u = self.rng.random()
+        if u < self.league_share and self.league:
+            faction = int(self.rng.integers(2))
+            spec = self.league[int(self.rng.integers(len(self.league)))]
+            agent = self.league_agents.get((slot, spec))
+            if agent is None:
+                from agents.registry import make_agent
+                agent = self.league_agents[slot, spec] = make_agent(spec)
+            agent.reset(int(self.rng.integers(2**31)))
+            key, self.next_player = self.next_player, self.next_player + 1
+            self.players[key] = agent
+            self.controller[slot, faction] = key
+        elif u < self.league_share + self.past_self_share:
             faction = int(self.rng.integers(2))
             if self.pool[faction]:
-                net = self.pool[faction][int(self.rng.integers(len(self.pool[faction])))]
+                i = self._pick_past_self(faction)
+                net = self.pool[faction][i]
                 key = next((k for k, p in self.players.items() if p is net), None)
                 if key is None:
                     key, self.next_player = self.next_player, self.next_player + 1
                     self.players[key] = net
+                    if self.pool_ids[faction]:
+                        self.source[key] = self.pool_ids[faction][i]
                 self.controller[slot, faction] = key
         in_play = set(self.controller[self.controller != LEARNER].tolist())
-        self.players = {k: net for k, net in self.players.items() if k in in_play}
+        self.players = {k: p for k, p in self.players.items() if k in in_play}
+        self.source = {k: i for k, i in self.source.items() if k in in_play}
+
+    def _pick_past_self(self, faction: int) -> int:
+        """The position in the pool of the past self to play (by the pool's weights)."""
+        n, weights = len(self.pool[faction]), self.pool_weights[faction]
+        if len(weights) != n:
+            return int(self.rng.integers(n))
+        p = np.asarray(weights, np.float64)
+        return int(self.rng.choice(n, p=p / p.sum()))
 
     def _act(self, net: ActorCritic, rows: np.ndarray) -> tuple:
-        index, value_in = sparse_rows(self.obs[rows], NONZERO_WIDTH)
+        obs = self.obs[rows]
         legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
         width = int((legal != net.n_actions).sum(axis=1).max())
+        candidates = used = None
+        if net.reads_candidates:
+            card, features, projected = self.venv.candidates(rows, net.n_features)
+            obs = np.concatenate([obs, projected], axis=1)
+            candidates = legal_candidates(card, features, legal, net.n_actions)
+            used = (candidates[0][:, :width], candidates[1][:, :width])
+        index, value_in = sparse_rows(obs, NONZERO_WIDTH)
         with torch.no_grad():
-            logits, values = net(to_csr(index, value_in, net.obs_size), legal[:, :width])
+            logits, values = net(to_csr(index, value_in, net.obs_size), legal[:, :width],
+                                 used)
         logits = logits.numpy()
         gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
         choice = (logits + gumbel[:, :width]).argmax(axis=1)
         shifted = logits - logits.max(axis=1, keepdims=True)
         logp = shifted[np.arange(len(rows)), choice] - np.log(np.exp(shifted).sum(axis=1))
         actions = legal[np.arange(len(rows)), choice]
-        return actions, (index, value_in, legal, choice, logp, values.numpy())
+        return actions, (index, value_in, legal, choice, logp, values.numpy()), candidates
+
+    def _agent_action(self, agent, slot: int) -> int:
+        """The action index a league agent picks in ``slot``'s game."""
+        from singapore_env.encoding import encoder_for
+
+        game = self.venv.game(slot)
+        decision = agent.choose(game, int(self.seat[slot]))
+        return encoder_for(game.c, game.cfg).table.index(decision)
 
     def collect(self, steps: int) -> int:
         """Play ``steps`` steps of every game into the rollouts (after the pending rows
@@ -177,13 +249,18 @@ class Collector:
                 mine = faction == f
                 rows = np.flatnonzero(mine & (who == LEARNER))
                 if len(rows):
-                    acts, rec = self._act(self.learners[f], rows)
+                    acts, rec, candidates = self._act(self.learners[f], rows)
                     actions[rows] = acts
-                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows])
+                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows],
+                                              candidates=candidates)
                     self.last_row[rows, self.seat[rows]] = at
                 for k in np.unique(who[mine & (who != LEARNER)]):
                     rows = np.flatnonzero(mine & (who == k))
-                    actions[rows] = self._act(self.players[k], rows)[0]
+                    player = self.players[k]
+                    if isinstance(player, torch.nn.Module):
+                        actions[rows] = self._act(player, rows)[0]
+                    else:
+                        actions[rows] = [self._agent_action(player, r) for r in rows]
             self.obs, self.mask, self.seat, rewards, done = self.venv.step(actions)
             for slot in np.flatnonzero(done):
                 self._end_game(slot, rewards[slot])
@@ -197,6 +274,12 @@ class Collector:
 
     def _end_game(self, slot: int, rewards: np.ndarray) -> None:
         share = (rewards[0] + rewards[1], rewards[2] + rewards[3])
+        for f in (0, 1):
+            number = self.source.get(int(self.controller[slot, f]))
+            if number is not None:
+                result = self.results.setdefault(number, [0, 0.0])
+                result[0] += 1
+                result[1] += float(share[f])
         for seat in range(4):
             row = self.last_row[slot, seat]
             if row >= 0:

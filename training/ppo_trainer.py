@@ -33,13 +33,24 @@ from singapore_env.vector import VectorEnv
 from .config_base import TrainConfigError
 from .ppo_config import SelfPlayConfig
 from .ppo_evaluate import evaluate, plot_curve, trim_progress, write_row
-from .ppo_network import ActorCritic, to_csr
+from .ppo_league import pfsp_weights
+from .ppo_network import ActorCritic, PointerActorCritic, to_csr
 from .ppo_rollout import Collector, Rollout
 
 CHECKPOINT = "checkpoint.pt"
 
 
 def new_network(cfg: SelfPlayConfig, obs_size: int, n_actions: int) -> ActorCritic:
+    """A network of ``cfg.network``: flat, or pointer (reading the rules-fact candidate
+    features, :data:`singapore_env.candidates.RULES_FEATURES`)."""
+    if cfg.network == "pointer":
+        from singapore_env.candidates import RULES_FEATURES
+        from singapore_env.engine.config import RulesConfig
+        from singapore_env.engine.content import resolve_content
+
+        n_cards = len(resolve_content(None, RulesConfig.named(cfg.ruleset).slavery).defs)
+        return PointerActorCritic(obs_size, n_actions, list(cfg.hidden), cfg.activation,
+                                  len(RULES_FEATURES), n_cards, cfg.embed_dim)
     return ActorCritic(obs_size, n_actions, list(cfg.hidden), cfg.activation)
 
 
@@ -80,8 +91,10 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
             mb = order[start:start + cfg.minibatch_size]
             legal = r.legal[mb]
             width = int((legal != net.n_actions).sum(axis=1).max())
+            candidates = ((r.cand_card[mb][:, :width], r.cand_feat[mb][:, :width])
+                          if net.reads_candidates else None)
             logits, values = net(to_csr(r.index[mb], r.value_in[mb], net.obs_size),
-                                 legal[:, :width])
+                                 legal[:, :width], candidates)
             logp_all = torch.log_softmax(logits, dim=-1)
             choice = torch.from_numpy(r.choice[mb])
             logp = logp_all.gather(1, choice[:, None]).squeeze(1)
@@ -106,6 +119,7 @@ def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
     """One rollout and one PPO update per faction; the learned decisions (``stats``
     gets the update's entropy and losses)."""
     learned = collector.collect(trainer.cfg.rollout_steps)
+    trainer.count_results(collector)
     for f in (0, 1):
         s = ppo_update(trainer.nets[f], trainer.opts[f], collector.rollouts[f], trainer.cfg,
                        trainer.rng)
@@ -143,15 +157,20 @@ class Trainer:
         self.opts = [torch.optim.Adam(n.parameters(), lr=cfg.learning_rate, eps=1e-5)
                      for n in self.nets]
         self.pool: list[list[dict]] = [[], []]
+        # the pool's past selves' numbers, and each one's [games, win share] against
+        # the learner (prioritized fictitious self-play weighs them by it)
+        self.pool_ids: list[list[int]] = [[], []]
+        self.pool_results: dict[int, list] = {}
         self.rng = np.random.default_rng(cfg.seed)
         self.counters = {"decisions": 0, "updates": 0, "games": 0, "wall_s": 0.0,
-                         "eval_s": 0.0, "last_eval": -1}
+                         "eval_s": 0.0, "last_eval": -1, "snapshots": 0}
         self.mirror: dict | None = None
 
     # -------------------------------------------------------------- files
     def save(self) -> None:
         state = {"config": self.cfg.to_dict(), "nets": [n.state_dict() for n in self.nets],
                  "opts": [o.state_dict() for o in self.opts], "pool": self.pool,
+                 "pool_ids": self.pool_ids, "pool_results": self.pool_results,
                  "rng": self.rng.bit_generator.state, "counters": self.counters,
                  "mirror": self.mirror, "torch_rng": torch.get_rng_state()}
         tmp = self.out / (CHECKPOINT + ".tmp")
@@ -177,6 +196,7 @@ class Trainer:
             net.load_state_dict(s_net)
             opt.load_state_dict(s_opt)
         self.pool, self.counters, self.mirror = state["pool"], state["counters"], state["mirror"]
+        self.pool_ids, self.pool_results = state["pool_ids"], state["pool_results"]
         self.rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch_rng"])
         return True
@@ -191,17 +211,47 @@ class Trainer:
                   log: Callable[[str], None] = print) -> Collector:
         """A collector on new games: here, or on Ray actors at ``ray_address``
         (:mod:`training.ppo_ray`)."""
+        cfg = self.cfg
         if ray_address:
             from .ppo_ray import RayCollector
 
+            if cfg.network != "flat" or cfg.league_share or cfg.pfsp_power:
+                raise TrainConfigError("--ray collects for network = \"flat\" without a "
+                                       "league or prioritized past selves (league_share "
+                                       "= 0, pfsp_power = 0)")
             return RayCollector(self, ray_address, log)
-        cfg = self.cfg
         venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=self.session_seed(),
                          engine=cfg.engine, workers=cfg.workers)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
-                              cfg.rollout_steps, cfg.gamma, cfg.gae_lambda)
-        collector.pool = [self.frozen(0), self.frozen(1)]
+                              cfg.rollout_steps, cfg.gamma, cfg.gae_lambda,
+                              cfg.league, cfg.league_share)
+        self.show_pool(collector)
         return collector
+
+    def show_pool(self, collector: Collector) -> None:
+        """Give the collector the pool as it is now: frozen copies, their numbers and
+        their weights."""
+        collector.pool = [self.frozen(0), self.frozen(1)]
+        collector.pool_ids = [list(ids) for ids in self.pool_ids]
+        self.weigh_pool(collector)
+
+    def weigh_pool(self, collector: Collector) -> None:
+        """Give the collector the past selves' weights (prioritized fictitious self-play,
+        :func:`training.ppo_league.pfsp_weights`)."""
+        collector.pool_weights = [
+            pfsp_weights([self.pool_results[i] for i in ids], self.cfg.pfsp_power)
+            for ids in self.pool_ids]
+
+    def count_results(self, collector: Collector) -> None:
+        """Add the past selves' results of the collector's finished games to theirs
+        and weigh the pool again."""
+        for number, (games, wins) in collector.results.items():
+            if number in self.pool_results:
+                record = self.pool_results[number]
+                record[0] += games
+                record[1] += wins
+        collector.results.clear()
+        self.weigh_pool(collector)
 
     def frozen(self, faction: int) -> list[ActorCritic]:
         nets = []
@@ -215,7 +265,13 @@ class Trainer:
         """A copy of each learner joins its pool (the oldest leaves when full)."""
         for f, net in enumerate(self.nets):
             self.pool[f].append({k: v.clone() for k, v in net.state_dict().items()})
+            self.pool_ids[f].append(self.counters["snapshots"])
+            self.pool_results[self.counters["snapshots"]] = [0, 0.0]
+            self.counters["snapshots"] += 1
+            for gone in self.pool_ids[f][:-self.cfg.pool_size]:
+                del self.pool_results[gone]
             del self.pool[f][:-self.cfg.pool_size]
+            del self.pool_ids[f][:-self.cfg.pool_size]
 
 
 def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
@@ -275,7 +331,7 @@ def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
             c["wall_s"] = wall()
             if c["updates"] % cfg.pool_every == 0:
                 trainer.snapshot()
-                collector.pool = [trainer.frozen(0), trainer.frozen(1)]
+                trainer.show_pool(collector)
             if c["decisions"] - c["last_eval"] >= cfg.eval_every and evaluator.idle():
                 evaluator.start(dict(c), stats)
             if time.perf_counter() - last_save >= cfg.checkpoint_every_s:

@@ -21,7 +21,7 @@ from ..engine.config import RulesConfig
 from ..engine.content import resolve_content
 from ..engine.game import IllegalDecision
 from . import NativeGame, _config, _content, _wrap, require, seed_words
-from .encoding import native_encoder_for
+from .encoding import layout_record, native_encoder_for
 from ..rewards import rewards as final_rewards
 
 __all__ = ["NativeSlots"]
@@ -42,6 +42,7 @@ class NativeSlots:
         self.cfg, self.content = cfg, content
         self.lo, self.hi, self.a = lo, hi, arrays
         self._writer = encoder._writer
+        self._candidate_writers: dict = {}
         self._rows = native.BatchArrays(*(arrays[k][lo:hi] for k in (
             "obs", "mask", "seat", "done", "final_vp", "game_seeds")))
         self._batch = native.Batch(_content(content), _config(cfg), self._writer, hi - lo,
@@ -64,6 +65,28 @@ class NativeSlots:
         for row in range(self.lo, self.hi):
             if done[row]:
                 rewards[row] = final_rewards(final_vp[row].tolist(), "win")
+
+    def game(self, row: int) -> NativeGame:
+        """A copy of slot ``row``'s game."""
+        return _wrap(self._batch.game(row - self.lo), self.cfg, self.content,
+                     int(self.a["game_seeds"][row]))
+
+    def candidates(self, rows, card, features, projected) -> None:
+        """Write the candidate keys of the acting seat of slots ``rows`` into row ``j``
+        of ``card`` (·, A), ``features`` (·, A, k) and ``projected`` (·, 4)."""
+        native = require()
+        k = features.shape[2]
+        writer = self._candidate_writers.get(k)
+        if writer is None:
+            record = layout_record(self._encoder.python)
+            writer = self._candidate_writers[k] = native.CandidateWriter(
+                record["action_offset"], record["action_size"], self._encoder.n_actions, k,
+                self.cfg.max_tableau)
+        projected_vp = native.CandidateWriter.projected_vp
+        for j, row in enumerate(rows):
+            game, seat = self._batch.game(int(row) - self.lo), int(self.a["seat"][row])
+            writer.write(game, seat, card[j], features[j])
+            projected_vp(game, seat, projected[j])
 
     def _refusal(self, i: int, action: int) -> ValueError:
         """The ValueError of slot ``lo + i``'s illegal ``action``, in the Python slots'
