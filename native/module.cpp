@@ -243,6 +243,13 @@ PYBIND11_MODULE(_native, m) {
     }, "Apply the decision if it is legal now; false (and nothing changed) if not.");
     m.def("is_over", [](py::handle g) { return game_of(g).is_over(); });
     m.def("acting_seat", [](py::handle g) { return game_of(g).acting_seat(); });
+    m.def("question", [](py::handle h) -> py::object {
+        const sg::Game& g = game_of(h);
+        if (g.is_over() || g.state().stack.empty()) return py::none();
+        int kind = g.state().stack.back().kind;
+        if (kind < 0 || kind >= (int)sg::FRAME_NAMES.size()) throw std::logic_error("a frame of no known kind");
+        return py::str(sg::FRAME_NAMES[kind]);
+    });
     m.def("final_vp", [](py::handle g) { return game_of(g).state().final_vp; });
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {
@@ -455,6 +462,20 @@ PYBIND11_MODULE(_native, m) {
         py::list out = table.legal({d});
         return py::object(out[0]);
     }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("rng"), py::arg("table"));
+
+    // The heuristic's ``(score, Decision)`` for every legal decision of a scored question
+    // of ``seat`` (heuristic.hpp option_scores; [] for the other questions).
+    m.def("heuristic_option_scores", [](py::handle g, int seat, const sg::HeuristicParams& params,
+                                        const DecisionTable& table) {
+        check_seat(seat);
+        sg::HeuristicPlayer player(params, sg::Pcg64());
+        sg::heuristic::Scored scored = player.option_scores(game_of(g), seat);
+        std::vector<sg::Decision> ds;
+        for (auto& [v, d] : scored) ds.push_back(d);
+        py::list decisions = table.legal(ds), out;
+        for (size_t i = 0; i < scored.size(); ++i) out.append(py::make_tuple(scored[i].first, decisions[i]));
+        return out;
+    }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("table"));
 
     // The search of an mcts agent on a native game (mcts.hpp): the values of every
     // candidate in every world, a row a world, drawing from ``rng`` (a Pcg64, advanced in

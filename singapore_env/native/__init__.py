@@ -209,6 +209,12 @@ class NativeGame:
                            f"the native engine does not (seed {self.seed})")
 
     @property
+    def question(self) -> str | None:
+        """The kind of the pending question (the Python engine's ``game.pending.kind``),
+        or None once the game is over."""
+        return _native.question(self._game)
+
+    @property
     def decisions(self) -> int:
         """Decisions made so far (the Python engine's ``s.decisions``)."""
         return _native.decisions(self._game)
@@ -337,6 +343,15 @@ def heuristic_choose(game: NativeGame, seat: int, params, generator: Random):
         raise TypeError(f"the native heuristic draws from a native.Random, "
                         f"not {type(generator).__name__}")
     return _native.heuristic_choose(game._game, seat, params, generator._gen, game._meta[3])
+
+
+def heuristic_option_scores(game: NativeGame, seat: int, params) -> list:
+    """:meth:`agents.heuristic.HeuristicAgent.option_scores` of a native game, in C++:
+    ``(score, Decision)`` for every legal decision of a scored question, the same
+    floats as the Python agent's (``[]`` for the other questions)."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    return _native.heuristic_option_scores(game._game, seat, params, game._meta[3])
 
 
 def mcts_values(game: NativeGame, seat: int, candidates, rng, params, *, iters: int,
