@@ -19,8 +19,9 @@ def compare_game(seed: int, config: RulesConfig | None = None,
                  shadow: bool = False) -> tuple[int, dict, str]:
     """Play game ``seed`` on both engines with ``players`` (four agent specs; seat ``i``'s
     agents seeded ``seed * 4 + i``), comparing at every decision the legal decisions,
-    the decision, the heuristic's option scores and the deciding agent's generator
-    state, and the final scores. With
+    the decision, the heuristic's option scores, the deciding agent's generator state
+    and a search agent's counts (:attr:`agents.mcts.MctsAgent.stats`), and the final
+    scores. With
     ``shadow``, a pair of heuristics (seeded ``seed * 4 + 4``) is also asked every
     question of every seat, the players' own decisions played (so that random players
     lead the heuristic to the questions it rarely meets).
@@ -52,9 +53,18 @@ def compare_game(seed: int, config: RulesConfig | None = None,
                 return step, asked, f"{where}: {a.name} chose {mine} on python, {theirs} on native"
             if a.rng.bit_generator.state != b.rng.bit_generator.state:
                 return step, asked, f"{where}: the generators differ after {mine}"
+            if _search_counts(a) != _search_counts(b):
+                return step, asked, f"{where}: the search counts differ after {mine}"
             played = played or mine
         python.step(played)
         ours.step(played)
     if not ours.is_over or ours.final_scores != python.final_scores:
         return python.s.decisions, asked, f"seed {seed}: the final scores differ"
     return python.s.decisions, asked, ""
+
+
+def _search_counts(agent) -> tuple | None:
+    """A search agent's counts (decisions searched, simulations, overrulings); None for
+    an agent that does not search."""
+    stats = getattr(agent, "stats", None)
+    return None if stats is None else (stats.searched, stats.simulations, stats.overruled)
