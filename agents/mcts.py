@@ -104,6 +104,9 @@ class MctsAgent(Agent):
     """Determinized Monte Carlo search over the heuristic's top candidates."""
 
     name = "mcts"
+    #: It plays positions forward: on a Python game it thinks on a native copy where the
+    #: module is built (:func:`agents.native_copy.on_native_copy`), the same decisions.
+    looks_ahead = True
     #: Parameters (``mcts:key=value``) and their defaults; ``horizon`` -1 means 1 round
     #: with a network, to the end of the game without.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
