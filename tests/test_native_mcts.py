@@ -25,9 +25,9 @@ FAST = "mcts:iters=4:topk=2:horizon=1"
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_whole_games_make_the_python_searchs_decisions(ruleset):
     players = (FAST, "heuristic", "mcts:iters=6:topk=3:horizon=2", FAST)
-    decisions, _, why = compare_game(7, RulesConfig.named(ruleset), players)
+    decisions, asked, why = compare_game(7, RulesConfig.named(ruleset), players)
     assert not why, why
-    assert decisions > 100
+    assert decisions > 100 and asked["searched"] > 20
 
 
 def test_a_value_network_guides_the_same_decisions():
@@ -35,9 +35,9 @@ def test_a_value_network_guides_the_same_decisions():
     Python engine, nets.hpp's on the native one, equal to float32 rounding)."""
     players = ("mcts:iters=4:topk=2:net=default", "heuristic", "heuristic",
                "mcts:iters=4:topk=3:net=default")
-    decisions, _, why = compare_game(3, None, players)
+    decisions, asked, why = compare_game(3, None, players)
     assert not why, why
-    assert decisions > 100
+    assert decisions > 100 and asked["searched"] > 10
 
 
 def _hidden_twins(ruleset: str):
