@@ -13,7 +13,10 @@ costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
 ``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
 native engine). Each row also checks that both engines wrote the same records. Times are
 CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating. Not a test: numbers depend on the machine.
+the engines alternating; a row's players are made once before its clock starts, so the
+shipped networks (loaded once a process, ``agents/reference.py``) are not counted as a
+cost of its few games (the native twins of the networks are: built in the first native
+games). Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from agents.learned import NumpyPolicy  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from arena.runner import Table, play_tables  # noqa: E402
 from singapore_env.encoding import encoder_for  # noqa: E402
 from singapore_env.engine.config import RulesConfig  # noqa: E402
@@ -90,6 +94,7 @@ def main() -> None:
                 (f"learned:{learned}", args.learned_games),
                 ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games)]
         for spec, games in rows:
+            make_agent(spec)  # the shipped networks it plays, loaded
             rate, same = rates((spec,) * 4, games, args.seed, args.reps)
             label = ("learned (random weights)" if spec == f"learned:{learned}" and not args.learned
                      else spec)
