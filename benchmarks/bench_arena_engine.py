@@ -15,7 +15,10 @@ native engine); one ``mcts:iters=24`` and one ``mcts:iters=24:net=default`` seat
 three heuristics (the search's whole loop in C++ on the native engine: native worlds,
 heuristic rollouts, the value head). Each row also checks that both engines wrote the same records. Times are
 CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating. Not a test: numbers depend on the machine.
+the engines alternating; a row's players are made once before its clock starts, so the
+shipped networks (loaded once a process, ``agents/reference.py``) are not counted as a
+cost of its few games (the native twins of the networks are: built in the first native
+games). Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from agents.learned import NumpyPolicy  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from arena.runner import Table, play_tables  # noqa: E402
 from singapore_env.encoding import encoder_for  # noqa: E402
 from singapore_env.engine.config import RulesConfig  # noqa: E402
@@ -97,6 +101,8 @@ def main() -> None:
         rows += [((spec,) + ("heuristic",) * 3, args.search_games)
                  for spec in ("mcts:iters=24", "mcts:iters=24:net=default")]
         for players, games in rows:
+            for spec in set(players):
+                make_agent(spec)  # the shipped networks it plays, loaded
             rate, same = rates(players, games, args.seed, args.reps)
             print(f"| {_label(players, learned, args.learned)} | {games} | {_rate(rate['python'])} "
                   f"| {_rate(rate['native'])} | {rate['native'] / rate['python']:.1f}× "
