@@ -53,7 +53,7 @@ its candidates come from the heuristic's native twin and the whole loop of world
 rollouts runs in C++ (``native/mcts.hpp``, the GIL released): the same worlds, rollout
 seeds, heuristic players and scores from the same draws of the agent's generators, so
 the same decisions and :attr:`MctsAgent.stats` as on the Python engine (with ``net=``
-the value head is the native forward pass, equal to float32 rounding), at 15 to 70
+the value head is the native forward pass, equal to float32 rounding), at 20 to 60
 times less CPU (``tests/test_native_mcts.py``, ``scripts/mcts_soak.py``,
 ``benchmarks/bench_arena_engine.py``).
 
