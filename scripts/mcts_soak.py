@@ -9,8 +9,9 @@ score their cut rollouts with the shipped value networks (``net=default``).
     .venv/bin/python scripts/mcts_soak.py --games 20                  # per ruleset
     .venv/bin/python scripts/mcts_soak.py --games 5 --spec mcts:iters=24 --ruleset standard
 
-Prints per ruleset the games, the decisions played and those searched, and every difference (the seed and decision reproduce it). Exits 1
-if any differed. Runs on one core (the Python side costs 5 to 40 CPU-seconds a game).
+Prints per ruleset the games, the decisions played and those searched, and every
+difference (the seed and decision reproduce it). Exits 1 if any differed. Runs on one
+core (the Python side costs 5 to 40 CPU-seconds a game).
 """
 
 from __future__ import annotations
