@@ -13,12 +13,14 @@ costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
 ``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
 native engine); one ``mcts:iters=24`` and one ``mcts:iters=24:net=default`` seat beside
 three heuristics (the search's whole loop in C++ on the native engine: native worlds,
-heuristic rollouts, the value head). Each row also checks that both engines wrote the same records. Times are
-CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating; a row's players are made once before its clock starts, so the
-shipped networks (loaded once a process, ``agents/reference.py``) are not counted as a
-cost of its few games (the native twins of the networks are: built in the first native
-games). Not a test: numbers depend on the machine.
+heuristic rollouts, the value head). Each row also checks that both engines wrote the
+same records. Times are CPU time of this process (``time.process_time``), the best of
+``--reps`` repetitions, the engines alternating; a row's players are made once before
+its clock starts, so the shipped networks (loaded once a process,
+``agents/reference.py``) are not counted as a cost of its few games (the native twins of
+the networks are: built in the first native games; ``mcts:...:net=default`` loads its
+value networks in its first Python games, about 0.15 s). Not a test: numbers depend on
+the machine.
 """
 
 from __future__ import annotations
