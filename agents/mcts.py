@@ -47,6 +47,16 @@ the real game: only on determinized copies, so it cannot read hidden state
 hand or a deck order does). :attr:`MctsAgent.stats` counts searched decisions,
 simulations and seconds (``benchmarks/bench_mcts.py`` reports them).
 
+On a :class:`~singapore_env.native.NativeGame` (the arena's default engine, and the
+native copy a Python game is thought on: :attr:`MctsAgent.looks_ahead`) the prior and
+its candidates come from the heuristic's native twin and the whole loop of worlds and
+rollouts runs in C++ (``native/mcts.hpp``, the GIL released): the same worlds, rollout
+seeds, heuristic players and scores from the same draws of the agent's generators, so
+the same decisions and :attr:`MctsAgent.stats` as on the Python engine (with ``net=``
+the value head is the native forward pass, equal to float32 rounding), at 20 to 60
+times less CPU (``tests/test_native_mcts.py``, ``scripts/mcts_soak.py``,
+``benchmarks/bench_arena_engine.py``).
+
 This is a root-only determinized search (no tree below the candidates: the seat's own
 later decisions in the rollout are the heuristic's), built against the known trap of
 flat Monte Carlo: prior pruning, common random numbers, a bounded score and a
@@ -56,6 +66,7 @@ significance test before leaving the prior.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -103,6 +114,9 @@ class MctsAgent(Agent):
     """Determinized Monte Carlo search over the heuristic's top candidates."""
 
     name = "mcts"
+    #: It plays positions forward: on a Python game it thinks on a native copy where the
+    #: module is built (:func:`agents.native_copy.on_native_copy`), the same decisions.
+    looks_ahead = True
     #: Parameters (``mcts:key=value``) and their defaults; ``horizon`` -1 means 1 round
     #: with a network, to the end of the game without.
     PARAMS = {"iters": 0, "seconds": 0.5, "topk": 3, "gap": 1.0, "z": 1.5, "margin": 0.03,
@@ -144,6 +158,15 @@ class MctsAgent(Agent):
         #: The last search: its candidates and their mean advantage over the prior.
         self.last_search: dict = {}
 
+    @property
+    def plays_native(self) -> bool:
+        """The search has a native twin (``native/mcts.hpp``, with the heuristic's and the
+        determinization's): at a :class:`~singapore_env.native.NativeGame` it searches in
+        C++, with the same decisions and the same draws from its generators (the value
+        networks of ``net=`` up to their float32 near-ties, as ``learned:*``)."""
+        from singapore_env import native
+        return native.available()
+
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the searches (and the prior's tie breaks) repeat."""
         if seed is not None:
@@ -168,15 +191,14 @@ class MctsAgent(Agent):
         paired advantage is significant."""
         start = time.perf_counter()
         n = len(candidates)
-        diffs: list[list[float]] = [[] for _ in candidates]
-        worlds = 0
-        while worlds == 0 or not self._spent(worlds * n, start):
-            world = determinize(game, seat, self.rng)
-            seed = int(self.rng.integers(_SEED_SPACE))
-            values = [self._rollout(world, d, seat, seed) for d in candidates]
-            for i in range(1, n):
-                diffs[i].append(values[i] - values[0])
-            worlds += 1
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if native is not None and isinstance(game, native.NativeGame):
+            values = self._native_values(native, game, seat, candidates)
+        else:
+            values = self._values(game, seat, candidates, start)
+        diffs: list[list[float]] = [[]] + [[row[i] - row[0] for row in values]
+                                           for i in range(1, n)]
+        worlds = len(values)
         best = self._significant_best(diffs)
         self.last_search = {"candidates": list(candidates), "worlds": worlds,
                             "advantage": [float(np.mean(d)) if d else 0.0 for d in diffs]}
@@ -185,6 +207,34 @@ class MctsAgent(Agent):
         self.stats.overruled += best > 0
         self.stats.seconds += time.perf_counter() - start
         return candidates[best]
+
+    def _values(self, game: "Game", seat: int, candidates: list["Decision"],
+                start: float) -> list[list[float]]:
+        """The value of every candidate in each sampled world (a row a world), until the
+        budget is spent (at least one world)."""
+        values: list[list[float]] = []
+        while not values or not self._spent(len(values) * len(candidates), start):
+            world = determinize(game, seat, self.rng)
+            seed = int(self.rng.integers(_SEED_SPACE))
+            values.append([self._rollout(world, d, seat, seed) for d in candidates])
+        return values
+
+    def _native_values(self, native, game, seat: int,
+                       candidates: list["Decision"]) -> list[list[float]]:
+        """:meth:`_values` of a native game, the whole loop in C++ (``native/mcts.hpp``):
+        the same worlds, rollouts and scores from the same draws of :attr:`rng`."""
+        encoder = nets = None
+        if self.nets is not None:
+            from singapore_env.native.encoding import native_encoder_for
+
+            from .native_nets import native_twin
+            encoder = native_encoder_for(game.c, game.cfg)._writer
+            nets = tuple(native_twin(self.nets[f])._net for f in (0, 1))
+        return native.mcts_values(game, seat, candidates, self.rng,
+                                  self.players[0]._native_twin_params(native),
+                                  iters=self.iters, seconds=self.seconds,
+                                  time_cap=self.time_cap, horizon=self.horizon,
+                                  vp_weight=self.vp_weight, encoder=encoder, nets=nets)
 
     def _spent(self, simulations: int, start: float) -> bool:
         if self.time_cap is not None and time.perf_counter() - start >= self.time_cap:
@@ -239,7 +289,15 @@ def prior_answer(prior_agent: HeuristicAgent, game: "Game",
     legal = game.legal_decisions()
     if len(legal) == 1:
         return legal[0], False
-    return prior_agent.choose(game, seat), game.pending.kind in SEARCHED
+    return prior_agent.choose(game, seat), question_kind(game) in SEARCHED
+
+
+def question_kind(game) -> str | None:
+    """The kind of ``game``'s pending question on either engine (None once over)."""
+    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+    if native is not None and isinstance(game, native.NativeGame):
+        return game.question
+    return game.pending.kind if game.pending is not None else None
 
 
 def heuristic_candidates(prior_agent: HeuristicAgent, game: "Game", seat: int,

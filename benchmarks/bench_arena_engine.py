@@ -11,12 +11,16 @@ C++ at a native game); four ``learned:PATH`` players of a flat ``.npz`` actor
 weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
 costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
 ``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
-native engine). Each row also checks that both engines wrote the same records. Times are
-CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating; a row's players are made once before its clock starts, so the
-shipped networks (loaded once a process, ``agents/reference.py``) are not counted as a
-cost of its few games (the native twins of the networks are: built in the first native
-games). Not a test: numbers depend on the machine.
+native engine); one ``mcts:iters=24`` and one ``mcts:iters=24:net=default`` seat beside
+three heuristics (the search's whole loop in C++ on the native engine: native worlds,
+heuristic rollouts, the value head). Each row also checks that both engines wrote the
+same records. Times are CPU time of this process (``time.process_time``), the best of
+``--reps`` repetitions, the engines alternating; a row's players are made once before
+its clock starts, so the shipped networks (loaded once a process,
+``agents/reference.py``) are not counted as a cost of its few games (the native twins of
+the networks are: built in the first native games; ``mcts:...:net=default`` loads its
+value networks in its first Python games, about 0.15 s). Not a test: numbers depend on
+the machine.
 """
 
 from __future__ import annotations
@@ -82,6 +86,8 @@ def main() -> None:
                         help="games of the learned:pure-policy row")
     parser.add_argument("--lookahead-games", type=int, default=2,
                         help="games of the learned:pure row (a few CPU-seconds each)")
+    parser.add_argument("--search-games", type=int, default=1,
+                        help="games of the mcts rows (10 to 40 CPU-seconds each on Python)")
     args = parser.parse_args()
     play_tables([Table(("random",) * 4)], 2, 0, engine="native")  # imports, first games
     print(f"# {platform.machine()}, Python {platform.python_version()}, numpy "
@@ -90,16 +96,34 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     with tempfile.TemporaryDirectory() as folder:
         learned = args.learned or random_actor(folder)
-        rows = [("random", args.games), ("heuristic", args.heuristic_games),
-                (f"learned:{learned}", args.learned_games),
-                ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games)]
-        for spec, games in rows:
-            make_agent(spec)  # the shipped networks it plays, loaded
-            rate, same = rates((spec,) * 4, games, args.seed, args.reps)
-            label = ("learned (random weights)" if spec == f"learned:{learned}" and not args.learned
-                     else spec)
-            print(f"| 4 × `{label}` | {games} | {rate['python']:,.2f} | {rate['native']:,.2f} "
-                  f"| {rate['native'] / rate['python']:.1f}× | {'yes' if same else 'NO'} |")
+        rows = [(("random",) * 4, args.games), (("heuristic",) * 4, args.heuristic_games),
+                ((f"learned:{learned}",) * 4, args.learned_games),
+                (("learned:pure-policy",) * 4, args.pure_games),
+                (("learned:pure",) * 4, args.lookahead_games)]
+        rows += [((spec,) + ("heuristic",) * 3, args.search_games)
+                 for spec in ("mcts:iters=24", "mcts:iters=24:net=default")]
+        for players, games in rows:
+            for spec in set(players):
+                make_agent(spec)  # the shipped networks it plays, loaded
+            rate, same = rates(players, games, args.seed, args.reps)
+            print(f"| {_label(players, learned, args.learned)} | {games} | {_rate(rate['python'])} "
+                  f"| {_rate(rate['native'])} | {rate['native'] / rate['python']:.1f}× "
+                  f"| {'yes' if same else 'NO'} |")
+
+
+def _label(players: tuple, learned: str, given: str | None) -> str:
+    """The players of a row: ``4 × `spec` `` or ``1 × `spec` + 3 × `heuristic` ``."""
+    def name(spec: str) -> str:
+        return "learned (random weights)" if spec == f"learned:{learned}" and not given else spec
+
+    first, rest = players[0], players[1:]
+    if all(p == first for p in rest):
+        return f"4 × `{name(first)}`"
+    return f"1 × `{name(first)}` + 3 × `{rest[0]}`"
+
+
+def _rate(games_per_second: float) -> str:
+    return f"{games_per_second:,.2f}" if games_per_second >= 1 else f"{games_per_second:.3g}"
 
 
 if __name__ == "__main__":

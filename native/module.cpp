@@ -15,6 +15,7 @@
 #include "engine.hpp"
 #include "heuristic.hpp"
 #include "invariants.hpp"
+#include "mcts.hpp"
 #include "nets.hpp"
 #include "rng.hpp"
 #include "records.hpp"
@@ -242,6 +243,13 @@ PYBIND11_MODULE(_native, m) {
     }, "Apply the decision if it is legal now; false (and nothing changed) if not.");
     m.def("is_over", [](py::handle g) { return game_of(g).is_over(); });
     m.def("acting_seat", [](py::handle g) { return game_of(g).acting_seat(); });
+    m.def("question", [](py::handle h) -> py::object {
+        const sg::Game& g = game_of(h);
+        if (g.is_over() || g.state().stack.empty()) return py::none();
+        int kind = g.state().stack.back().kind;
+        if (kind < 0 || kind >= (int)sg::FRAME_NAMES.size()) throw std::logic_error("a frame of no known kind");
+        return py::str(sg::FRAME_NAMES[kind]);
+    });
     m.def("final_vp", [](py::handle g) { return game_of(g).state().final_vp; });
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {
@@ -468,6 +476,48 @@ PYBIND11_MODULE(_native, m) {
         for (size_t i = 0; i < scored.size(); ++i) out.append(py::make_tuple(scored[i].first, decisions[i]));
         return out;
     }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("table"));
+
+    // The search of an mcts agent on a native game (mcts.hpp): the values of every
+    // candidate in every world, a row a world, drawing from ``rng`` (a Pcg64, advanced in
+    // place); with ``encoder`` and both value networks, cut rollouts are scored by them.
+    m.def("mcts_values", [](py::handle h, int seat, const std::vector<std::pair<int, int>>& candidates,
+                            sg::Pcg64& rng, const sg::HeuristicParams& params, int iters, double seconds,
+                            double time_cap, int horizon, double vp_weight, const sg::Encoder* encoder,
+                            const sg::BatchedNet* british, const sg::BatchedNet* malay) {
+        check_seat(seat);
+        if (candidates.empty()) throw std::invalid_argument("a search needs at least one candidate");
+        if (iters < 0 || horizon < 0 || !(seconds > 0 || iters > 0) || !(vp_weight >= 0))
+            throw std::invalid_argument("a search needs iters >= 0, horizon >= 0, vp_weight >= 0 and "
+                                        "seconds > 0 without iters");
+        sg::MctsSearch search;
+        search.heuristic = params;
+        search.iters = iters, search.seconds = seconds, search.time_cap = time_cap;
+        search.horizon = horizon, search.vp_weight = vp_weight;
+        if (encoder || british || malay) {
+            if (!encoder || !british || !malay || horizon < 1)
+                throw std::invalid_argument("value networks need the encoder, both factions' networks and "
+                                            "horizon >= 1");
+            for (const sg::BatchedNet* b : {british, malay})
+                if (!b->net().has_value() || b->net().obs_size() != encoder->layout().D)
+                    throw std::invalid_argument("a value network must have a value head reading this game's "
+                                                "observation");
+            search.encoder = encoder;
+            search.nets[0] = &british->net(), search.nets[1] = &malay->net();
+        }
+        std::vector<sg::Decision> cands;
+        for (auto [kind, arg] : candidates) cands.push_back({kind, arg});
+        sg::Game game(game_of(h));  // copied before the GIL goes
+        sg::Pcg64 draws = rng;
+        std::vector<std::vector<double>> values;
+        {
+            py::gil_scoped_release release;
+            values = search.run(game, seat, cands, draws);
+        }
+        rng = draws;
+        return values;
+    }, py::arg("game"), py::arg("seat"), py::arg("candidates"), py::arg("rng"), py::arg("params"),
+       py::arg("iters"), py::arg("seconds"), py::arg("time_cap"), py::arg("horizon"), py::arg("vp_weight"),
+       py::arg("encoder") = nullptr, py::arg("british") = nullptr, py::arg("malay") = nullptr);
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

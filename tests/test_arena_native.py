@@ -82,13 +82,23 @@ def test_the_lookahead_plays_the_same_games():
     assert len(ours) == 1 and ours == python
 
 
+@needs_native
+def test_the_search_plays_the_same_games():
+    # Its whole search runs in C++ with the Python search's draws (native/mcts.hpp).
+    players = ["mcts:iters=4:topk=2:horizon=1", "heuristic", "mcts:iters=6:topk=3:horizon=1",
+               "random"]
+    python, ours = both(players, 1, 8, swap=False)
+    assert len(ours) == 1 and ours == python
+
+
 def test_who_reads_the_observation_alone(flat_actor):
     assert RandomAgent().plays_native
     assert make_agent(f"learned-sample:{flat_actor}").plays_native
     assert make_agent("learned:pure-policy").plays_native  # candidate keys, no prior
     assert make_agent("learned:pure").plays_native
     assert make_agent("heuristic").plays_native == native.available()  # its native twin
-    for spec in ("learned:default", "rerank", "mcts:iters=2"):
+    assert make_agent("mcts:iters=2").plays_native == native.available()  # its native twin
+    for spec in ("learned:default", "rerank"):
         assert not make_agent(spec).plays_native, spec
 
 

@@ -19,14 +19,16 @@ def compare_game(seed: int, config: RulesConfig | None = None,
                  shadow: bool = False) -> tuple[int, dict, str]:
     """Play game ``seed`` on both engines with ``players`` (four agent specs; seat ``i``'s
     agents seeded ``seed * 4 + i``), comparing at every decision the legal decisions,
-    the decision, the heuristic's option scores and the deciding agent's generator
-    state, and the final scores. With
+    the decision, the heuristic's option scores, the deciding agent's generator state
+    and a search agent's counts (:attr:`agents.mcts.MctsAgent.stats`), and the final
+    scores. With
     ``shadow``, a pair of heuristics (seeded ``seed * 4 + 4``) is also asked every
     question of every seat, the players' own decisions played (so that random players
     lead the heuristic to the questions it rarely meets).
 
-    Returns (decisions played, the heuristic's decisions by question (frame kind), "" or
-    where and what first differed)."""
+    Returns (decisions played, the heuristic's decisions by question (frame kind) and
+    the searches' searched decisions (``"searched"``), "" or where and what first
+    differed)."""
     from singapore_env.native import NativeGame
 
     python, ours = Game(seed, config, keep_text_log=False), NativeGame(seed, config)
@@ -36,6 +38,7 @@ def compare_game(seed: int, config: RulesConfig | None = None,
     shadows = (make_agent(f"heuristic:seed={seed * 4 + 4}"),
                make_agent(f"heuristic:seed={seed * 4 + 4}")) if shadow else None
     asked: dict[str, int] = {}
+    searched: dict[int, int] = {}  # a search agent's searched decisions so far
     while not python.is_over:
         step, seat = python.s.decisions, python.acting_seat
         where = f"seed {seed}, decision {step} ({python.pending.kind}, seat {seat})"
@@ -52,9 +55,22 @@ def compare_game(seed: int, config: RulesConfig | None = None,
                 return step, asked, f"{where}: {a.name} chose {mine} on python, {theirs} on native"
             if a.rng.bit_generator.state != b.rng.bit_generator.state:
                 return step, asked, f"{where}: the generators differ after {mine}"
+            counts = _search_counts(a)
+            if counts != _search_counts(b):
+                return step, asked, f"{where}: the search counts differ after {mine}"
+            if counts and counts[0] > searched.get(id(a), 0):
+                searched[id(a)] = counts[0]
+                asked["searched"] = asked.get("searched", 0) + 1
             played = played or mine
         python.step(played)
         ours.step(played)
     if not ours.is_over or ours.final_scores != python.final_scores:
         return python.s.decisions, asked, f"seed {seed}: the final scores differ"
     return python.s.decisions, asked, ""
+
+
+def _search_counts(agent) -> tuple | None:
+    """A search agent's counts (decisions searched, simulations, overrulings); None for
+    an agent that does not search."""
+    stats = getattr(agent, "stats", None)
+    return None if stats is None else (stats.searched, stats.simulations, stats.overruled)

@@ -209,6 +209,12 @@ class NativeGame:
                            f"the native engine does not (seed {self.seed})")
 
     @property
+    def question(self) -> str | None:
+        """The kind of the pending question (the Python engine's ``game.pending.kind``),
+        or None once the game is over."""
+        return _native.question(self._game)
+
+    @property
     def decisions(self) -> int:
         """Decisions made so far (the Python engine's ``s.decisions``)."""
         return _native.decisions(self._game)
@@ -346,6 +352,35 @@ def heuristic_option_scores(game: NativeGame, seat: int, params) -> list:
     if not isinstance(game, NativeGame):
         raise TypeError(f"not a native game: {type(game).__name__}")
     return _native.heuristic_option_scores(game._game, seat, params, game._meta[3])
+
+
+def mcts_values(game: NativeGame, seat: int, candidates, rng, params, *, iters: int,
+                seconds: float, time_cap: float | None, horizon: int, vp_weight: float,
+                encoder=None, nets=None) -> list[list[float]]:
+    """The search of :class:`agents.mcts.MctsAgent` on a native game, in C++
+    (``native/mcts.hpp``), the GIL released: every decision of ``candidates`` played in
+    worlds of ``game`` seen from ``seat`` (:func:`determinize`, then a rollout seed, both
+    drawn from ``rng``, a ``numpy.random.Generator`` on PCG64 advanced as the Python
+    search advances it) by four heuristic players with ``params`` (from
+    :func:`heuristic_params`), until ``iters`` simulations (or ``seconds`` of wall time
+    with ``iters=0``; ``time_cap`` seconds in any case) are spent: the values, a row of
+    one per candidate a world. With ``encoder`` (a native encoder's writer) and ``nets``
+    (the two factions' native value networks) a rollout cut after ``horizon`` rounds is
+    scored by the value head."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "PCG64":
+        raise ValueError(f"the native search draws from a PCG64 generator, "
+                         f"not {state.get('bit_generator')!r}")
+    generator = require().Pcg64(*_halves_of(state))
+    british, malay = nets if nets is not None else (None, None)
+    values = _native.mcts_values(game._game, int(seat), [(int(k), int(a)) for k, a in candidates],
+                                 generator, params, iters, seconds,
+                                 -1.0 if time_cap is None else time_cap, horizon, vp_weight,
+                                 encoder, british, malay)
+    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    return values
 
 
 def plays(cfg: RulesConfig) -> bool:
