@@ -22,7 +22,7 @@ from singapore_env.engine.content import FACTIONS
 from .base import Agent, _encoder_for
 from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
-from .priors import resolve_prior
+from .priors import PRIORS, resolve_prior
 from .threads import limit_threads
 
 #: The shipped reference policies (``learned:default``).
@@ -133,9 +133,16 @@ def load_value_nets(path: str | Path, need_value: bool = True,
 
 def reads_native_games(policy) -> bool:
     """Whether ``policy`` plays a native game: a flat actor reads the observation, a
-    pointer policy also the candidate features, which the native engine writes too,
-    unless it reads a prior (a scorer of Python games)."""
-    return not policy.needs_candidates or policy.meta.get("candidate_prior") is None
+    pointer policy also the candidate features, which the native engine writes too, and
+    the columns of its prior when it reads one of :data:`agents.priors.PRIORS` (the
+    heuristic's scores, from its native twin)."""
+    return not policy.needs_candidates or policy.meta.get("candidate_prior") in (None, *PRIORS)
+
+
+def reads_prior(policy) -> bool:
+    """Whether ``policy`` reads a prior's candidate columns (``prior_score``,
+    ``prior_gap``): a pointer policy trained with one."""
+    return policy.needs_candidates and policy.meta.get("candidate_prior") is not None
 
 
 def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -> float:
@@ -229,8 +236,8 @@ class LearnedAgent(Agent):
     @property
     def plays_native(self) -> bool:
         """A flat actor reads the observation alone; a pointer policy also reads the
-        candidate features, which both engines write, unless it reads a prior
-        (:func:`reads_native_games`)."""
+        candidate features, which both engines write, and its prior's columns, which
+        both engines score (:func:`reads_native_games`)."""
         return reads_native_games(self.policy)
 
     def reset(self, seed: int | None = None) -> None:

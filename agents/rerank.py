@@ -60,6 +60,13 @@ class RerankAgent(Agent):
         #: Decisions where the network chose another candidate than the prior.
         self.overruled = 0
 
+    @property
+    def plays_native(self) -> bool:
+        """At a :class:`~singapore_env.native.NativeGame` the heuristic's native twin
+        answers, scores the candidates and writes the prior's columns, and the network
+        runs in C++: the same decisions (the network's up to its near-ties, 1e-4)."""
+        return self.prior.plays_native
+
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the prior's tie breaks repeat."""
         if seed is not None:

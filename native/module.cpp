@@ -242,6 +242,13 @@ PYBIND11_MODULE(_native, m) {
     }, "Apply the decision if it is legal now; false (and nothing changed) if not.");
     m.def("is_over", [](py::handle g) { return game_of(g).is_over(); });
     m.def("acting_seat", [](py::handle g) { return game_of(g).acting_seat(); });
+    m.def("question", [](py::handle h) -> py::object {
+        const sg::Game& g = game_of(h);
+        if (g.is_over() || g.state().stack.empty()) return py::none();
+        int kind = g.state().stack.back().kind;
+        if (kind < 0 || kind >= (int)sg::FRAME_NAMES.size()) throw std::logic_error("a frame of no kind");
+        return py::str(sg::FRAME_NAMES[kind]);
+    }, "The kind of the frame asking the current question (None once the game is over).");
     m.def("final_vp", [](py::handle g) { return game_of(g).state().final_vp; });
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {

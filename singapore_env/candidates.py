@@ -83,14 +83,11 @@ class CandidateEncoder:
     def for_observations(cls, encoder, prior=None) -> "CandidateEncoder":
         """The candidate encoder matching an :class:`~singapore_env.encoding.ObservationEncoder`
         (same action table, content and engine limits); for a native encoder, the native
-        writer (:class:`~singapore_env.native.encoding.NativeCandidateEncoder`), which
-        takes no prior (a prior scores Python games)."""
+        writer (:class:`~singapore_env.native.encoding.NativeCandidateEncoder`), whose
+        ``prior`` must score native games (as the heuristic's scores do)."""
         native = sys.modules.get("singapore_env.native.encoding")  # not imported: no native game
         if native is not None and isinstance(encoder, native.NativeEncoder):
-            if prior is not None:
-                raise ValueError("a candidate prior scores Python games: play a policy that "
-                                 "reads one on the python engine")
-            return native.NativeCandidateEncoder(encoder)
+            return native.NativeCandidateEncoder(encoder, prior)
         return cls(encoder.table, len(encoder.c.defs), encoder.cfg.max_tableau, prior)
 
     def encode(self, game, seat: int) -> dict[str, np.ndarray]:

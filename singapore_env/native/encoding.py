@@ -95,11 +95,13 @@ class NativeEncoder:
 class NativeCandidateEncoder(CandidateEncoder):
     """The candidate keys (:mod:`singapore_env.candidates`) of native games, written in
     C++ (``native/candidates.hpp``): the Python encoder's values, float for float
-    (``tests/test_native_candidates.py``). No prior: a prior scores Python games."""
+    (``tests/test_native_candidates.py``). A prior's columns are written from its scores
+    of the native game (the heuristic's, :func:`agents.priors.resolve_prior`, are
+    scored by its native twin), as the Python encoder writes them."""
 
-    def __init__(self, encoder: NativeEncoder):
+    def __init__(self, encoder: NativeEncoder, prior=None):
         enc = encoder.python
-        super().__init__(enc.table, len(enc.c.defs), enc.cfg.max_tableau)
+        super().__init__(enc.table, len(enc.c.defs), enc.cfg.max_tableau, prior)
         record = layout_record(enc)
         self._writer = require().CandidateWriter(record["action_offset"], record["action_size"],
                                                  self.n_actions, len(FEATURES), self.T)
@@ -109,6 +111,8 @@ class NativeCandidateEncoder(CandidateEncoder):
         card = np.empty(self.n_actions, np.float32)
         features = np.empty((self.n_actions, len(FEATURES)), np.float32)
         self._writer.write(game._game, seat, card, features)
+        if self.prior is not None and seat == game.acting_seat:
+            self._prior_columns(game, seat, features)
         return {"candidate_card": card, "candidate_features": features,
                 "projected_vp": projected_vp(game, seat)}
 
