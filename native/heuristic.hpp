@@ -277,6 +277,29 @@ inline Decision answer(HeuristicCtx& ctx, const Frame& f, const std::vector<Deci
     }
 }
 
+// The value of every legal decision of a scored question (Leader space, Leader Action,
+// Actions, Influence placement) in VP equivalents, in legal order; empty for the other
+// questions (HeuristicAgent.option_scores). Draws nothing.
+inline Scored option_scores(HeuristicCtx& ctx, const Frame& f, const std::vector<Decision>& legal) {
+    Scored scored;
+    switch (f.kind) {
+        case F_PLACE_LEADER: return leader_space_scores(ctx, legal);
+        case F_LEADER_ACTION:
+        case F_ACTIONS:
+            for (const Decision& d : legal) scored.push_back({score(ctx, d, f.kind == F_LEADER_ACTION), d});
+            return scored;
+        case F_INFLUENCE: {
+            bool store = false, start = false;
+            for (const Decision& d : legal) store |= d.kind == STORE, start |= d.kind == INFLUENCE_START;
+            if (store) return store_scores(ctx, f.n, legal);
+            if (start) plan(ctx, f.n, -1, false, &scored);
+            else plan(ctx, f.n, f.pos, true, &scored);
+            return scored;
+        }
+        default: return scored;
+    }
+}
+
 }  // namespace heuristic
 
 // The heuristic player on the native engine, with its own generator (the Python agent's
@@ -296,6 +319,14 @@ struct HeuristicPlayer : Player {
         return choice;
     }
     std::unique_ptr<Player> clone() const override { return std::make_unique<HeuristicPlayer>(*this); }
+
+    // heuristic::option_scores of ``seat`` at ``g`` (empty when the game is over).
+    heuristic::Scored option_scores(const Game& g, int seat) const {
+        const std::vector<Decision>& legal = g.legal();
+        if (legal.empty()) return {};
+        HeuristicCtx ctx(g, seat, params);
+        return heuristic::option_scores(ctx, g.state().stack.back(), legal);
+    }
 };
 
 }  // namespace sg

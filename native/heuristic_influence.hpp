@@ -52,7 +52,10 @@ constexpr int MAX_LOOP = ROOM_DISTRICTS / 4;  // loop spaces the state holds
 
 // influence.py _plan (without its detail and options): the best placement of ``n``
 // tokens as (value, decision); H_NONE when no start is open.
-inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool asking) {
+// ``options``: the value of every answer is written there too (every start; asking:
+// walking on with every token, then dropping here), as influence_scores gives them.
+inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool asking,
+                                        std::vector<std::pair<double, Decision>>* options = nullptr) {
     const Board& b = ctx.c.board;
     const int me = ctx.seat, N = ctx.cfg.n_loop;
     if (N < 1 || N > MAX_LOOP || (int)b.loop_storehouse.size() < N) throw std::logic_error("heuristic: bad loop size");
@@ -114,6 +117,12 @@ inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool 
     if (n <= 0) return {base_total, H_PASS};
     if (asking) {
         if (pos < 0 || pos >= N) throw std::out_of_range("heuristic: no loop space " + std::to_string(pos));
+        if (options) {
+            double forced = b.loop_faction[pos] == ctx.store_fac ? own_drop : opp_drop;
+            options->push_back({evaluate(-1, pos, n, -1).best, H_PASS});
+            options->push_back({forced + evaluate(-1, pos, n - 1, -1).best, H_YES});
+            return {0.0, H_NONE};
+        }
         Evaluation e = evaluate(-1, pos, n, pos);
         bool mine = b.loop_faction[pos] == ctx.store_fac;
         return {e.best, (mine ? e.ko : e.kp) > 0 ? H_YES : H_PASS};
@@ -132,6 +141,7 @@ inline std::pair<double, Decision> plan(HeuristicCtx& ctx, int n, int pos, bool 
         } else {
             continue;
         }
+        if (options) options->push_back({v, {INFLUENCE_START, sp}});
         if (v > best + 1e-9) best = v, best_d = {INFLUENCE_START, sp};
     }
     return {best, best_d};

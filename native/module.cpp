@@ -462,6 +462,20 @@ PYBIND11_MODULE(_native, m) {
         return py::object(out[0]);
     }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("rng"), py::arg("table"));
 
+    // The heuristic's ``(score, Decision)`` for every legal decision of a scored question
+    // of ``seat`` (heuristic.hpp option_scores; [] for the other questions).
+    m.def("heuristic_option_scores", [](py::handle g, int seat, const sg::HeuristicParams& params,
+                                        const DecisionTable& table) {
+        check_seat(seat);
+        sg::HeuristicPlayer player(params, sg::Pcg64());
+        sg::heuristic::Scored scored = player.option_scores(game_of(g), seat);
+        std::vector<sg::Decision> ds;
+        for (auto& [v, d] : scored) ds.push_back(d);
+        py::list decisions = table.legal(ds), out;
+        for (size_t i = 0; i < scored.size(); ++i) out.append(py::make_tuple(scored[i].first, decisions[i]));
+        return out;
+    }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("table"));
+
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
                      const py::dict& state, py::tuple rng, const std::vector<std::pair<int, int>>& history) {

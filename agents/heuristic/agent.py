@@ -194,7 +194,10 @@ class HeuristicAgent(Agent):
         space, Leader Action, Actions, Influence placement) in VP equivalents; ``[]``
         for the other questions. Reads only what ``seat`` may see and uses no RNG (a
         search agent's prior, a learned policy's features; the agent's own choice may
-        differ on ties and free Actions)."""
+        differ on ties and free Actions). At a native game the twin scores them in C++."""
+        native = sys.modules.get("singapore_env.native")
+        if native is not None and isinstance(game, native.NativeGame):
+            return native.heuristic_option_scores(game, seat, self._native_twin_params(native))
         f, legal = game.pending, game.legal_decisions()
         if f is None or f.kind not in SCORED_QUESTIONS:
             return []

@@ -1,8 +1,8 @@
 """The heuristic's native twin (``native/heuristic.hpp``) checked against the Python
 agent: whole games played on both engines step by step, every seat's decision made by
 a Python agent on the Python game and by its copy (the same spec and seed) on the
-native game, which must agree decision for decision with their generators in the same
-state (``tests/test_native_heuristic.py``, ``scripts/heuristic_soak.py``)."""
+native game, which must agree decision for decision (and score for score, where the
+heuristic scores the options) with their generators in the same state (``tests/test_native_heuristic.py``, ``scripts/heuristic_soak.py``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def compare_game(seed: int, config: RulesConfig | None = None,
                  shadow: bool = False) -> tuple[int, dict, str]:
     """Play game ``seed`` on both engines with ``players`` (four agent specs; seat ``i``'s
     agents seeded ``seed * 4 + i``), comparing at every decision the legal decisions,
-    the decision and the deciding agent's generator state, and the final scores. With
+    the decision, the heuristic's option scores and the deciding agent's generator
+    state, and the final scores. With
     ``shadow``, a pair of heuristics (seeded ``seed * 4 + 4``) is also asked every
     question of every seat, the players' own decisions played (so that random players
     lead the heuristic to the questions it rarely meets).
@@ -45,6 +46,8 @@ def compare_game(seed: int, config: RulesConfig | None = None,
             mine, theirs = a.choose(python, seat), b.choose(ours, seat)
             if a.name == "heuristic":
                 asked[python.pending.kind] = asked.get(python.pending.kind, 0) + 1
+                if a.option_scores(python, seat) != b.option_scores(ours, seat):
+                    return step, asked, f"{where}: the option scores differ"
             if mine != theirs:
                 return step, asked, f"{where}: {a.name} chose {mine} on python, {theirs} on native"
             if a.rng.bit_generator.state != b.rng.bit_generator.state:

@@ -355,6 +355,15 @@ def heuristic_choose(game: NativeGame, seat: int, params, generator: Random):
     return _native.heuristic_choose(game._game, seat, params, generator._gen, game._meta[3])
 
 
+def heuristic_option_scores(game: NativeGame, seat: int, params) -> list:
+    """:meth:`agents.heuristic.HeuristicAgent.option_scores` of a native game, in C++:
+    ``(score, Decision)`` for every legal decision of a scored question, the same
+    floats as the Python agent's (``[]`` for the other questions)."""
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    return _native.heuristic_option_scores(game._game, seat, params, game._meta[3])
+
+
 def plays(cfg: RulesConfig) -> bool:
     """Whether the native engine plays this configuration's ruleset (knows each of its
     procedures)."""
