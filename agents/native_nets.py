@@ -133,18 +133,14 @@ def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int
     learned agent on a native game, so the same decisions), until ``seat`` faces a
     question offering one of ``kinds`` for the ``questions``-th time, the game ends or
     ``limit`` decisions are played; the decisions played."""
-    from singapore_env.native.encoding import NativeCandidateEncoder, native_encoder_for
+    from singapore_env.native.encoding import native_candidates_for, native_encoder_for
 
     encoder = native_encoder_for(world.c, world.cfg)
-    candidates = _CANDIDATES.get(encoder)
-    if candidates is None:
-        candidates = _CANDIDATES[encoder] = NativeCandidateEncoder(encoder)
+    candidates = native_candidates_for(encoder)
     british, malay = (native_twin(policy)._net for policy in students)
     return native.require().roll_out(world._game, seat, encoder._writer, candidates._writer,
                                      british, malay, [int(k) for k in kinds], questions, limit)
 
-
-_CANDIDATES: dict = {}
 
 
 def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:

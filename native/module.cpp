@@ -18,6 +18,7 @@
 #include "nets.hpp"
 #include "rng.hpp"
 #include "records.hpp"
+#include "rerank.hpp"
 #include "rollout.hpp"
 #include "save.hpp"
 
@@ -475,6 +476,31 @@ PYBIND11_MODULE(_native, m) {
         for (size_t i = 0; i < scored.size(); ++i) out.append(py::make_tuple(scored[i].first, decisions[i]));
         return out;
     }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("table"));
+
+    // The rerank player's decision for ``seat`` (rerank.hpp), drawing the heuristic's ties
+    // from ``rng`` (advanced in place): (the Decision object of ``table``, whether the
+    // network chose another candidate than the heuristic's answer).
+    m.def("rerank_choose", [](py::handle g, int seat, const sg::HeuristicParams& params, sg::Pcg64& rng,
+                              const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
+                              sg::BatchedNet& british, sg::BatchedNet& malay, std::array<bool, 2> prior_columns,
+                              double prior_scale, double prior_floor, const std::vector<std::string>& searched,
+                              int topk, double gap, double margin, const DecisionTable& table) {
+        check_seat(seat);
+        std::vector<bool> kinds(sg::FRAME_NAMES.size(), false);
+        for (const std::string& name : searched) {
+            auto it = std::find(sg::FRAME_NAMES.begin(), sg::FRAME_NAMES.end(), name);
+            if (it == sg::FRAME_NAMES.end()) throw std::invalid_argument("rerank: no question named " + name);
+            kinds[it - sg::FRAME_NAMES.begin()] = true;
+        }
+        sg::RerankPlayer player(params, rng, encoder, candidates, &british.net(), &malay.net(), prior_columns.data(),
+                                prior_scale, prior_floor, std::move(kinds), topk, gap, margin);
+        sg::Decision d = player.choose(game_of(g), seat);
+        rng = player.rng;
+        py::list out = table.legal({d});
+        return py::make_tuple(out[0], player.overruled > 0);
+    }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("rng"), py::arg("encoder"), py::arg("candidates"),
+       py::arg("british"), py::arg("malay"), py::arg("prior_columns"), py::arg("prior_scale"), py::arg("prior_floor"),
+       py::arg("searched"), py::arg("topk"), py::arg("gap"), py::arg("margin"), py::arg("table"));
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

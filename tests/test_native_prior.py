@@ -111,3 +111,20 @@ def test_rerank_seats_write_the_same_records():
     python, ours = (play_tables([table], 1, 21, swap=True, engine=e) for e in ("python", "native"))
     assert len(ours) == 2 and ours == python
     assert len({r["vp_sultan"] for r in ours}) > 1  # two games, not one repeated
+
+
+def test_rerank_with_other_prior_params_thinks_in_steps():
+    """A prior with other params than the prior columns' scorer: the steps of
+    ``RerankAgent.choose`` on the native twins, not the C++ player, the same decisions."""
+    python, ours = Game(4, keep_text_log=False), native.NativeGame(4)
+    pairs = [(make_agent("rerank"), make_agent("rerank")) for _ in range(4)]
+    for i, (a, b) in enumerate(pairs):
+        a.reset(i), b.reset(i)
+        a.prior.params["action_cost"] = b.prior.params["action_cost"] = 0.5
+    assert not pairs[0][1]._compiled()
+    while not python.is_over:
+        a, b = pairs[python.acting_seat]
+        d = a.choose(python, python.acting_seat)
+        assert b.choose(ours, python.acting_seat) == d, python.s.decisions
+        python.step(d), ours.step(d)
+    assert sum(a.overruled for a, _ in pairs) == sum(b.overruled for _, b in pairs) > 0

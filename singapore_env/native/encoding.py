@@ -22,7 +22,8 @@ from ..engine.game import Game
 from ..engine.rulesets import ruleset_of
 from . import NativeGame, _content, require
 
-__all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "layout_record"]
+__all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "native_candidates_for",
+           "layout_record"]
 
 
 def layout_record(enc: ObservationEncoder) -> dict:
@@ -118,6 +119,15 @@ class NativeCandidateEncoder(CandidateEncoder):
 
 
 _SHARED: dict[tuple, NativeEncoder] = {}
+_CANDIDATES: dict[NativeEncoder, NativeCandidateEncoder] = {}
+
+
+def native_candidates_for(encoder: NativeEncoder) -> NativeCandidateEncoder:
+    """The candidate writer (no prior) of ``encoder``'s games, built once."""
+    candidates = _CANDIDATES.get(encoder)
+    if candidates is None:
+        candidates = _CANDIDATES[encoder] = NativeCandidateEncoder(encoder)
+    return candidates
 
 
 def native_encoder_for(content: Content, config: RulesConfig) -> NativeEncoder:
