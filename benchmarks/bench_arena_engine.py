@@ -11,9 +11,12 @@ C++ at a native game); four ``learned:PATH`` players of a flat ``.npz`` actor
 weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
 costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
 ``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
-native engine). Each row also checks that both engines wrote the same records. Times are
+native engine); four ``learned:default`` (the shipped pointer policies reading the
+heuristic's prior columns, scored by its native twin) and four ``rerank`` (the shipped
+rerank networks choosing among the heuristic's candidates: one C++ call a decision on
+the native engine). Each row also checks that both engines wrote the same records. Times are
 CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating. Not a test: numbers depend on the machine.
+the engines alternating, the players built before the clock. Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from agents.learned import NumpyPolicy  # noqa: E402
+from agents.registry import as_agent  # noqa: E402
 from arena.runner import Table, play_tables  # noqa: E402
 from singapore_env.encoding import encoder_for  # noqa: E402
 from singapore_env.engine.config import RulesConfig  # noqa: E402
@@ -53,13 +57,15 @@ def random_actor(folder: str) -> str:
 
 def rates(players: tuple, games: int, seed: int, reps: int) -> tuple[dict, bool]:
     """Games per CPU-second on each engine (best of ``reps``) and whether the records
-    were equal."""
+    were equal. The players are built once, before the clock (loading a network is not
+    a game's cost), and play on both engines (each game re-seeds them)."""
+    agents = tuple(as_agent(spec) for spec in players)
     best = dict.fromkeys(ENGINES, float("inf"))
     records = {}
     for _ in range(reps):
         for engine in ENGINES:
             start = time.process_time()
-            records[engine] = play_tables([Table(players)], games, seed, engine=engine)
+            records[engine] = play_tables([Table(agents)], games, seed, engine=engine)
             best[engine] = min(best[engine], time.process_time() - start)
     return {e: games / s for e, s in best.items()}, records["python"] == records["native"]
 
@@ -78,6 +84,9 @@ def main() -> None:
                         help="games of the learned:pure-policy row")
     parser.add_argument("--lookahead-games", type=int, default=2,
                         help="games of the learned:pure row (a few CPU-seconds each)")
+    parser.add_argument("--default-games", type=int, default=10,
+                        help="games of the learned:default row")
+    parser.add_argument("--rerank-games", type=int, default=20, help="games of the rerank row")
     args = parser.parse_args()
     play_tables([Table(("random",) * 4)], 2, 0, engine="native")  # imports, first games
     print(f"# {platform.machine()}, Python {platform.python_version()}, numpy "
@@ -88,7 +97,8 @@ def main() -> None:
         learned = args.learned or random_actor(folder)
         rows = [("random", args.games), ("heuristic", args.heuristic_games),
                 (f"learned:{learned}", args.learned_games),
-                ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games)]
+                ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games),
+                ("learned:default", args.default_games), ("rerank", args.rerank_games)]
         for spec, games in rows:
             rate, same = rates((spec,) * 4, games, args.seed, args.reps)
             label = ("learned (random weights)" if spec == f"learned:{learned}" and not args.learned
