@@ -111,7 +111,8 @@ def load_value_nets(path: str | Path, need_value: bool = True,
     ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
     policy and, with ``need_value``, carry a value head (ValueError otherwise,
     FileNotFoundError for a missing file); ``"default"`` is the shipped pair in
-    ``default``."""
+    ``default``. A file is read once per process while it is unchanged: the players
+    built from it share the (read-only) network and its compiled twin."""
     path = default if str(path) == "default" else Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
@@ -120,15 +121,21 @@ def load_value_nets(path: str | Path, need_value: bool = True,
             continue
         if not file.exists():
             raise FileNotFoundError(f"no policy file at {file}")
-        net = NumpyPolicy.load(file)
+        stat = file.stat()
+        key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+        net = _READ.get(key) or NumpyPolicy.load(file)
         if not isinstance(net, PointerActor):
             raise ValueError(f"{file}: not a pointer policy (the network reads the "
                              f"candidate features)")
         if need_value and not net.has_value:
             raise ValueError(f"{file}: this policy has no value head (train one with "
                              f"expert iteration: training/configs/expert.toml)")
-        loaded[file] = net
+        loaded[file] = _READ[key] = net
     return {faction: loaded[file] for faction, file in enumerate(files)}
+
+
+#: (resolved path, modification time, size) -> the network read from that file.
+_READ: dict[tuple, PointerActor] = {}
 
 
 def reads_native_games(policy) -> bool:

@@ -142,7 +142,6 @@ def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int
                                      british, malay, [int(k) for k in kinds], questions, limit)
 
 
-
 def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:
     """``policy``'s forward passes in C++ (``threads`` share a batch);
     :class:`~singapore_env.native.NativeUnavailable` where the module is not built."""

@@ -26,7 +26,7 @@ struct RerankPlayer : Player {
     const CandidateWriter* candidates;
     const Net* nets[2];           // by faction
     bool prior_columns[2];        // whether that faction's network reads the prior's columns
-    double prior_scale, prior_floor;  // candidates.py's _PRIOR_SCALE, _PRIOR_GAP_FLOOR
+    double prior_scale, prior_floor;  // candidates.py's PRIOR_SCALE, PRIOR_GAP_FLOOR
     std::vector<bool> searched;   // by frame kind: the questions the network may overrule
     int topk;
     double gap, margin;

@@ -35,8 +35,10 @@ FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "acti
 #: The columns that are facts of the rules and the seat's view (all but a prior's scores):
 #: what a network that learns from zero reads.
 RULES_FEATURES = FEATURES[:9]
-_PRIOR_SCALE = 5.0
-_PRIOR_GAP_FLOOR = -10.0
+#: The prior's columns: prior_score = score / PRIOR_SCALE, prior_gap = (score - the best
+#: score) / PRIOR_SCALE, at least PRIOR_GAP_FLOOR (native/candidates.hpp reads them too).
+PRIOR_SCALE = 5.0
+PRIOR_GAP_FLOOR = -10.0
 #: projected_vp holds VP / VP_SCALE.
 VP_SCALE = 50.0
 
@@ -159,8 +161,8 @@ class CandidateEncoder:
         best = max(v for v, _ in scored)
         for v, d in scored:
             f = feats[self.index[d]]
-            f[9] = v / _PRIOR_SCALE
-            f[10] = max(_PRIOR_GAP_FLOOR, (v - best) / _PRIOR_SCALE)
+            f[9] = v / PRIOR_SCALE
+            f[10] = max(PRIOR_GAP_FLOOR, (v - best) / PRIOR_SCALE)
 
 
 def projected_vp(game, seat: int) -> np.ndarray:

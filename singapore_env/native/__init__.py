@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..candidates import _PRIOR_GAP_FLOOR, _PRIOR_SCALE
+from ..candidates import PRIOR_GAP_FLOOR, PRIOR_SCALE
 from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
@@ -384,7 +384,7 @@ def rerank_choose(game: NativeGame, seat: int, params, generator: Random, networ
     encoder = native_encoder_for(content, cfg)
     return _native.rerank_choose(game._game, seat, params, generator._gen, encoder._writer,
                                  native_candidates_for(encoder)._writer, networks[0],
-                                 networks[1], prior_columns, _PRIOR_SCALE, _PRIOR_GAP_FLOOR,
+                                 networks[1], prior_columns, PRIOR_SCALE, PRIOR_GAP_FLOOR,
                                  searched, topk, gap, margin, game._meta[3])
 
 
