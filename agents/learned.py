@@ -11,6 +11,7 @@ A learned agent limits numpy's BLAS and torch to one thread per process
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -260,9 +261,32 @@ class LearnedAgent(Agent):
         return self.policy.choose(observation, mask, self.rng, self.deterministic)
 
     def choose(self, game, seat: int):
+        """The policy's most likely (or sampled) legal decision; on a native game a
+        deterministic pointer policy reading no prior or the heuristic's decides in one
+        C++ call (:func:`singapore_env.native.pointer_choose`), the same decision."""
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if (native is not None and isinstance(game, native.NativeGame) and self.deterministic
+                and self.policy.needs_candidates and seat == game.acting_seat
+                and self.policy.meta.get("candidate_prior") in (None, "heuristic")):
+            return self._choose_in_cpp(native, game)
         encoder = _encoder_for(game)
         mask = encoder.legal_mask(game, seat)
         observation = {**self._view.observation(game, seat), "action_mask": mask}
         net = network_for(self.policy, game)
         return encoder.table.decision(net.choose(observation, mask, self.rng,
                                                  self.deterministic))
+
+    def _choose_in_cpp(self, native, game):
+        from .native_nets import native_twin
+
+        prior = (_default_heuristic_params(native)  # the prior's scorer: resolve_prior
+                 if self.policy.meta.get("candidate_prior") is not None else None)
+        return native.pointer_choose(game, native_twin(self.policy)._net, prior)
+
+
+@functools.lru_cache(maxsize=1)
+def _default_heuristic_params(native):
+    """The native copy of the heuristic's default params (the ``heuristic`` prior's)."""
+    from .heuristic import DEFAULT_PARAMS
+
+    return native.heuristic_params(DEFAULT_PARAMS)

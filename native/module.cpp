@@ -502,6 +502,26 @@ PYBIND11_MODULE(_native, m) {
        py::arg("british"), py::arg("malay"), py::arg("prior_columns"), py::arg("prior_scale"), py::arg("prior_floor"),
        py::arg("searched"), py::arg("topk"), py::arg("gap"), py::arg("margin"), py::arg("table"));
 
+    // A pointer policy's most likely legal decision for the acting seat (LearnedAgent.choose,
+    // deterministic; rerank.hpp pointer_logits), the heuristic's option scores (``prior``:
+    // its params) in the prior columns where given: the Decision object of ``table``.
+    m.def("pointer_choose", [](py::handle g, int seat, const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
+                               sg::BatchedNet& net, std::optional<sg::HeuristicParams> prior, double prior_scale,
+                               double prior_floor, const DecisionTable& table) {
+        check_seat(seat);
+        const sg::Game& game = game_of(g);
+        if (game.is_over() || seat != game.acting_seat())
+            throw std::invalid_argument("a policy chooses for the acting seat of a game not over");
+        sg::heuristic::Scored scored;
+        if (prior) scored = sg::HeuristicPlayer(*prior, sg::Pcg64()).option_scores(game, seat);
+        std::vector<float> logits = sg::pointer_logits(encoder, candidates, net.net(), game, seat,
+                                                       prior ? &scored : nullptr, prior_scale, prior_floor);
+        sg::Decision d = sg::Rollout::best(encoder.layout(), game.legal(), logits);
+        py::list out = table.legal({d});
+        return py::object(out[0]);
+    }, py::arg("game"), py::arg("seat"), py::arg("encoder"), py::arg("candidates"), py::arg("net"), py::arg("prior"),
+       py::arg("prior_scale"), py::arg("prior_floor"), py::arg("table"));
+
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,
                      const py::dict& state, py::tuple rng, const std::vector<std::pair<int, int>>& history) {

@@ -20,6 +20,37 @@
 
 namespace sg {
 
+// A pointer network's logits over the action table for ``seat``'s view of ``g``: the
+// inputs a learned agent reads on a native game (the observation, the candidate keys and,
+// from ``scored`` where given, the prior's columns: candidates.py's _prior_columns).
+inline std::vector<float> pointer_logits(const Encoder& encoder, const CandidateWriter& candidates, const Net& net,
+                                         const Game& g, int seat, const heuristic::Scored* scored,
+                                         double prior_scale, double prior_floor) {
+    const Layout& L = encoder.layout();
+    const int n = L.n_actions;
+    if (!net.pointer() || !net.has_logits() || net.n_actions() != n || net.obs_size() != L.D ||
+        net.n_features() != candidates.n_features)
+        throw std::invalid_argument("the network must be a pointer policy over this game's observation and "
+                                    "action table");
+    std::vector<float> obs(L.D), card(n), features((size_t)n * candidates.n_features), logits(n);
+    float projected[4];
+    encoder.encode(g, seat, obs.data());
+    candidates.write(g, seat, card.data(), features.data());
+    if (scored) candidates.write_prior(*scored, prior_scale, prior_floor, features.data());
+    CandidateWriter::projected_vp(g, seat, projected);
+    net.check_cards(card.data());
+    Inputs in;
+    in.count = 1;
+    in.obs[0] = obs.data();
+    in.card[0] = card.data();
+    in.features[0] = features.data();
+    in.projected[0] = projected;
+    float* out[GROUP] = {logits.data()};
+    NetScratch scratch;
+    net.logits(in, out, scratch);
+    return logits;
+}
+
 struct RerankPlayer : Player {
     HeuristicParams params;
     const Encoder* encoder;
@@ -40,11 +71,6 @@ struct RerankPlayer : Player {
           prior_columns{prior_columns_[0], prior_columns_[1]}, prior_scale(prior_scale_),
           prior_floor(prior_floor_), searched(std::move(searched_)), topk(topk_), gap(gap_), margin(margin_) {
         if (topk < 1) throw std::invalid_argument("rerank: topk must be >= 1");
-        for (const Net* n : nets)
-            if (!n->pointer() || !n->has_logits() || n->n_actions() != encoder->layout().n_actions ||
-                n->obs_size() != encoder->layout().D || n->n_features() != candidates->n_features)
-                throw std::invalid_argument("a rerank network must be a pointer policy over this game's "
-                                            "observation and action table");
     }
 
     Decision choose(const Game& g, int seat) override {
@@ -58,7 +84,8 @@ struct RerankPlayer : Player {
         std::vector<Decision> cands = candidates_of(scored, legal, prior);
         if (cands.size() == 1) return prior;
         const int f = faction(seat);
-        std::vector<float> logits = network_logits(g, seat, *nets[f], prior_columns[f] ? &scored : nullptr);
+        std::vector<float> logits = pointer_logits(*encoder, *candidates, *nets[f], g, seat,
+                                                   prior_columns[f] ? &scored : nullptr, prior_scale, prior_floor);
         const Layout& L = encoder->layout();
         size_t best = 0;
         double best_score = 0.0;
@@ -102,30 +129,6 @@ private:
             if (!(scored[i].second == prior) && scored[i].first >= floor) out.push_back(scored[i].second);
         }
         return out;
-    }
-
-    // The network's logits over the action table for ``seat``'s view of ``g`` (the prior's
-    // columns from ``scored`` where given).
-    std::vector<float> network_logits(const Game& g, int seat, const Net& net, const heuristic::Scored* scored) {
-        const Layout& L = encoder->layout();
-        const int n = L.n_actions;
-        std::vector<float> obs(L.D), card(n), features((size_t)n * candidates->n_features), logits(n);
-        float projected[4];
-        encoder->encode(g, seat, obs.data());
-        candidates->write(g, seat, card.data(), features.data());
-        if (scored) candidates->write_prior(*scored, prior_scale, prior_floor, features.data());
-        CandidateWriter::projected_vp(g, seat, projected);
-        net.check_cards(card.data());
-        Inputs in;
-        in.count = 1;
-        in.obs[0] = obs.data();
-        in.card[0] = card.data();
-        in.features[0] = features.data();
-        in.projected[0] = projected;
-        float* out[GROUP] = {logits.data()};
-        NetScratch scratch;
-        net.logits(in, out, scratch);
-        return logits;
     }
 };
 

@@ -388,6 +388,24 @@ def rerank_choose(game: NativeGame, seat: int, params, generator: Random, networ
                                  searched, topk, gap, margin, game._meta[3])
 
 
+def pointer_choose(game: NativeGame, network, prior=None):
+    """The most likely legal decision of a pointer policy for the acting seat of a
+    native game, in one C++ call (``native/rerank.hpp`` pointer_logits): ``network``, its
+    compiled twin (:class:`agents.native_nets.NativeActor`'s ``_net``), reads the
+    observation and the candidate keys, with the heuristic's option scores (``prior``:
+    its params, :func:`heuristic_params`) in the prior columns where given, as
+    :meth:`agents.learned.LearnedAgent.choose` (deterministic) decides."""
+    from .encoding import native_candidates_for, native_encoder_for
+
+    if not isinstance(game, NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    cfg, content = game._meta[:2]
+    encoder = native_encoder_for(content, cfg)
+    return _native.pointer_choose(game._game, game.acting_seat, encoder._writer,
+                                  native_candidates_for(encoder)._writer, network, prior,
+                                  PRIOR_SCALE, PRIOR_GAP_FLOOR, game._meta[3])
+
+
 def plays(cfg: RulesConfig) -> bool:
     """Whether the native engine plays this configuration's ruleset (knows each of its
     procedures)."""
