@@ -263,7 +263,7 @@ class LearnedAgent(Agent):
     def choose(self, game, seat: int):
         """The policy's most likely (or sampled) legal decision; on a native game a
         deterministic pointer policy reading no prior or the heuristic's decides in one
-        C++ call (:func:`singapore_env.native.pointer_choose`), the same decision."""
+        C++ call (:func:`agents.native_nets.pointer_choose`), the same decision."""
         native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
         if (native is not None and isinstance(game, native.NativeGame) and self.deterministic
                 and self.policy.needs_candidates and seat == game.acting_seat
@@ -277,11 +277,11 @@ class LearnedAgent(Agent):
                                                  self.deterministic))
 
     def _choose_in_cpp(self, native, game):
-        from .native_nets import native_twin
+        from .native_nets import pointer_choose
 
         prior = (_default_heuristic_params(native)  # the prior's scorer: resolve_prior
                  if self.policy.meta.get("candidate_prior") is not None else None)
-        return native.pointer_choose(game, native_twin(self.policy)._net, prior)
+        return pointer_choose(game, self.policy, prior)
 
 
 @functools.lru_cache(maxsize=1)

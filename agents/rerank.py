@@ -110,12 +110,12 @@ class RerankAgent(Agent):
                                        or self.prior.params == DEFAULT_PARAMS)
 
     def _choose_in_cpp(self, native, game, seat: int) -> "Decision":
-        from .native_nets import native_twin
+        from .native_nets import rerank_choose
 
         # the prior's twin params and generator stream: its decisions and draws
-        decision, overruled = native.rerank_choose(
+        decision, overruled = rerank_choose(
             game, seat, self.prior._native_twin_params(native), self.prior._native_stream(native),
-            [native_twin(self._views[f].policy)._net for f in (0, 1)], self._prior_columns,
+            (self._views[0].policy, self._views[1].policy), self._prior_columns,
             _SEARCHED, self.topk, self.gap, self.margin)
         self.overruled += overruled
         return decision

@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from agents.prior_twin import compare_players
 from agents.priors import resolve_prior
 from agents.registry import make_agent
 from arena.runner import Table, play_tables
@@ -59,37 +60,6 @@ def test_prior_columns_equal_the_python_encoders(ruleset):
             d = legal[pick.randrange(len(legal))]
             python.step(d), ours.step(d)
     assert scored >= 150 and others >= 15, (scored, others)  # both kinds of positions
-
-
-def _streams(agent):
-    """The states of an agent's random generators (the prior heuristic's for rerank)."""
-    rngs = [getattr(agent, "rng", None), getattr(getattr(agent, "prior", None), "rng", None)]
-    return [r.bit_generator.state for r in rngs if r is not None]
-
-
-def compare_players(seed: int, players, cfg=None) -> tuple[int, dict]:
-    """Game ``seed`` on both engines, each seat's agent on the Python game and its copy
-    (same spec and seed) on the native one: the same decision and generator states at
-    every step, the same final scores. Returns (decisions, each spec's overrulings:
-    rerank's choices other than the heuristic's)."""
-    python, ours = Game(seed, cfg, keep_text_log=False), native.NativeGame(seed, cfg)
-    pairs = [(make_agent(spec), make_agent(spec)) for spec in players]
-    for i, (a, b) in enumerate(pairs):
-        a.reset(seed * 4 + i), b.reset(seed * 4 + i)
-    while not python.is_over:
-        seat = python.acting_seat
-        a, b = pairs[seat]
-        mine, theirs = a.choose(python, seat), b.choose(ours, seat)
-        where = f"seed {seed}, decision {python.s.decisions} ({python.pending.kind}, {players[seat]})"
-        assert mine == theirs, f"{where}: {mine} on python, {theirs} on native"
-        assert _streams(a) == _streams(b), where
-        python.step(mine), ours.step(mine)
-    assert ours.is_over and ours.final_scores == python.final_scores
-    overruled = {}
-    for spec, (a, b) in zip(players, pairs):
-        assert getattr(a, "overruled", 0) == getattr(b, "overruled", 0)
-        overruled[spec] = overruled.get(spec, 0) + getattr(a, "overruled", 0)
-    return python.s.decisions, overruled
 
 
 def test_rerank_and_learned_default_decide_alike():

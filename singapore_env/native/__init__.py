@@ -27,7 +27,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..candidates import PRIOR_GAP_FLOOR, PRIOR_SCALE
 from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
@@ -363,47 +362,6 @@ def heuristic_option_scores(game: NativeGame, seat: int, params) -> list:
     if not isinstance(game, NativeGame):
         raise TypeError(f"not a native game: {type(game).__name__}")
     return _native.heuristic_option_scores(game._game, seat, params, game._meta[3])
-
-
-def rerank_choose(game: NativeGame, seat: int, params, generator: Random, networks,
-                  prior_columns, searched, topk: int, gap: float, margin: float):
-    """:meth:`agents.rerank.RerankAgent.choose` of a native game, in one C++ call
-    (``native/rerank.hpp``): the heuristic's answer (``params``, ties drawn from
-    ``generator``, as :func:`heuristic_choose`) unless the question is one of
-    ``searched`` with several answers, where the network of the seat's faction
-    (``networks``: the two factions' compiled pointer networks,
-    :class:`agents.native_nets.NativeActor`'s ``_net``; ``prior_columns[f]``: whether
-    faction ``f``'s reads the heuristic's prior columns) picks among the heuristic's
-    candidates (``topk``, ``gap``), the heuristic's answer raised by ``margin``.
-    Returns (the decision, whether the network overruled the heuristic)."""
-    from .encoding import native_candidates_for, native_encoder_for
-
-    if not isinstance(game, NativeGame):
-        raise TypeError(f"not a native game: {type(game).__name__}")
-    cfg, content = game._meta[:2]
-    encoder = native_encoder_for(content, cfg)
-    return _native.rerank_choose(game._game, seat, params, generator._gen, encoder._writer,
-                                 native_candidates_for(encoder)._writer, networks[0],
-                                 networks[1], prior_columns, PRIOR_SCALE, PRIOR_GAP_FLOOR,
-                                 searched, topk, gap, margin, game._meta[3])
-
-
-def pointer_choose(game: NativeGame, network, prior=None):
-    """The most likely legal decision of a pointer policy for the acting seat of a
-    native game, in one C++ call (``native/rerank.hpp`` pointer_logits): ``network``, its
-    compiled twin (:class:`agents.native_nets.NativeActor`'s ``_net``), reads the
-    observation and the candidate keys, with the heuristic's option scores (``prior``:
-    its params, :func:`heuristic_params`) in the prior columns where given, as
-    :meth:`agents.learned.LearnedAgent.choose` (deterministic) decides."""
-    from .encoding import native_candidates_for, native_encoder_for
-
-    if not isinstance(game, NativeGame):
-        raise TypeError(f"not a native game: {type(game).__name__}")
-    cfg, content = game._meta[:2]
-    encoder = native_encoder_for(content, cfg)
-    return _native.pointer_choose(game._game, game.acting_seat, encoder._writer,
-                                  native_candidates_for(encoder)._writer, network, prior,
-                                  PRIOR_SCALE, PRIOR_GAP_FLOOR, game._meta[3])
 
 
 def plays(cfg: RulesConfig) -> bool:
