@@ -59,6 +59,7 @@ def test_prior_columns_equal_the_python_encoders(ruleset):
                 others += not np.any(prior != 0)
             d = legal[pick.randrange(len(legal))]
             python.step(d), ours.step(d)
+        assert ours.is_over and ours.pending is None  # as the Python engine's
     assert scored >= 150 and others >= 15, (scored, others)  # both kinds of positions
 
 
