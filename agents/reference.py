@@ -24,6 +24,9 @@ ruleset, so they play the others too, untrained for them.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
@@ -65,10 +68,23 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
     """The shipped pair ``pair`` (a key of :data:`SHIPPED`) as one agent (most likely
     action, or sampled)."""
     agent = FactionPolicies({
-        f: LearnedAgent.load(SHIPPED[pair] / f"{name}.npz", deterministic=deterministic,
-                             seed=None if seed is None else seed + f)
+        f: LearnedAgent(_shipped_policy(SHIPPED[pair] / f"{name}.npz"), deterministic=deterministic,
+                        seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
     if pair in LOOKAHEAD_VALUES:
-        agent = LookaheadPolicies(agent, load_value_nets(LOOKAHEAD_VALUES[pair]), seed)
+        agent = LookaheadPolicies(agent, dict(_shipped_values(LOOKAHEAD_VALUES[pair])), seed)
     agent.name = f"learned:{pair}"
     return agent
+
+
+# The shipped networks are package data: each is loaded once a process and shared, read
+# only, by every agent that plays it (a table of four learned:pure seats reads its files
+# once, not four times).
+@lru_cache(maxsize=None)
+def _shipped_policy(path: Path):
+    return LearnedAgent.load(path).policy
+
+
+@lru_cache(maxsize=None)
+def _shipped_values(folder: Path) -> dict:
+    return load_value_nets(folder)

@@ -16,7 +16,10 @@ heuristic's prior columns, scored by its native twin) and four ``rerank`` (the s
 rerank networks choosing among the heuristic's candidates: one C++ call a decision on
 the native engine). Each row also checks that both engines wrote the same records. Times are
 CPU time of this process (``time.process_time``), the best of ``--reps`` repetitions,
-the engines alternating, the players built before the clock. Not a test: numbers depend on the machine.
+the engines alternating; a row's players are made once before its clock starts, so the
+shipped networks (loaded once a process: ``agents/reference.py``, ``load_value_nets``) are not counted as a
+cost of its few games (the native twins of the networks are: built in the first native
+games). Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from agents.learned import NumpyPolicy  # noqa: E402
-from agents.registry import as_agent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from arena.runner import Table, play_tables  # noqa: E402
 from singapore_env.encoding import encoder_for  # noqa: E402
 from singapore_env.engine.config import RulesConfig  # noqa: E402
@@ -57,15 +60,13 @@ def random_actor(folder: str) -> str:
 
 def rates(players: tuple, games: int, seed: int, reps: int) -> tuple[dict, bool]:
     """Games per CPU-second on each engine (best of ``reps``) and whether the records
-    were equal. The players are built once, before the clock (loading a network is not
-    a game's cost), and play on both engines (each game re-seeds them)."""
-    agents = tuple(as_agent(spec) for spec in players)
+    were equal."""
     best = dict.fromkeys(ENGINES, float("inf"))
     records = {}
     for _ in range(reps):
         for engine in ENGINES:
             start = time.process_time()
-            records[engine] = play_tables([Table(agents)], games, seed, engine=engine)
+            records[engine] = play_tables([Table(players)], games, seed, engine=engine)
             best[engine] = min(best[engine], time.process_time() - start)
     return {e: games / s for e, s in best.items()}, records["python"] == records["native"]
 
@@ -100,6 +101,7 @@ def main() -> None:
                 ("learned:pure-policy", args.pure_games), ("learned:pure", args.lookahead_games),
                 ("learned:default", args.default_games), ("rerank", args.rerank_games)]
         for spec, games in rows:
+            make_agent(spec)  # the shipped networks it plays, loaded
             rate, same = rates((spec,) * 4, games, args.seed, args.reps)
             label = ("learned (random weights)" if spec == f"learned:{learned}" and not args.learned
                      else spec)

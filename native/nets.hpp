@@ -5,10 +5,12 @@
 // head), built from the float32 arrays the Python side loaded, under the same names.
 // An observation has a hundred or so nonzero entries of thousands, so a layer is the sum
 // of the weight rows of its input's nonzero entries, scaled (numpy's `x @ w` reads every
-// row). Results equal numpy's to float32 rounding (the order of the sums differs).
-// BatchedNet runs many positions in one call, split in blocks among its threads.
+// row), each position on its own. Results equal numpy's to float32 rounding (the order of
+// the sums differs; tanh is a rational function within 3e-7 of it). BatchedNet runs many
+// positions in one call, split in blocks among its threads.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -70,95 +72,109 @@ inline void sum_rows(const int32_t* row, const float* x, int count, const float*
     sum_rows_block<1>(row, x, count, w, n, j, y);
 }
 
-// The positions a forward pass runs together: the weights of a dense layer are read once
-// for all of them.
+// The positions a forward pass takes at once (the inputs of one call; each position's
+// sums are its own, so a position's outputs do not depend on the others).
 constexpr int GROUP = 4;
 
-// y[j] += a * r[j], j < n: 16 at a time as one vector (GCC's vector extension, lowered
-// to the clone's widest registers).
-#if defined(__GNUC__)
-typedef float Floats16 __attribute__((vector_size(64)));
-SG_KERNEL void add_scaled(float* y, const float* r, float a, int n) {
-    int j = 0;
-    for (; j + 16 <= n; j += 16) {
-        Floats16 yv, rv;
-        std::memcpy(&yv, y + j, sizeof yv);
-        std::memcpy(&rv, r + j, sizeof rv);
-        yv += a * rv;
-        std::memcpy(y + j, &yv, sizeof yv);
-    }
-    for (; j < n; ++j) y[j] += a * r[j];
-}
-#else
-SG_KERNEL void add_scaled(float* y, const float* r, float a, int n) {
-    for (int j = 0; j < n; ++j) y[j] += a * r[j];
-}
-#endif
+// The work buffers of one thread's forward passes.
+struct NetScratch {
+    std::vector<float> a, b, query, hidden, key, values;
+    std::vector<int32_t> nz;
+    std::vector<uint8_t> marked;
+};
 
-// ys[p][j] = sum over i < in of xs[p][i] * w[i * n + j] (i ascending), j < n, for the P
-// positions p < P: each row of w read once, in order, for all of them (rows whose inputs
-// are all zero skipped).
-template <int P>
-SG_KERNEL void dense_rows_of(const float* const* xs, int in, const float* w, int n, float* const* ys) {
-    for (int p = 0; p < P; ++p) std::fill(ys[p], ys[p] + n, 0.0f);
-    for (int i = 0; i < in; ++i) {
-        const float* r = w + (size_t)i * n;
-        for (int p = 0; p < P; ++p)
-            if (xs[p][i] != 0.0f) add_scaled(ys[p], r, xs[p][i], n);
+// Appends the index (base + i) and value of each nonzero x[i], i < n, to nz and values
+// from place ``count`` on (room for n more); the new count.
+SG_KERNEL int gather_nonzero(const float* x, int n, int base, int32_t* nz, float* values, int count) {
+    for (int i = 0; i < n; ++i) {
+        nz[count] = base + i;
+        values[count] = x[i];
+        count += x[i] != 0.0f;
     }
+    return count;
 }
 
-SG_VECTOR_CLONES
-inline void dense_rows(int positions, const float* const* xs, int in, const float* w, int n, float* const* ys) {
-    switch (positions) {
-        case 1: return dense_rows_of<1>(xs, in, w, n, ys);
-        case 2: return dense_rows_of<2>(xs, in, w, n, ys);
-        case 3: return dense_rows_of<3>(xs, in, w, n, ys);
-        case 4: return dense_rows_of<4>(xs, in, w, n, ys);
-        default: throw std::logic_error("dense_rows: 1 to 4 positions at a time");
+// marked[i / width] = 1 for each x[i] other than 0 or -0, i < n: eight values at a time
+// as bits (the candidate rows are mostly zeros).
+inline void mark_nonzero(const float* x, size_t n, int width, uint8_t* marked) {
+    const uint64_t magnitudes = 0x7fffffff7fffffffull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w[4];
+        std::memcpy(w, x + i, sizeof w);
+        if (((w[0] | w[1] | w[2] | w[3]) & magnitudes) == 0) continue;
+        for (size_t k = i; k < i + 8; ++k)
+            if (x[k] != 0.0f) marked[k / width] = 1;
     }
+    for (; i < n; ++i)
+        if (x[i] != 0.0f) marked[i / width] = 1;
 }
-static_assert(GROUP == 4, "dense_rows runs 1 to 4 positions");
 
-// A linear layer, y = x @ w + b with w of shape (in, out) as numpy stores it.
+// A linear layer, y = x @ w + b with w of shape (in, out) as numpy stores it: the rows of
+// w of x's nonzero entries, scaled and summed in row order, then b (numpy's `x @ w`
+// reads every row; a hidden layer's input is dense, an observation's mostly zeros).
 struct Dense {
     int in = 0, out = 0;
     std::vector<float> w, b;
 
-    // y (out values) from x (in values): the rows of w of x's nonzero entries, scaled
-    // and summed, then b. ``nz``, ``values``: work space.
-    void apply(const float* x, float* y, std::vector<int32_t>& nz, std::vector<float>& values) const {
-        nz.clear();
-        values.clear();
-        for (int i = 0; i < in; ++i)
-            if (x[i] != 0.0f) {
-                nz.push_back(i);
-                values.push_back(x[i]);
-            }
-        sum_rows(nz.data(), values.data(), (int)nz.size(), w.data(), out, y);
+    // y (out values) from x: its first in - n_tail values, then ``tail`` (n_tail values:
+    // the projected VP after an observation).
+    void apply(const float* x, float* y, NetScratch& s, const float* tail = nullptr, int n_tail = 0) const {
+        s.nz.resize(std::max(in, (int)s.nz.size()));
+        s.values.resize(s.nz.size());
+        int count = gather_nonzero(x, in - n_tail, 0, s.nz.data(), s.values.data(), 0);
+        count = gather_nonzero(tail, n_tail, in - n_tail, s.nz.data(), s.values.data(), count);
+        sum_rows(s.nz.data(), s.values.data(), count, w.data(), out, y);
         for (int j = 0; j < out; ++j) y[j] += b[j];
     }
-
-    // The same for up to GROUP positions at once (every row of w read once for all).
-    void apply(int positions, const float* const* xs, float* const* ys) const {
-        dense_rows(positions, xs, in, w.data(), out, ys);
-        for (int p = 0; p < positions; ++p)
-            for (int j = 0; j < out; ++j) ys[p][j] += b[j];
-    }
 };
 
-inline void activate(Activation act, float* x, int n) {
-    if (act == Activation::tanh)
-        for (int i = 0; i < n; ++i) x[i] = std::tanh(x[i]);
-    else
-        for (int i = 0; i < n; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
+#if defined(__GNUC__)
+// 16 floats as one vector (GCC's vector extension, lowered to the clone's widest registers).
+typedef float Floats16 __attribute__((vector_size(64)));
+#endif
+
+// tanh as a rational function of x (Eigen's float coefficients, within 3e-7 of tanh, odd,
+// 1 in float32 beyond the clamp), plain arithmetic so that 16 values go at once.
+template <class V>
+SG_KERNEL void rational_tanh(V& x) {
+    const float clamp = 7.90531110763549805f;
+    V c = x < -clamp ? -clamp : x;
+    c = c > clamp ? clamp : c;
+    V x2 = c * c;
+    V p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
+    p = x2 * p + -8.60467152213735e-11f;
+    p = x2 * p + 5.12229709037114e-08f;
+    p = x2 * p + 1.48572235717979e-05f;
+    p = x2 * p + 6.37261928875436e-04f;
+    p = x2 * p + 4.89352455891786e-03f;
+    V q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
+    q = x2 * q + 2.26843463243900e-03f;
+    q = x2 * q + 4.89352518554385e-03f;
+    V t = (c * p) / q;
+    x = (x < 0.0004f && x > -0.0004f) ? x : t;  // tanh(x) rounds to x there
 }
 
-// The work buffers of one thread's forward passes.
-struct NetScratch {
-    std::vector<float> input[GROUP], a[GROUP], b[GROUP], query[GROUP], hidden[GROUP], key, values;
-    std::vector<int32_t> nz;
-};
+// x = tanh(x) or relu(x), n values; a value's tanh is the same wherever it stands (the
+// last values go through the vector code too).
+SG_VECTOR_CLONES
+inline void activate(Activation act, float* x, int n) {
+    if (act == Activation::relu) {
+        for (int i = 0; i < n; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
+        return;
+    }
+#if defined(__GNUC__)
+    for (int i = 0; i < n; i += 16) {
+        int k = std::min(16, n - i);
+        Floats16 v = {};
+        std::memcpy(&v, x + i, sizeof(float) * k);
+        rational_tanh(v);
+        std::memcpy(x + i, &v, sizeof(float) * k);
+    }
+#else
+    for (int i = 0; i < n; ++i) rational_tanh(x[i]);
+#endif
+}
 
 // The inputs of up to GROUP positions: each one's observation, and for a pointer network
 // its candidate cards (n_actions values), candidate features (n_actions x n_features)
@@ -238,43 +254,25 @@ public:
     // positions. invalid_argument for a candidate card outside the card embedding.
     void logits(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_logits()) throw std::invalid_argument("this network has no policy head (a value network)");
-        if (!pointer_ && trunk_.empty()) {
-            for (int p = 0; p < in.count; ++p) head_.apply(in.obs[p], out[p], s.nz, s.values);
-            return;
-        }
-        const float* x[GROUP];
-        state(in, x, s);
-        if (!pointer_) {
-            head_.apply(in.count, x, out);
-            return;
-        }
-        for (int p = 0; p < in.count; ++p) check_cards(in.card[p]);
-        int e = query_.out;
-        float* q[GROUP];
         for (int p = 0; p < in.count; ++p) {
-            s.query[p].resize(e);
-            q[p] = s.query[p].data();
-        }
-        query_.apply(in.count, x, q);
-        // keys @ query + action_bias + features @ feature_logit, as numpy sums them; every
-        // action first as if it had no card and no features, then those that do.
-        dense_rows(in.count, q, e, plain_key_t_.data(), n_actions_, out);
-        s.key.resize(e);
-        for (int p = 0; p < in.count; ++p) {
-            float* o = out[p];
-            for (int a = 0; a < n_actions_; ++a) o[a] += action_bias_[a];
-            for (int a = 0; a < n_actions_; ++a) {
-                const float* f = in.features[p] + (size_t)a * n_features_;
-                float c = in.card[p][a];
-                bool any = c != 0.0f;
-                for (int i = 0; i < n_features_ && !any; ++i) any = f[i] != 0.0f;
-                if (any) o[a] = candidate_logit(a, (int)c, f, q[p], s.key.data());
+            if (pointer_) check_cards(in.card[p]);
+            if (trunk_.empty()) {
+                head_.apply(in.obs[p], out[p], s);
+                continue;
             }
+            const float* x = state(in, p, s);
+            if (pointer_)
+                scores(x, in.card[p], in.features[p], out[p], s);
+            else
+                head_.apply(x, out[p], s);
         }
     }
 
     // invalid_argument unless every candidate card indexes the card embedding.
     void check_cards(const float* card) const {
+        bool inside = true;
+        for (int a = 0; a < n_actions_; ++a) inside &= (card[a] > -1.0f) & (card[a] < (float)n_cards_);
+        if (inside) return;
         for (int a = 0; a < n_actions_; ++a)
             if (!(card[a] > -1.0f && card[a] < (float)n_cards_))
                 throw std::invalid_argument("candidate card " + std::to_string(card[a]) + " of action " +
@@ -285,26 +283,19 @@ public:
     // The value head's [win share, VP margin] (sigmoid, tanh) of ``in.count`` positions.
     void outcome(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_value()) throw std::invalid_argument("this network has no value head");
-        const float* x[GROUP];
-        state(in, x, s);
-        float* h[GROUP];
-        float o[GROUP][2];
-        float* op[GROUP];
         for (int p = 0; p < in.count; ++p) {
-            s.hidden[p].resize(value_hidden_.out);
-            h[p] = s.hidden[p].data();
-            op[p] = o[p];
-        }
-        value_hidden_.apply(in.count, x, h);
-        for (int p = 0; p < in.count; ++p) activate(act_, h[p], value_hidden_.out);
-        value_out_.apply(in.count, h, op);
-        for (int p = 0; p < in.count; ++p) {
+            const float* x = state(in, p, s);
+            s.hidden.resize(value_hidden_.out);
+            value_hidden_.apply(x, s.hidden.data(), s);
+            activate(act_, s.hidden.data(), value_hidden_.out);
+            float o[2];
+            value_out_.apply(s.hidden.data(), o, s);
             const float* pv = in.projected[p];
             float own = std::max(pv[0], pv[2]), other = std::max(pv[1], pv[3]);
             float margin = (own - other) * margin_scale_;
-            for (int k = 0; k < 2; ++k) o[p][k] += value_skip_[k] * margin;
-            out[p][0] = 1.0f / (1.0f + std::exp(-o[p][0]));
-            out[p][1] = std::tanh(o[p][1]);
+            for (int k = 0; k < 2; ++k) o[k] += value_skip_[k] * margin;
+            out[p][0] = 1.0f / (1.0f + std::exp(-o[0]));
+            out[p][1] = std::tanh(o[1]);
         }
     }
 
@@ -318,35 +309,44 @@ private:
     std::vector<float> action_embedding_, card_embedding_, feature_key_, feature_logit_, action_bias_,
         plain_key_t_, value_skip_;
 
-    // The hidden layers' outputs (x) for the observations (and, for a pointer network,
-    // the projected VP after each): the first layer over the nonzero inputs of each
-    // position, the others for the positions together.
-    void state(const Inputs& in, const float** x, NetScratch& s) const {
-        for (int p = 0; p < in.count; ++p) {
-            const float* input = in.obs[p];
-            if (pointer_) {
-                s.input[p].assign(input, input + obs_size_);
-                s.input[p].insert(s.input[p].end(), in.projected[p], in.projected[p] + 4);
-                input = s.input[p].data();
-            }
-            s.a[p].resize(trunk_[0].out);
-            trunk_[0].apply(input, s.a[p].data(), s.nz, s.values);
-            activate(act_, s.a[p].data(), trunk_[0].out);
-            x[p] = s.a[p].data();
-        }
+    // The hidden layers' output for position p's observation (and, for a pointer
+    // network, its projected VP after it).
+    const float* state(const Inputs& in, int p, NetScratch& s) const {
+        s.a.resize(trunk_[0].out);
+        trunk_[0].apply(in.obs[p], s.a.data(), s, pointer_ ? in.projected[p] : nullptr, pointer_ ? 4 : 0);
+        activate(act_, s.a.data(), trunk_[0].out);
+        const float* x = s.a.data();
         for (size_t l = 1; l < trunk_.size(); ++l) {
-            std::vector<float>* to = l % 2 ? s.b : s.a;
-            float* y[GROUP];
-            for (int p = 0; p < in.count; ++p) {
-                to[p].resize(trunk_[l].out);
-                y[p] = to[p].data();
-            }
-            trunk_[l].apply(in.count, x, y);
-            for (int p = 0; p < in.count; ++p) {
-                activate(act_, y[p], trunk_[l].out);
-                x[p] = y[p];
-            }
+            std::vector<float>& to = l % 2 ? s.b : s.a;
+            to.resize(trunk_[l].out);
+            trunk_[l].apply(x, to.data(), s);
+            activate(act_, to.data(), trunk_[l].out);
+            x = to.data();
         }
+        return x;
+    }
+
+    // A pointer network's logits (out, n_actions values) from the state x and the
+    // candidate cards and features: keys @ query + action_bias + features @
+    // feature_logit, as numpy sums them; every action first as if it had no card and no
+    // features, then those that have either.
+    void scores(const float* x, const float* card, const float* features, float* out, NetScratch& s) const {
+        const int e = query_.out;
+        s.query.resize(e);
+        float* q = s.query.data();
+        query_.apply(x, q, s);
+        s.nz.resize(std::max(e, (int)s.nz.size()));
+        s.values.resize(s.nz.size());
+        int count = gather_nonzero(q, e, 0, s.nz.data(), s.values.data(), 0);
+        sum_rows(s.nz.data(), s.values.data(), count, plain_key_t_.data(), n_actions_, out);
+        for (int a = 0; a < n_actions_; ++a) out[a] += action_bias_[a];
+        s.marked.assign(n_actions_, 0);
+        mark_nonzero(card, n_actions_, 1, s.marked.data());
+        mark_nonzero(features, (size_t)n_actions_ * n_features_, n_features_, s.marked.data());
+        s.key.resize(e);
+        for (int a = 0; a < n_actions_; ++a)
+            if (s.marked[a])
+                out[a] = candidate_logit(a, (int)card[a], features + (size_t)a * n_features_, q, s.key.data());
     }
 
     // The logit of action a with candidate card c and features f for query q, in

@@ -34,9 +34,14 @@ struct Rollout {
     int play(Game& g, int seat) const {
         const Layout& L = encoder.layout();
         const int n = L.n_actions;
-        std::vector<float> obs(L.D), card(n), features((size_t)n * candidates.n_features), logits(n);
+        // (the buffers of the thread's last rollout: no allocation a rollout)
+        thread_local std::vector<float> obs, card, features, logits;
+        thread_local NetScratch scratch;
+        obs.resize(L.D);
+        card.resize(n);
+        features.resize((size_t)n * candidates.n_features);
+        logits.resize(n);
         float projected[4];
-        NetScratch scratch;
         int asked = 0;
         for (int played = 0; played < limit; ++played) {
             if (g.is_over()) return played;
@@ -51,7 +56,6 @@ struct Rollout {
             if (net.pointer()) {
                 candidates.write(g, acting, card.data(), features.data());
                 CandidateWriter::projected_vp(g, acting, projected);
-                net.check_cards(card.data());
                 in.card[0] = card.data();
                 in.features[0] = features.data();
                 in.projected[0] = projected;
