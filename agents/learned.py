@@ -11,6 +11,7 @@ A learned agent limits numpy's BLAS and torch to one thread per process
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from singapore_env.engine.content import FACTIONS
 from .base import Agent, _encoder_for
 from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
-from .priors import resolve_prior
+from .priors import PRIORS, resolve_prior
 from .threads import limit_threads
 
 #: The shipped reference policies (``learned:default``).
@@ -111,7 +112,8 @@ def load_value_nets(path: str | Path, need_value: bool = True,
     ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
     policy and, with ``need_value``, carry a value head (ValueError otherwise,
     FileNotFoundError for a missing file); ``"default"`` is the shipped pair in
-    ``default``."""
+    ``default``. A file is read once per process while it is unchanged: the players
+    built from it share the (read-only) network and its compiled twin."""
     path = default if str(path) == "default" else Path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
@@ -120,22 +122,35 @@ def load_value_nets(path: str | Path, need_value: bool = True,
             continue
         if not file.exists():
             raise FileNotFoundError(f"no policy file at {file}")
-        net = NumpyPolicy.load(file)
+        stat = file.stat()
+        key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+        net = _READ.get(key) or NumpyPolicy.load(file)
         if not isinstance(net, PointerActor):
             raise ValueError(f"{file}: not a pointer policy (the network reads the "
                              f"candidate features)")
         if need_value and not net.has_value:
             raise ValueError(f"{file}: this policy has no value head (train one with "
                              f"expert iteration: training/configs/expert.toml)")
-        loaded[file] = net
+        loaded[file] = _READ[key] = net
     return {faction: loaded[file] for faction, file in enumerate(files)}
+
+
+#: (resolved path, modification time, size) -> the network read from that file.
+_READ: dict[tuple, PointerActor] = {}
 
 
 def reads_native_games(policy) -> bool:
     """Whether ``policy`` plays a native game: a flat actor reads the observation, a
-    pointer policy also the candidate features, which the native engine writes too,
-    unless it reads a prior (a scorer of Python games)."""
-    return not policy.needs_candidates or policy.meta.get("candidate_prior") is None
+    pointer policy also the candidate features, which the native engine writes too, and
+    the columns of its prior when it reads one of :data:`agents.priors.PRIORS` (the
+    heuristic's scores, from its native twin)."""
+    return not policy.needs_candidates or policy.meta.get("candidate_prior") in (None, *PRIORS)
+
+
+def reads_prior(policy) -> bool:
+    """Whether ``policy`` reads a prior's candidate columns (``prior_score``,
+    ``prior_gap``): a pointer policy trained with one."""
+    return policy.needs_candidates and policy.meta.get("candidate_prior") is not None
 
 
 def position_value(net: PointerActor, game, seat: int, vp_weight: float = 0.0) -> float:
@@ -229,8 +244,8 @@ class LearnedAgent(Agent):
     @property
     def plays_native(self) -> bool:
         """A flat actor reads the observation alone; a pointer policy also reads the
-        candidate features, which both engines write, unless it reads a prior
-        (:func:`reads_native_games`)."""
+        candidate features, which both engines write, and its prior's columns, which
+        both engines score (:func:`reads_native_games`)."""
         return reads_native_games(self.policy)
 
     def reset(self, seed: int | None = None) -> None:
@@ -246,9 +261,32 @@ class LearnedAgent(Agent):
         return self.policy.choose(observation, mask, self.rng, self.deterministic)
 
     def choose(self, game, seat: int):
+        """The policy's most likely (or sampled) legal decision; on a native game a
+        deterministic pointer policy reading no prior or the heuristic's decides in one
+        C++ call (:func:`agents.native_nets.pointer_choose`), the same decision."""
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if (native is not None and isinstance(game, native.NativeGame) and self.deterministic
+                and self.policy.needs_candidates and seat == game.acting_seat
+                and self.policy.meta.get("candidate_prior") in (None, "heuristic")):
+            return self._choose_in_cpp(native, game)
         encoder = _encoder_for(game)
         mask = encoder.legal_mask(game, seat)
         observation = {**self._view.observation(game, seat), "action_mask": mask}
         net = network_for(self.policy, game)
         return encoder.table.decision(net.choose(observation, mask, self.rng,
                                                  self.deterministic))
+
+    def _choose_in_cpp(self, native, game):
+        from .native_nets import pointer_choose
+
+        prior = (_default_heuristic_params(native)  # the prior's scorer: resolve_prior
+                 if self.policy.meta.get("candidate_prior") is not None else None)
+        return pointer_choose(game, self.policy, prior)
+
+
+@functools.lru_cache(maxsize=1)
+def _default_heuristic_params(native):
+    """The native copy of the heuristic's default params (the ``heuristic`` prior's)."""
+    from .heuristic import DEFAULT_PARAMS
+
+    return native.heuristic_params(DEFAULT_PARAMS)

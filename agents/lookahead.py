@@ -32,7 +32,7 @@ from singapore_env.engine.decisions import Kind
 
 from .base import Agent
 from .determinize import determinize
-from .learned import LearnedAgent, PolicyView, position_value, reads_native_games
+from .learned import LearnedAgent, PolicyView, position_value, reads_prior
 from .outcome import outcome
 from .pointer_actor import PointerActor
 
@@ -150,7 +150,7 @@ class LookaheadPolicies(Agent):
         if native is None or not isinstance(world, native.NativeGame) or agents is None:
             return None
         if not all(isinstance(a, LearnedAgent) and a.deterministic
-                   and reads_native_games(a.policy) for a in agents.values()):
+                   and not reads_prior(a.policy) for a in agents.values()):
             return None
         return [agents[0].policy, agents[1].policy]
 

@@ -289,15 +289,7 @@ def prior_answer(prior_agent: HeuristicAgent, game: "Game",
     legal = game.legal_decisions()
     if len(legal) == 1:
         return legal[0], False
-    return prior_agent.choose(game, seat), question_kind(game) in SEARCHED
-
-
-def question_kind(game) -> str | None:
-    """The kind of ``game``'s pending question on either engine (None once over)."""
-    native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
-    if native is not None and isinstance(game, native.NativeGame):
-        return game.question
-    return game.pending.kind if game.pending is not None else None
+    return prior_agent.choose(game, seat), game.pending.kind in SEARCHED
 
 
 def heuristic_candidates(prior_agent: HeuristicAgent, game: "Game", seat: int,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from singapore_env import native
-from singapore_env.candidates import VP_SCALE, CandidateEncoder
+from singapore_env.candidates import PRIOR_GAP_FLOOR, PRIOR_SCALE, VP_SCALE, CandidateEncoder
 from singapore_env.engine.content import default_content
 from singapore_env.engine.game import Game
 
@@ -133,18 +133,53 @@ def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int
     learned agent on a native game, so the same decisions), until ``seat`` faces a
     question offering one of ``kinds`` for the ``questions``-th time, the game ends or
     ``limit`` decisions are played; the decisions played."""
-    from singapore_env.native.encoding import NativeCandidateEncoder, native_encoder_for
+    from singapore_env.native.encoding import native_candidates_for, native_encoder_for
 
     encoder = native_encoder_for(world.c, world.cfg)
-    candidates = _CANDIDATES.get(encoder)
-    if candidates is None:
-        candidates = _CANDIDATES[encoder] = NativeCandidateEncoder(encoder)
+    candidates = native_candidates_for(encoder)
     british, malay = (native_twin(policy)._net for policy in students)
     return native.require().roll_out(world._game, seat, encoder._writer, candidates._writer,
                                      british, malay, [int(k) for k in kinds], questions, limit)
 
 
-_CANDIDATES: dict = {}
+def rerank_choose(game, seat: int, params, generator, policies, prior_columns, searched,
+                  topk: int, gap: float, margin: float):
+    """:meth:`agents.rerank.RerankAgent.choose` of a native game, in one C++ call
+    (``native/rerank.hpp``): the heuristic's answer (``params``: its native params,
+    ties drawn from ``generator``, a :class:`~singapore_env.native.Random` advanced in
+    place, as ``heuristic_choose``) unless the question is one of ``searched`` with
+    several answers, where ``policies[f]``, the pointer network of the seat's faction
+    ``f`` (reading the heuristic's prior columns where ``prior_columns[f]``), picks among
+    the heuristic's candidates (``topk``, ``gap``), the heuristic's answer raised by
+    ``margin``. Returns (the decision, whether the network overruled the heuristic)."""
+    encoder, candidates = _writers(game)
+    return native.require().rerank_choose(
+        game._game, seat, params, generator._gen, encoder, candidates,
+        native_twin(policies[0])._net, native_twin(policies[1])._net, prior_columns,
+        PRIOR_SCALE, PRIOR_GAP_FLOOR, searched, topk, gap, margin, game._meta[3])
+
+
+def pointer_choose(game, policy, prior=None):
+    """The most likely legal decision of the pointer ``policy`` for the acting seat of a
+    native game, in one C++ call (``native/rerank.hpp`` pointer_logits): its logits from
+    the observation and the candidate keys, with the heuristic's option scores (``prior``:
+    its native params) in the prior columns where given, as
+    :meth:`agents.learned.LearnedAgent.choose` (deterministic) decides."""
+    encoder, candidates = _writers(game)
+    return native.require().pointer_choose(game._game, game.acting_seat, encoder, candidates,
+                                           native_twin(policy)._net, prior, PRIOR_SCALE,
+                                           PRIOR_GAP_FLOOR, game._meta[3])
+
+
+def _writers(game) -> tuple:
+    """The C++ observation and candidate writers of a native game's content and rules."""
+    from singapore_env.native.encoding import native_candidates_for, native_encoder_for
+
+    if not isinstance(game, native.NativeGame):
+        raise TypeError(f"not a native game: {type(game).__name__}")
+    cfg, content = game._meta[:2]
+    encoder = native_encoder_for(content, cfg)
+    return encoder._writer, native_candidates_for(encoder)._writer
 
 
 def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:

@@ -22,18 +22,23 @@ and ``malay.npz``, or ``default`` (also when not given: the shipped rerank netwo
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from singapore_env.engine.content import SEAT_FACTION
 
 from .base import Agent
-from .heuristic import HeuristicAgent
-from .learned import RERANK_DIR, PolicyView, load_value_nets
-from .mcts import heuristic_candidates, prior_answer
+from .heuristic import DEFAULT_PARAMS, HeuristicAgent
+from .learned import RERANK_DIR, PolicyView, load_value_nets, reads_prior
+from .mcts import SEARCHED, heuristic_candidates, prior_answer
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
     from singapore_env.engine.decisions import Decision
+
+
+#: The questions the network may overrule, as the C++ player takes them.
+_SEARCHED = sorted(SEARCHED)
 
 
 class RerankAgent(Agent):
@@ -56,9 +61,19 @@ class RerankAgent(Agent):
             raise ValueError(f"rerank: net={net}: {exc}") from None
         self.net, self.topk, self.gap, self.margin = net, topk, gap, margin
         self._views = {f: PolicyView(n) for f, n in nets.items()}
+        self._known_priors = all(n.meta.get("candidate_prior") in (None, "heuristic")
+                                 for n in nets.values())
+        self._prior_columns = (reads_prior(nets[0]), reads_prior(nets[1]))
         self.prior = HeuristicAgent(seed)
         #: Decisions where the network chose another candidate than the prior.
         self.overruled = 0
+
+    @property
+    def plays_native(self) -> bool:
+        """At a :class:`~singapore_env.native.NativeGame` the heuristic's native twin
+        answers, scores the candidates and writes the prior's columns, and the network
+        runs in C++: the same decisions (the network's up to its near-ties, 1e-4)."""
+        return self.prior.plays_native
 
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the prior's tie breaks repeat."""
@@ -67,7 +82,14 @@ class RerankAgent(Agent):
 
     def choose(self, game: "Game", seat: int) -> "Decision":
         """The candidate the network scores highest, the prior's score raised by
-        ``margin`` (the prior unless another one scores strictly higher)."""
+        ``margin`` (the prior unless another one scores strictly higher). At a native
+        game, one C++ call (``native/rerank.hpp``) decides when the networks read the
+        heuristic's prior columns or none, and the prior plays with its default params
+        (the prior columns' scorer); otherwise the steps below, each on the native
+        twins."""
+        native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
+        if native is not None and isinstance(game, native.NativeGame) and self._compiled():
+            return self._choose_in_cpp(native, game, seat)
         prior, open_question = prior_answer(self.prior, game, seat)
         if not open_question:
             return prior
@@ -79,3 +101,21 @@ class RerankAgent(Agent):
         best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
         self.overruled += best > 0
         return candidates[best]
+
+    def _compiled(self) -> bool:
+        """Whether the C++ rerank player decides as the steps of :meth:`choose` do: each
+        network reads no prior or the heuristic's, scored with the params the prior
+        plays with."""
+        return self._known_priors and (not any(self._prior_columns)
+                                       or self.prior.params == DEFAULT_PARAMS)
+
+    def _choose_in_cpp(self, native, game, seat: int) -> "Decision":
+        from .native_nets import rerank_choose
+
+        # the prior's twin params and generator stream: its decisions and draws
+        decision, overruled = rerank_choose(
+            game, seat, self.prior._native_twin_params(native), self.prior._native_stream(native),
+            (self._views[0].policy, self._views[1].policy), self._prior_columns,
+            _SEARCHED, self.topk, self.gap, self.margin)
+        self.overruled += overruled
+        return decision

@@ -8,10 +8,10 @@
 
 namespace sg {
 
-// Columns of a candidate row (candidates.py FEATURES); the prior's two columns are
-// written by Python after these.
+// Columns of a candidate row (candidates.py FEATURES); the prior's two columns follow
+// these, written from a prior's scores (write_prior).
 enum { CF_LEGAL, CF_HAS_CARD, CF_PRICE, CF_AFFORDABLE, CF_CARD_UP, CF_POPS, CF_ACTIVATED,
-       CF_NAMES_MATE, CF_NAMES_OPPONENT, CF_WRITTEN };
+       CF_NAMES_MATE, CF_NAMES_OPPONENT, CF_WRITTEN, CF_PRIOR_SCORE = CF_WRITTEN, CF_PRIOR_GAP };
 
 struct CandidateWriter {
     std::vector<int> offset, size;  // the action table's offset and size per decision kind
@@ -82,6 +82,22 @@ struct CandidateWriter {
                 f[CF_POPS] = (float)(slot->pops.size() / 4.0);
                 f[CF_ACTIVATED] = slot->activated ? 1.0f : 0.0f;
             }
+        }
+    }
+
+    // The prior's columns of the rows of its scored decisions (candidates.py
+    // _prior_columns): prior_score = score / scale, prior_gap = max(floor, (score - best)
+    // / scale), in double as Python computes them, then rounded to float32.
+    void write_prior(const std::vector<std::pair<double, Decision>>& scored, double scale, double floor,
+                     float* feats) const {
+        if (scored.empty()) return;
+        if (n_features <= CF_PRIOR_GAP) throw std::invalid_argument("the candidate rows have no prior columns");
+        double best = scored[0].first;
+        for (const auto& [v, d] : scored) best = std::max(best, v);
+        for (const auto& [v, d] : scored) {
+            float* f = feats + (size_t)index(d) * n_features;
+            f[CF_PRIOR_SCORE] = (float)(v / scale);
+            f[CF_PRIOR_GAP] = (float)std::max(floor, (v - best) / scale);
         }
     }
 

@@ -19,6 +19,7 @@
 #include "nets.hpp"
 #include "rng.hpp"
 #include "records.hpp"
+#include "rerank.hpp"
 #include "rollout.hpp"
 #include "save.hpp"
 
@@ -247,9 +248,9 @@ PYBIND11_MODULE(_native, m) {
         const sg::Game& g = game_of(h);
         if (g.is_over() || g.state().stack.empty()) return py::none();
         int kind = g.state().stack.back().kind;
-        if (kind < 0 || kind >= (int)sg::FRAME_NAMES.size()) throw std::logic_error("a frame of no known kind");
+        if (kind < 0 || kind >= (int)sg::FRAME_NAMES.size()) throw std::logic_error("a frame of no kind");
         return py::str(sg::FRAME_NAMES[kind]);
-    });
+    }, "The kind of the frame asking the current question (None once the game is over).");
     m.def("final_vp", [](py::handle g) { return game_of(g).state().final_vp; });
     m.def("decisions", [](py::handle g) { return game_of(g).state().decisions; });
     m.def("state", [](py::handle h) {
@@ -518,6 +519,51 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("game"), py::arg("seat"), py::arg("candidates"), py::arg("rng"), py::arg("params"),
        py::arg("iters"), py::arg("seconds"), py::arg("time_cap"), py::arg("horizon"), py::arg("vp_weight"),
        py::arg("encoder") = nullptr, py::arg("british") = nullptr, py::arg("malay") = nullptr);
+
+    // The rerank player's decision for ``seat`` (rerank.hpp), drawing the heuristic's ties
+    // from ``rng`` (advanced in place): (the Decision object of ``table``, whether the
+    // network chose another candidate than the heuristic's answer).
+    m.def("rerank_choose", [](py::handle g, int seat, const sg::HeuristicParams& params, sg::Pcg64& rng,
+                              const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
+                              sg::BatchedNet& british, sg::BatchedNet& malay, std::array<bool, 2> prior_columns,
+                              double prior_scale, double prior_floor, const std::vector<std::string>& searched,
+                              int topk, double gap, double margin, const DecisionTable& table) {
+        check_seat(seat);
+        std::vector<bool> kinds(sg::FRAME_NAMES.size(), false);
+        for (const std::string& name : searched) {
+            auto it = std::find(sg::FRAME_NAMES.begin(), sg::FRAME_NAMES.end(), name);
+            if (it == sg::FRAME_NAMES.end()) throw std::invalid_argument("rerank: no question named " + name);
+            kinds[it - sg::FRAME_NAMES.begin()] = true;
+        }
+        sg::RerankPlayer player(params, rng, encoder, candidates, &british.net(), &malay.net(), prior_columns.data(),
+                                prior_scale, prior_floor, std::move(kinds), topk, gap, margin);
+        sg::Decision d = player.choose(game_of(g), seat);
+        rng = player.rng;
+        py::list out = table.legal({d});
+        return py::make_tuple(out[0], player.overruled > 0);
+    }, py::arg("game"), py::arg("seat"), py::arg("params"), py::arg("rng"), py::arg("encoder"), py::arg("candidates"),
+       py::arg("british"), py::arg("malay"), py::arg("prior_columns"), py::arg("prior_scale"), py::arg("prior_floor"),
+       py::arg("searched"), py::arg("topk"), py::arg("gap"), py::arg("margin"), py::arg("table"));
+
+    // A pointer policy's most likely legal decision for the acting seat (LearnedAgent.choose,
+    // deterministic; rerank.hpp pointer_logits), the heuristic's option scores (``prior``:
+    // its params) in the prior columns where given: the Decision object of ``table``.
+    m.def("pointer_choose", [](py::handle g, int seat, const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
+                               sg::BatchedNet& net, std::optional<sg::HeuristicParams> prior, double prior_scale,
+                               double prior_floor, const DecisionTable& table) {
+        check_seat(seat);
+        const sg::Game& game = game_of(g);
+        if (game.is_over() || seat != game.acting_seat())
+            throw std::invalid_argument("a policy chooses for the acting seat of a game not over");
+        sg::heuristic::Scored scored;
+        if (prior) scored = sg::HeuristicPlayer(*prior, sg::Pcg64()).option_scores(game, seat);
+        std::vector<float> logits = sg::pointer_logits(encoder, candidates, net.net(), game, seat,
+                                                       prior ? &scored : nullptr, prior_scale, prior_floor);
+        sg::Decision d = sg::Rollout::best(encoder.layout(), game.legal(), logits);
+        py::list out = table.legal({d});
+        return py::object(out[0]);
+    }, py::arg("game"), py::arg("seat"), py::arg("encoder"), py::arg("candidates"), py::arg("net"), py::arg("prior"),
+       py::arg("prior_scale"), py::arg("prior_floor"), py::arg("table"));
 
     // A game continued from a saved state (validated by the Python engine's loader).
     m.def("load", [](std::shared_ptr<sg::Content> content, std::shared_ptr<sg::Config> config,

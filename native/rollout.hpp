@@ -67,7 +67,6 @@ struct Rollout {
         return limit;
     }
 
-private:
     // The legal decision of the highest logit, the lowest action index among equals (as
     // numpy's argmax over the masked table).
     static Decision best(const Layout& L, const std::vector<Decision>& legal, const std::vector<float>& logits) {

@@ -35,8 +35,10 @@ FEATURES = ("legal", "has_card", "price", "affordable", "card_up", "pops", "acti
 #: The columns that are facts of the rules and the seat's view (all but a prior's scores):
 #: what a network that learns from zero reads.
 RULES_FEATURES = FEATURES[:9]
-_PRIOR_SCALE = 5.0
-_PRIOR_GAP_FLOOR = -10.0
+#: The prior's columns: prior_score = score / PRIOR_SCALE, prior_gap = (score - the best
+#: score) / PRIOR_SCALE, at least PRIOR_GAP_FLOOR (native/candidates.hpp reads them too).
+PRIOR_SCALE = 5.0
+PRIOR_GAP_FLOOR = -10.0
 #: projected_vp holds VP / VP_SCALE.
 VP_SCALE = 50.0
 
@@ -83,14 +85,11 @@ class CandidateEncoder:
     def for_observations(cls, encoder, prior=None) -> "CandidateEncoder":
         """The candidate encoder matching an :class:`~singapore_env.encoding.ObservationEncoder`
         (same action table, content and engine limits); for a native encoder, the native
-        writer (:class:`~singapore_env.native.encoding.NativeCandidateEncoder`), which
-        takes no prior (a prior scores Python games)."""
+        writer (:class:`~singapore_env.native.encoding.NativeCandidateEncoder`), whose
+        ``prior`` must score native games (as the heuristic's scores do)."""
         native = sys.modules.get("singapore_env.native.encoding")  # not imported: no native game
         if native is not None and isinstance(encoder, native.NativeEncoder):
-            if prior is not None:
-                raise ValueError("a candidate prior scores Python games: play a policy that "
-                                 "reads one on the python engine")
-            return native.NativeCandidateEncoder(encoder)
+            return native.NativeCandidateEncoder(encoder, prior)
         return cls(encoder.table, len(encoder.c.defs), encoder.cfg.max_tableau, prior)
 
     def encode(self, game, seat: int) -> dict[str, np.ndarray]:
@@ -162,8 +161,8 @@ class CandidateEncoder:
         best = max(v for v, _ in scored)
         for v, d in scored:
             f = feats[self.index[d]]
-            f[9] = v / _PRIOR_SCALE
-            f[10] = max(_PRIOR_GAP_FLOOR, (v - best) / _PRIOR_SCALE)
+            f[9] = v / PRIOR_SCALE
+            f[10] = max(PRIOR_GAP_FLOOR, (v - best) / PRIOR_SCALE)
 
 
 def projected_vp(game, seat: int) -> np.ndarray:

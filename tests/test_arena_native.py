@@ -20,6 +20,8 @@ from singapore_env.encoding import encoder_for
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import default_content
 
+#: A third-party bot: a Python-only player.
+BOT = "examples/my_bot.py:MyBot"
 needs_native = pytest.mark.skipif(not native.available(),
                                   reason="the native engine is not built here")
 
@@ -98,8 +100,10 @@ def test_who_reads_the_observation_alone(flat_actor):
     assert make_agent("learned:pure").plays_native
     assert make_agent("heuristic").plays_native == native.available()  # its native twin
     assert make_agent("mcts:iters=2").plays_native == native.available()  # its native twin
-    for spec in ("learned:default", "rerank"):
-        assert not make_agent(spec).plays_native, spec
+    # the prior's columns and the candidates: the heuristic's twin scores them
+    assert make_agent("learned:default").plays_native
+    assert make_agent("rerank:net=default").plays_native == native.available()
+    assert not make_agent("examples/my_bot.py:MyBot").plays_native
 
 
 def test_function_agents_declare_what_they_read():
@@ -116,13 +120,12 @@ def test_function_agents_declare_what_they_read():
 @needs_native
 def test_other_players_are_refused_by_name():
     with pytest.raises(ValueError) as info:
-        play_tables([Table(("random", "heuristic", "rerank", "learned:default"))], 2, 1,
-                    engine="native")
+        play_tables([Table(("random", "heuristic", BOT, "rerank"))], 2, 1, engine="native")
     text = str(info.value)
-    assert "cannot sit: rerank, learned:default" in text
-    assert "heuristic, random, learned:PATH" in text
-    with pytest.raises(ValueError, match="cannot sit: rerank"):
-        play_game(1, [make_agent("rerank"), HeuristicAgent(), RandomAgent(), RandomAgent()],
+    assert f"cannot sit: {BOT} (play" in text
+    assert "heuristic, random, rerank, learned:PATH" in text
+    with pytest.raises(ValueError, match=f"cannot sit: {BOT} "):
+        play_game(1, [make_agent(BOT), HeuristicAgent(), RandomAgent(), RandomAgent()],
                   engine="native")
     with pytest.raises(ValueError, match="unknown engine 'rust'; known: python, native"):
         check_engine(["random"] * 4, "rust")
@@ -150,8 +153,8 @@ def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
 
 @needs_native
 @pytest.mark.parametrize("command, refused", [
-    (["simulate", "--players", "random,heuristic,rerank,random"], "rerank"),
-    (["evaluate", "--british", "learned:default", "--malay", "random"], "learned:default"),
+    (["simulate", "--players", f"random,heuristic,{BOT},rerank"], BOT),
+    (["evaluate", "--british", BOT, "--malay", "learned:default"], BOT),
 ])
 def test_the_cli_refuses_other_players_with_exit_2(command, refused):
     result = _run(*command, "--games", 1, "--engine", "native", "--no-progress")

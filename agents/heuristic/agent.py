@@ -85,10 +85,8 @@ class HeuristicAgent(Agent):
     def choose(self, game: "Game", seat: int) -> Decision:
         native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
         if native is not None and isinstance(game, native.NativeGame):
-            if self._twin_rng is None:
-                self._twin_rng = native.Random.from_state(self._rng.bit_generator.state)
             return native.heuristic_choose(game, seat, self._native_twin_params(native),
-                                           self._twin_rng)
+                                           self._native_stream(native))
         legal = game.legal_decisions()
         if not legal:
             raise ValueError("no legal decision (is the game over?)")
@@ -104,6 +102,13 @@ class HeuristicAgent(Agent):
         if choice is None or choice not in legal:
             choice = PASS if PASS in legal else legal[0]
         return choice
+
+    def _native_stream(self, native):
+        """The native copy of :attr:`rng` the twin draws from (made at its first native
+        decision; written back when :attr:`rng` is read)."""
+        if self._twin_rng is None:
+            self._twin_rng = native.Random.from_state(self._rng.bit_generator.state)
+        return self._twin_rng
 
     def _native_twin_params(self, native):
         """The native copy of :attr:`params` (remade if they were changed)."""

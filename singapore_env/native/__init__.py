@@ -23,6 +23,7 @@ import json
 import random
 from collections import OrderedDict
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -144,6 +145,13 @@ NATIVE_RULESETS = tuple(name for name, ruleset in BY_NAME.items()
 _new = object.__new__
 
 
+class PendingQuestion(NamedTuple):
+    """The question a native game asks now, as far as the players read it: the ``kind``
+    of the frame asking it (the Python engine's ``game.pending.kind``)."""
+
+    kind: str
+
+
 class NativeGame:
     """A game on the native rules, with the play surface of
     :class:`~singapore_env.engine.game.Game`: the same legal decisions in the same order,
@@ -190,6 +198,14 @@ class NativeGame:
         """The seat that decides now (-1 once the game is over)."""
         return _native.acting_seat(self._game)
 
+    @property
+    def pending(self) -> PendingQuestion | None:
+        """The current question's kind, as :attr:`Game.pending
+        <singapore_env.engine.game.Game.pending>` names it (None once the game is over);
+        the rest of the frame stays in C++."""
+        kind = _native.question(self._game)
+        return None if kind is None else PendingQuestion(kind)
+
     def legal_decisions(self) -> list:
         """Every legal decision of the acting seat (empty once the game is over)."""
         return _native.legal_in(self._game, self._meta[3])
@@ -207,12 +223,6 @@ class NativeGame:
         Game.from_json(self.to_json(), self.c).step(decision)
         raise RuntimeError(f"the engines disagree: the Python engine takes {decision!r}, "
                            f"the native engine does not (seed {self.seed})")
-
-    @property
-    def question(self) -> str | None:
-        """The kind of the pending question (the Python engine's ``game.pending.kind``),
-        or None once the game is over."""
-        return _native.question(self._game)
 
     @property
     def decisions(self) -> int:

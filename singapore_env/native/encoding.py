@@ -22,7 +22,8 @@ from ..engine.game import Game
 from ..engine.rulesets import ruleset_of
 from . import NativeGame, _content, require
 
-__all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "layout_record"]
+__all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "native_candidates_for",
+           "layout_record"]
 
 
 def layout_record(enc: ObservationEncoder) -> dict:
@@ -95,11 +96,13 @@ class NativeEncoder:
 class NativeCandidateEncoder(CandidateEncoder):
     """The candidate keys (:mod:`singapore_env.candidates`) of native games, written in
     C++ (``native/candidates.hpp``): the Python encoder's values, float for float
-    (``tests/test_native_candidates.py``). No prior: a prior scores Python games."""
+    (``tests/test_native_candidates.py``). A prior's columns are written from its scores
+    of the native game (the heuristic's, :func:`agents.priors.resolve_prior`, are
+    scored by its native twin), as the Python encoder writes them."""
 
-    def __init__(self, encoder: NativeEncoder):
+    def __init__(self, encoder: NativeEncoder, prior=None):
         enc = encoder.python
-        super().__init__(enc.table, len(enc.c.defs), enc.cfg.max_tableau)
+        super().__init__(enc.table, len(enc.c.defs), enc.cfg.max_tableau, prior)
         record = layout_record(enc)
         self._writer = require().CandidateWriter(record["action_offset"], record["action_size"],
                                                  self.n_actions, len(FEATURES), self.T)
@@ -109,11 +112,22 @@ class NativeCandidateEncoder(CandidateEncoder):
         card = np.empty(self.n_actions, np.float32)
         features = np.empty((self.n_actions, len(FEATURES)), np.float32)
         self._writer.write(game._game, seat, card, features)
+        if self.prior is not None and seat == game.acting_seat:
+            self._prior_columns(game, seat, features)
         return {"candidate_card": card, "candidate_features": features,
                 "projected_vp": projected_vp(game, seat)}
 
 
 _SHARED: dict[tuple, NativeEncoder] = {}
+_CANDIDATES: dict[NativeEncoder, NativeCandidateEncoder] = {}
+
+
+def native_candidates_for(encoder: NativeEncoder) -> NativeCandidateEncoder:
+    """The candidate writer (no prior) of ``encoder``'s games, built once."""
+    candidates = _CANDIDATES.get(encoder)
+    if candidates is None:
+        candidates = _CANDIDATES[encoder] = NativeCandidateEncoder(encoder)
+    return candidates
 
 
 def native_encoder_for(content: Content, config: RulesConfig) -> NativeEncoder:
