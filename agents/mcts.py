@@ -227,11 +227,11 @@ class MctsAgent(Agent):
         if self.nets is not None:
             from singapore_env.native.encoding import native_encoder_for
 
-            from .native_nets import native_twin
+            from .native_nets import native_net
             encoder = native_encoder_for(game.c, game.cfg)._writer
-            nets = tuple(native_twin(self.nets[f])._net for f in (0, 1))
+            nets = tuple(native_net(self.nets[f]) for f in (0, 1))
         return native.mcts_values(game, seat, candidates, self.rng,
-                                  self.players[0]._native_twin_params(native),
+                                  self.players[0].native_params(native),
                                   iters=self.iters, seconds=self.seconds,
                                   time_cap=self.time_cap, horizon=self.horizon,
                                   vp_weight=self.vp_weight, encoder=encoder, nets=nets)

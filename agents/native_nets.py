@@ -126,6 +126,12 @@ def native_twin(policy: NumpyPolicy | PointerActor) -> NativeActor | NumpyPolicy
     return twin
 
 
+def native_net(policy: NumpyPolicy | PointerActor):
+    """The C++ network of ``policy``'s native twin (:func:`native_twin`), as the native
+    players (rollout, rerank, search) take it."""
+    return native_twin(policy)._net
+
+
 def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int) -> int:
     """A lookahead's rollout played in C++ (``native/rollout.hpp``) on the native game
     ``world``: ``students[f]``, the policy of faction ``f``, answers each of its seats'
@@ -137,7 +143,7 @@ def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int
 
     encoder = native_encoder_for(world.c, world.cfg)
     candidates = native_candidates_for(encoder)
-    british, malay = (native_twin(policy)._net for policy in students)
+    british, malay = (native_net(policy) for policy in students)
     return native.require().roll_out(world._game, seat, encoder._writer, candidates._writer,
                                      british, malay, [int(k) for k in kinds], questions, limit)
 
@@ -155,7 +161,7 @@ def rerank_choose(game, seat: int, params, generator, policies, prior_columns, s
     encoder, candidates = _writers(game)
     return native.require().rerank_choose(
         game._game, seat, params, generator._gen, encoder, candidates,
-        native_twin(policies[0])._net, native_twin(policies[1])._net, prior_columns,
+        native_net(policies[0]), native_net(policies[1]), prior_columns,
         PRIOR_SCALE, PRIOR_GAP_FLOOR, searched, topk, gap, margin, game._meta[3])
 
 
@@ -167,7 +173,7 @@ def pointer_choose(game, policy, prior=None):
     :meth:`agents.learned.LearnedAgent.choose` (deterministic) decides."""
     encoder, candidates = _writers(game)
     return native.require().pointer_choose(game._game, game.acting_seat, encoder, candidates,
-                                           native_twin(policy)._net, prior, PRIOR_SCALE,
+                                           native_net(policy), prior, PRIOR_SCALE,
                                            PRIOR_GAP_FLOOR, game._meta[3])
 
 

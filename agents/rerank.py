@@ -114,7 +114,7 @@ class RerankAgent(Agent):
 
         # the prior's twin params and generator stream: its decisions and draws
         decision, overruled = rerank_choose(
-            game, seat, self.prior._native_twin_params(native), self.prior._native_stream(native),
+            game, seat, self.prior.native_params(native), self.prior.native_stream(native),
             (self._views[0].policy, self._views[1].policy), self._prior_columns,
             _SEARCHED, self.topk, self.gap, self.margin)
         self.overruled += overruled

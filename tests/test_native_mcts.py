@@ -104,7 +104,7 @@ def test_the_search_sits_at_native_tables():
 def test_bad_native_search_arguments_are_clear_errors():
     _, ours, _, seat = _hidden_twins("standard")
     agent = MctsAgent(seed=1, iters=4)
-    params = agent.players[0]._native_twin_params(native)
+    params = agent.players[0].native_params(native)
     with pytest.raises(ValueError, match="at least one candidate"):
         native.mcts_values(ours, seat, [], agent.rng, params, iters=4, seconds=0.5,
                            time_cap=None, horizon=0, vp_weight=0.5)

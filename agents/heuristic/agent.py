@@ -85,8 +85,8 @@ class HeuristicAgent(Agent):
     def choose(self, game: "Game", seat: int) -> Decision:
         native = sys.modules.get("singapore_env.native")  # not imported: no native game exists
         if native is not None and isinstance(game, native.NativeGame):
-            return native.heuristic_choose(game, seat, self._native_twin_params(native),
-                                           self._native_stream(native))
+            return native.heuristic_choose(game, seat, self.native_params(native),
+                                           self.native_stream(native))
         legal = game.legal_decisions()
         if not legal:
             raise ValueError("no legal decision (is the game over?)")
@@ -103,15 +103,17 @@ class HeuristicAgent(Agent):
             choice = PASS if PASS in legal else legal[0]
         return choice
 
-    def _native_stream(self, native):
+    def native_stream(self, native):
         """The native copy of :attr:`rng` the twin draws from (made at its first native
-        decision; written back when :attr:`rng` is read)."""
+        decision; written back when :attr:`rng` is read); ``native`` is the
+        :mod:`singapore_env.native` module."""
         if self._twin_rng is None:
             self._twin_rng = native.Random.from_state(self._rng.bit_generator.state)
         return self._twin_rng
 
-    def _native_twin_params(self, native):
-        """The native copy of :attr:`params` (remade if they were changed)."""
+    def native_params(self, native):
+        """The native copy of :attr:`params` (remade if they were changed), as the native
+        players built on the heuristic (rerank, the search) take it."""
         if self._native_params is None or self._native_params[0] != self.params:
             self._native_params = (dict(self.params), native.heuristic_params(self.params))
         return self._native_params[1]
@@ -202,7 +204,7 @@ class HeuristicAgent(Agent):
         differ on ties and free Actions). At a native game the twin scores them in C++."""
         native = sys.modules.get("singapore_env.native")
         if native is not None and isinstance(game, native.NativeGame):
-            return native.heuristic_option_scores(game, seat, self._native_twin_params(native))
+            return native.heuristic_option_scores(game, seat, self.native_params(native))
         f, legal = game.pending, game.legal_decisions()
         if f is None or f.kind not in SCORED_QUESTIONS:
             return []

@@ -109,7 +109,8 @@ class Random:
         """The generator in a state given as numpy's ``bit_generator.state`` dict (of a
         PCG64: others are a ValueError)."""
         if state.get("bit_generator") != "PCG64":
-            raise ValueError(f"the native generator is a PCG64, not {state.get('bit_generator')!r}")
+            raise ValueError(f"the native engine draws from a PCG64 generator, "
+                             f"not {state.get('bit_generator')!r}")
         r = cls.__new__(cls)
         r._gen = require().Pcg64(*_halves_of(state))
         return r
@@ -321,17 +322,13 @@ def determinize(game: NativeGame, seat: int, rng) -> NativeGame:
     and leaves ``rng`` in the same state."""
     if not isinstance(game, NativeGame):
         raise TypeError(f"not a native game: {type(game).__name__}")
-    state = rng.bit_generator.state
-    if state.get("bit_generator") != "PCG64":
-        raise ValueError(f"the native determinization draws from a PCG64 generator, "
-                         f"not {state.get('bit_generator')!r}")
+    generator = Random.from_state(rng.bit_generator.state)
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
-    generator = require().Pcg64(*_halves_of(state))
     world = _new(NativeGame)
     world._meta = game._meta
-    world._game = _native.determinize(game._game, int(seat), generator)
-    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    world._game = _native.determinize(game._game, int(seat), generator._gen)
+    rng.bit_generator.state = generator.state
     return world
 
 
@@ -379,17 +376,13 @@ def mcts_values(game: NativeGame, seat: int, candidates, rng, params, *, iters: 
     scored by the value head."""
     if not isinstance(game, NativeGame):
         raise TypeError(f"not a native game: {type(game).__name__}")
-    state = rng.bit_generator.state
-    if state.get("bit_generator") != "PCG64":
-        raise ValueError(f"the native search draws from a PCG64 generator, "
-                         f"not {state.get('bit_generator')!r}")
-    generator = require().Pcg64(*_halves_of(state))
+    generator = Random.from_state(rng.bit_generator.state)
     british, malay = nets if nets is not None else (None, None)
     values = _native.mcts_values(game._game, int(seat), [(int(k), int(a)) for k, a in candidates],
-                                 generator, params, iters, seconds,
+                                 generator._gen, params, iters, seconds,
                                  -1.0 if time_cap is None else time_cap, horizon, vp_weight,
                                  encoder, british, malay)
-    rng.bit_generator.state = _rng_dict(generator.state_halves())
+    rng.bit_generator.state = generator.state
     return values
 
 
