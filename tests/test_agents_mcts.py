@@ -54,22 +54,29 @@ def _searched_position(seed: int = 2, ruleset: str = "standard") -> Game:
     return g
 
 
+def hidden_twins(ruleset: str) -> tuple[Game, Game, int, int]:
+    """A searched position, a copy differing only in what the acting seat cannot see
+    (another seat's hand card swapped with its faction's Battle deck, the Market and
+    Population deck orders reversed), the acting seat and that other seat."""
+    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
+    seat = g.acting_seat
+    other = next(p for p in range(4) if p != seat and g.s.hands[p])
+    h = g.clone()
+    hand, deck = h.s.hands[other], h.s.battle_deck[SEAT_FACTION[other]]
+    assert deck, "the test needs a Battle deck to swap with"
+    hand[0], deck[-1] = deck[-1], hand[0]
+    h.s.market_deck.reverse()
+    h.s.population_deck.reverse()
+    return g, h, seat, other
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_never_reads_hidden_state(ruleset):
     """Same agent seed, two games that differ only in what the acting seat cannot see
     (another seat's hand swapped with its faction's Battle deck, the Market and
     Population deck orders): the same candidates, the same sampled evidence, the same
     choice."""
-    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
-    seat = g.acting_seat
-    other = next(p for p in range(4) if p != seat and g.s.hands[p])
-    fac = SEAT_FACTION[other]
-    h = g.clone()
-    hand, deck = h.s.hands[other], h.s.battle_deck[fac]
-    assert deck, "the test needs a Battle deck to swap with"
-    hand[0], deck[-1] = deck[-1], hand[0]
-    h.s.market_deck.reverse()
-    h.s.population_deck.reverse()
+    g, h, seat, other = hidden_twins(ruleset)
     assert h.s.hands[other] != g.s.hands[other]
 
     choices, searches = [], []
@@ -198,14 +205,7 @@ def value_net(tmp_path_factory):
 def test_net_guided_search_never_reads_hidden_state(ruleset, value_net):
     """The value head scores cut rollouts from the seat's view of a sampled world: two
     games differing only in hidden cards give the same evidence and choice."""
-    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
-    seat = g.acting_seat
-    other = next(p for p in range(4) if p != seat and g.s.hands[p])
-    h = g.clone()
-    hand, deck = h.s.hands[other], h.s.battle_deck[SEAT_FACTION[other]]
-    hand[0], deck[-1] = deck[-1], hand[0]
-    h.s.market_deck.reverse()
-    h.s.population_deck.reverse()
+    g, h, seat, _ = hidden_twins(ruleset)
     choices, searches = [], []
     for game in (g, h):
         agent = make_agent(f"mcts:iters=6:topk=3:gap=1000:horizon=1:net={value_net}",

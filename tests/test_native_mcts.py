@@ -12,9 +12,8 @@ from agents.registry import make_agent
 from arena.simulate import default_engine
 from singapore_env import native
 from singapore_env.engine.config import RULESETS, RulesConfig
-from singapore_env.engine.content import SEAT_FACTION
 
-from test_agents_mcts import _searched_position
+from test_agents_mcts import hidden_twins
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
@@ -40,18 +39,11 @@ def test_a_value_network_guides_the_same_decisions():
     assert decisions > 100 and asked["searched"] > 10
 
 
-def _hidden_twins(ruleset: str):
-    """A searched position as a native game, and a native copy of it that differs only
-    in what the acting seat cannot see (another seat's hand card swapped with its
-    faction's Battle deck, the Market and Population decks reversed)."""
-    g = _searched_position(seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
-    seat = g.acting_seat
-    other = next(p for p in range(4) if p != seat and g.s.hands[p])
-    h = g.clone()
-    hand, deck = h.s.hands[other], h.s.battle_deck[SEAT_FACTION[other]]
-    hand[0], deck[-1] = deck[-1], hand[0]
-    h.s.market_deck.reverse()
-    h.s.population_deck.reverse()
+def _native_twins(ruleset: str):
+    """A searched Python position, its native copy, a native copy of its hidden twin
+    (``test_agents_mcts.hidden_twins``: only what the acting seat cannot see differs)
+    and the acting seat."""
+    g, h, seat, _ = hidden_twins(ruleset)
     return g, native.NativeGame.from_game(g), native.NativeGame.from_game(h), seat
 
 
@@ -59,7 +51,7 @@ def _hidden_twins(ruleset: str):
 def test_the_native_search_never_reads_hidden_state(ruleset):
     """The same evidence (every world's values, to the last bit) and choice from the
     Python position, its native copy and a native copy with other hidden cards."""
-    python, ours, hidden, seat = _hidden_twins(ruleset)
+    python, ours, hidden, seat = _native_twins(ruleset)
     choices, searches, states = [], [], []
     for game in (python, ours, hidden):
         agent = MctsAgent(seed=11, iters=9, topk=3, gap=float("inf"))
@@ -73,7 +65,7 @@ def test_the_native_search_never_reads_hidden_state(ruleset):
 
 
 def test_the_net_guided_native_search_never_reads_hidden_state():
-    _, ours, hidden, seat = _hidden_twins("standard")
+    _, ours, hidden, seat = _native_twins("standard")
     searches = []
     for game in (ours, hidden):
         agent = make_agent("mcts:iters=6:topk=3:gap=1000:net=default", seed=11)
@@ -83,7 +75,7 @@ def test_the_net_guided_native_search_never_reads_hidden_state():
 
 
 def test_a_seconds_budget_and_a_time_cap_stop_the_native_search():
-    _, ours, _, seat = _hidden_twins("standard")
+    _, ours, _, seat = _native_twins("standard")
     timed = MctsAgent(seed=1, seconds=0.05, topk=3, gap=float("inf"))
     timed.choose(ours, seat)
     assert timed.last_search["worlds"] >= 1 and timed.stats.seconds < 2.0
@@ -102,7 +94,7 @@ def test_the_search_sits_at_native_tables():
 
 
 def test_bad_native_search_arguments_are_clear_errors():
-    _, ours, _, seat = _hidden_twins("standard")
+    _, ours, _, seat = _native_twins("standard")
     agent = MctsAgent(seed=1, iters=4)
     params = agent.players[0].native_params(native)
     with pytest.raises(ValueError, match="at least one candidate"):
