@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -11,10 +13,11 @@ from agents.learned import NumpyPolicy
 from agents.pointer_actor import PointerActor
 from agents.registry import make_agent
 from singapore_app.cli import main as cli
+from singapore_env import native
 from singapore_env.encoding import encoder_for
 from singapore_env.engine import Game
 from training.config import TrainConfigError, load_config
-from training.dagger import DaggerConfig, train
+from training.dagger import DaggerConfig, label, train
 from training.pointer_rows import DecisionRows, PointerNet, RowWriter
 
 PURE = "agents/policies/pure/british.npz"
@@ -89,6 +92,19 @@ def test_a_run_writes_students_that_play_and_does_not_depend_on_workers(tmp_path
     game = Game(8)
     while not game.is_over:
         game.step(agent.choose(game, game.acting_seat))
+
+
+def test_labels_are_the_same_rows_on_both_engines():
+    if not native.available():
+        pytest.skip("the native module is not built")
+    cfg = _config(teacher="learned:pure", beta=0.5)
+    native_rows = label(cfg, Path(PURE), 0, 5, engine="native")
+    python = label(cfg, Path(PURE), 0, 5, engine="python")
+    assert len(native_rows) == len(python) > 50
+    for name in ("act_offsets", "legal", "cards", "feats", "label"):
+        np.testing.assert_array_equal(getattr(native_rows, name), getattr(python, name))
+    ids = np.arange(len(native_rows))
+    assert (native_rows.batch(ids, 5150, 1040)[0] != python.batch(ids, 5150, 1040)[0]).nnz == 0
 
 
 def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):
