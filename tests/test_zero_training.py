@@ -12,6 +12,7 @@ import pytest
 import torch
 from click.testing import CliRunner
 
+from agents.learned import NumpyPolicy
 from agents.pointer_actor import PointerActor
 from agents.registry import make_agent
 from arena.simulate import play_game
@@ -24,7 +25,7 @@ from training.ppo_config import load_selfplay_config
 from training.ppo_league import pfsp_weights
 from training.ppo_network import ActorCritic, to_csr
 from training.ppo_rollout import Collector
-from training.ppo_trainer import new_network
+from training.ppo_trainer import load_actor, new_network
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
@@ -86,6 +87,27 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
             acts = legal[slot][legal[slot] != net.n_actions]
             np.testing.assert_allclose(logits[slot, :len(acts)].numpy(), dense[acts],
                                        rtol=1e-4, atol=1e-4)
+
+
+def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
+    pure = Path(__file__).resolve().parents[1] / "agents" / "policies" / "pure" / "malay.npz"
+    actor = NumpyPolicy.load(pure)
+    with VectorEnv(1, seed=9, engine="native") as venv:
+        random_steps(venv, 30, np.random.default_rng(2))
+        net = new_network(zero_config(hidden=[256, 256], embed_dim=32), venv.obs_size,
+                          venv.num_actions)
+        load_actor(net, pure)
+        game, seat = venv.game(0), int(venv.seat[0])
+    enc = native_encoder_for(game.c, game.cfg)
+    obs = {"observation": enc.encode(game, seat),
+           **CandidateEncoder.for_observations(enc).encode(game, seat)}
+    legal = np.flatnonzero(obs["candidate_features"][:, 0])
+    np.testing.assert_allclose(net.to_numpy().logits(obs)[legal], actor.logits(obs)[legal],
+                               rtol=1e-5, atol=1e-4)
+    from training.config_base import TrainConfigError
+
+    with pytest.raises(TrainConfigError, match="shape"):
+        load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), pure)
 
 
 def test_pfsp_weighs_past_selves_by_their_wins_against_the_learner():

@@ -36,7 +36,7 @@ class SelfPlayConfig:
     hidden: list = field(default_factory=lambda: [256, 256])  # hidden widths; the first layer is sparse
     embed_dim: int = 32  # pointer network: width of the actions' keys and the state's query
     activation: str = "tanh"  # "tanh" or "relu"
-    init: str = ""  # warm start: a folder with british.npz / malay.npz of the same shape ("": random)
+    init: str = ""  # warm start: a folder with british.npz / malay.npz of the same shape, flat or pointer actors ("": random)
     teacher: str = "heuristic"  # the agent spec imitated before the first update (with imitation_games)
     imitation_games: int = 0  # games of the teacher to imitate (0: no imitation)
     imitation_epochs: int = 8  # passes over the teacher's decisions
@@ -82,9 +82,10 @@ class SelfPlayConfig:
                 raise TrainConfigError("network = \"pointer\" reads the candidate features "
                                        "of the games in this process: engine = \"native\", "
                                        "or workers = 0")
-            if self.init or self.imitation_games:
-                raise TrainConfigError("init and imitation_games warm-start the flat network "
-                                       "only (network = \"flat\")")
+            if self.imitation_games:
+                raise TrainConfigError("imitation_games warm-starts the flat network only "
+                                       "(network = \"flat\"); the pointer network starts "
+                                       "from a pointer actor with init")
         self._check_league()
         if self.activation not in ("tanh", "relu"):
             raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
