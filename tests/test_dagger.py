@@ -18,9 +18,12 @@ from singapore_env.encoding import encoder_for
 from singapore_env.engine import Game
 from training.config import TrainConfigError, load_config
 from training.dagger import DaggerConfig, label, train
-from training.pointer_rows import DecisionRows, PointerNet, RowWriter
+from training.pointer_rows import DecisionRows, RowWriter
+from training.ppo_network import PointerActorCritic
 
 PURE = "agents/policies/pure/british.npz"
+#: What DecisionRows.batch reads of a network: its input width, action count and features.
+NET = PointerActorCritic(5146, 1040, [8], "tanh", 9, 112, 4)
 
 
 def _rows_of_a_game(seed: int, stop: int = 60):
@@ -41,19 +44,20 @@ def _rows_of_a_game(seed: int, stop: int = 60):
 
 def test_the_torch_network_gives_the_numpy_actors_logits_on_compact_rows():
     actor = NumpyPolicy.load(PURE)
-    net = PointerNet(actor)
+    net = PointerActorCritic.from_actor(actor)
     rows, seen = _rows_of_a_game(3)
-    csr, legal, cards, feats, label = rows.batch(np.arange(len(rows)), net.in_size,
-                                                 net.n_actions)
-    logits = net(csr, legal, cards, feats).detach().numpy()
+    csr, legal, candidates, label = rows.batch(np.arange(len(rows)), net)
+    logits = net(csr, legal, candidates)[0].detach().numpy()
     for i, (obs, legal_i) in enumerate(seen):
         want = actor.logits(obs)[legal_i]
         np.testing.assert_allclose(logits[i, :len(legal_i)], want, rtol=1e-4, atol=1e-3)
         assert (logits[i, len(legal_i):] < -1e8).all()
         assert (legal[i, :len(legal_i)] == legal_i).all()
-    back = net.to_actor()
+    np.testing.assert_array_equal(label, rows.label)
+    back = net.to_numpy()
     obs, legal_0 = seen[0]
-    np.testing.assert_allclose(back.logits(obs), actor.logits(obs), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(back.logits(obs)[legal_0], actor.logits(obs)[legal_0],
+                               rtol=1e-5, atol=1e-4)
 
 
 def test_rows_survive_saving_and_joining(tmp_path):
@@ -64,10 +68,10 @@ def test_rows_survive_saving_and_joining(tmp_path):
     assert len(joined) == 50
     for part, ids in ((a, np.arange(30)), (b, np.arange(20))):
         offset = 0 if part is a else 30
-        got = joined.batch(ids + offset, 5150, 1040)
-        want = part.batch(ids, 5150, 1040)
+        got = joined.batch(ids + offset, NET)
+        want = part.batch(ids, NET)
         assert (got[0] != want[0]).nnz == 0
-        for g, w in zip(got[1:], want[1:]):
+        for g, w in zip((got[1], *got[2], got[3]), (want[1], *want[2], want[3])):
             np.testing.assert_array_equal(g, w)
 
 
@@ -104,7 +108,7 @@ def test_labels_are_the_same_rows_on_both_engines():
     for name in ("act_offsets", "legal", "cards", "feats", "label"):
         np.testing.assert_array_equal(getattr(native_rows, name), getattr(python, name))
     ids = np.arange(len(native_rows))
-    assert (native_rows.batch(ids, 5150, 1040)[0] != python.batch(ids, 5150, 1040)[0]).nnz == 0
+    assert (native_rows.batch(ids, NET)[0] != python.batch(ids, NET)[0]).nnz == 0
 
 
 def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):

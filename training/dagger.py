@@ -158,12 +158,13 @@ def fit(cfg: DaggerConfig, init: Path, rows, seed: int) -> tuple:
 
     from agents.threads import limit_threads
 
-    from .pointer_rows import PointerNet
+    from .ppo_network import PointerActorCritic
 
     limit_threads()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = PointerNet(_load_student(init))
+    student = _load_student(init)
+    net = PointerActorCritic.from_actor(student)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
     order = rng.permutation(len(rows))
     n_held = max(1, len(rows) // 20)
@@ -172,14 +173,12 @@ def fit(cfg: DaggerConfig, init: Path, rows, seed: int) -> tuple:
     for _ in range(cfg.epochs):
         shuffled = rng.permutation(train)
         for s in range(0, len(shuffled), cfg.minibatch_size):
-            csr, legal, cards, feats, target = rows.batch(
-                shuffled[s:s + cfg.minibatch_size], net.in_size, net.n_actions)
-            loss = torch.nn.functional.cross_entropy(net(csr, legal, cards, feats),
-                                                     torch.from_numpy(target))
+            *batch, target = rows.batch(shuffled[s:s + cfg.minibatch_size], net)
+            loss = torch.nn.functional.cross_entropy(net(*batch)[0], torch.from_numpy(target))
             opt.zero_grad()
             loss.backward()
             opt.step()
-    return net.to_actor(), before, _agreement(net, rows, held)
+    return net.to_numpy(dict(student.meta)), before, _agreement(net, rows, held)
 
 
 def _agreement(net, rows, ids) -> float:
@@ -188,9 +187,8 @@ def _agreement(net, rows, ids) -> float:
     hits = 0
     with torch.no_grad():
         for s in range(0, len(ids), 2048):
-            csr, legal, cards, feats, target = rows.batch(ids[s:s + 2048], net.in_size,
-                                                          net.n_actions)
-            hits += int((net(csr, legal, cards, feats).argmax(1).numpy() == target).sum())
+            *batch, target = rows.batch(ids[s:s + 2048], net)
+            hits += int((net(*batch)[0].argmax(1).numpy() == target).sum())
     return hits / max(len(ids), 1)
 
 

@@ -1,4 +1,4 @@
-"""The pointer policy in torch over compact decision rows (for :mod:`training.dagger`).
+"""Compact decision rows of the pointer policy (for :mod:`training.dagger`).
 
 A decision row keeps what :class:`agents.pointer_actor.PointerActor` reads, at the size
 of what is there: the non-zero entries of the state (``observation`` and
@@ -9,10 +9,9 @@ fit in memory. :class:`DecisionRows` holds the states as
 :class:`~training.sparse_rows.SparseRows` and the legal actions' arrays end to end with
 offsets, and pads one minibatch at a time.
 
-:class:`PointerNet` is the actor in torch, with the first layer's product taken over the
-non-zero entries only (:mod:`training.ppo_network`); it starts from a ``PointerActor``
-and gives the same logits on the legal actions, and :meth:`PointerNet.to_actor` writes it
-back.
+:meth:`DecisionRows.batch` gives a minibatch as the self-play trainer's pointer network
+reads it (:class:`training.ppo_network.PointerActorCritic`, which starts from a
+``PointerActor`` with ``from_actor`` and writes one back with ``to_numpy``).
 """
 
 from __future__ import annotations
@@ -21,13 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
-import torch
-from torch import nn
 
-from agents.pointer_actor import PointerActor
 from singapore_env.candidates import CandidateEncoder
 
-from .ppo_network import PAD_LOGIT, SparseProduct
 from .sparse_rows import SparseRows
 
 #: The per-action arrays of a :class:`DecisionRows` (the legal actions' rows end to end).
@@ -110,53 +105,19 @@ class DecisionRows:
                    *(np.concatenate([getattr(p, k) for p in parts]) for k in ACTION_ARRAYS),
                    np.concatenate([p.label for p in parts]))
 
-    def batch(self, ids: np.ndarray, in_size: int, pad_action: int) -> tuple:
-        """``(csr, legal, cards, feats, label)`` of rows ``ids``: the states as a CSR
-        matrix, the per-action arrays padded to the widest row (``pad_action``)."""
+    def batch(self, ids: np.ndarray, net) -> tuple:
+        """``(csr, legal, (cards, feats), label)`` of rows ``ids`` as ``net`` (a
+        :class:`~training.ppo_network.PointerActorCritic`) reads them: the states as a
+        CSR matrix, the per-action arrays padded to the widest row."""
         s = self.state[ids]
-        csr = scipy.sparse.csr_matrix((s.values, s.indices, s.indptr), shape=(len(ids), in_size))
+        csr = scipy.sparse.csr_matrix((s.values, s.indices, s.indptr),
+                                      shape=(len(ids), net.obs_size))
         a = self.act_offsets
         counts = a[ids + 1] - a[ids]
         pos = np.arange(int(counts.max()))
         valid = pos[None, :] < counts[:, None]
         src = np.where(valid, a[ids][:, None] + pos[None, :], 0)
-        legal = np.where(valid, self.legal[src], pad_action).astype(np.int64)
+        legal = np.where(valid, self.legal[src], net.n_actions).astype(np.int64)
         cards = np.where(valid, self.cards[src], 0).astype(np.int64)
-        feats = np.where(valid[..., None], self.feats[src], 0).astype(np.float32)
-        return csr, legal, cards, feats, self.label[ids].astype(np.int64)
-
-
-class PointerNet(nn.Module):
-    """A :class:`~agents.pointer_actor.PointerActor` in torch (tanh state MLP)."""
-
-    def __init__(self, actor: PointerActor):
-        super().__init__()
-        if actor.activation != "tanh":
-            raise ValueError(f"a pointer actor with tanh layers is needed, got {actor.activation}")
-        self.meta = dict(actor.meta)
-        self.weights = nn.ParameterDict({k: nn.Parameter(torch.from_numpy(v.copy()))
-                                         for k, v in actor.arrays.items()})
-        self.n_layers = len(actor.layers)
-        self.in_size, self.n_actions = actor.layers[0][0].shape[0], actor.n_actions
-
-    def forward(self, csr, legal: np.ndarray, cards: np.ndarray, feats: np.ndarray):
-        """Logits over each row's legal actions (``legal`` padded with ``n_actions``,
-        whose logits are -1e9)."""
-        p = self.weights
-        x = torch.tanh(SparseProduct.apply(p["w0"], csr) + p["b0"])
-        for i in range(1, self.n_layers):
-            x = torch.tanh(x @ p[f"w{i}"] + p[f"b{i}"])
-        query = x @ p["query_w"] + p["query_b"]
-        valid = torch.from_numpy(legal != self.n_actions)
-        acts = torch.from_numpy(np.minimum(legal, self.n_actions - 1))
-        f = torch.from_numpy(feats)
-        keys = p["action_embedding"][acts] + p["card_embedding"][torch.from_numpy(cards)] \
-            + f @ p["feature_key"]
-        logits = (keys * query[:, None, :]).sum(-1) + p["action_bias"][acts] \
-            + f @ p["feature_logit"]
-        return torch.where(valid, logits, torch.full_like(logits, PAD_LOGIT))
-
-    def to_actor(self, meta: dict | None = None) -> PointerActor:
-        """The network as a numpy actor (``meta`` added to the one it started with)."""
-        arrays = {k: v.detach().numpy().astype(np.float32) for k, v in self.weights.items()}
-        return PointerActor(arrays, "tanh", {**self.meta, **(meta or {})})
+        feats = np.where(valid[..., None], self.feats[src][..., :net.n_features], 0)
+        return csr, legal, (cards, feats.astype(np.float32)), self.label[ids].astype(np.int64)

@@ -32,6 +32,8 @@ import scipy.sparse
 import torch
 from torch import nn
 
+from singapore_env.candidates import RULES_FEATURES
+
 #: The logit of the padding of a legal-action row.
 PAD_LOGIT = -1e9
 
@@ -137,6 +139,15 @@ class ActorCritic(nn.Module):
             self.head_b = nn.Parameter(torch.zeros(n_actions))
         self.value = nn.Linear(hidden[-1], 1)
 
+    def copy_layers(self, layers) -> None:
+        """Copy numpy ``(weight, bias)`` layers (an actor's, inputs first) into the trunk."""
+        with torch.no_grad():
+            self.w0.copy_(torch.from_numpy(layers[0][0]))
+            self.b0.copy_(torch.from_numpy(layers[0][1]))
+            for m, (w, b) in zip(self.dense, layers[1:]):
+                m.weight.copy_(torch.from_numpy(w.T))
+                m.bias.copy_(torch.from_numpy(b))
+
     def trunk(self, csr: scipy.sparse.csr_matrix) -> torch.Tensor:
         x = self.act(SparseProduct.apply(self.w0, csr) + self.b0)
         for layer in self.dense:
@@ -186,6 +197,45 @@ class PointerActorCritic(ActorCritic):
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
         self.n_features = n_features
         self.head = PointerHead(hidden[-1], n_actions, n_features, n_cards, embed_dim)
+
+    @classmethod
+    def from_actor(cls, actor) -> "PointerActorCritic":
+        """A network of a :class:`~agents.pointer_actor.PointerActor`'s shapes holding
+        its weights (a new value head); the inverse of :meth:`to_numpy`."""
+        hidden = [w.shape[1] for w, _ in actor.layers]
+        net = cls(actor.layers[0][0].shape[0] - 4, actor.n_actions, hidden, actor.activation,
+                  len(RULES_FEATURES), actor.arrays["card_embedding"].shape[0] - 1,
+                  actor.arrays["query_w"].shape[1])
+        net.copy_actor(actor)
+        return net
+
+    def copy_actor(self, actor) -> None:
+        """Copy a :class:`~agents.pointer_actor.PointerActor` of this network's shapes
+        that reads no prior (its feature columns past the rules facts are written as
+        zeros) into the trunk and the pointer head; ValueError if it does not fit."""
+        from agents.pointer_actor import PointerActor
+
+        if not isinstance(actor, PointerActor) or actor.meta.get("candidate_prior"):
+            raise ValueError("not a pointer actor without a prior")
+        head, a = self.head, actor.arrays
+        want = {"w0": tuple(self.w0.shape), "query_w": tuple(head.query.weight.T.shape),
+                "action_embedding": tuple(head.action_embedding.shape),
+                "card_embedding": tuple(head.card_embedding.weight.shape)}
+        got = {k: tuple(a[k].shape) for k in want}
+        if (got != want or len(actor.layers) != len(self.dense) + 1
+                or actor.activation != self.activation):
+            raise ValueError(f"not a pointer actor of this shape ({want}, {self.activation});"
+                             f" it has {got}")
+        k = self.n_features
+        with torch.no_grad():
+            self.copy_layers(actor.layers)
+            head.query.weight.copy_(torch.from_numpy(a["query_w"].T))
+            head.query.bias.copy_(torch.from_numpy(a["query_b"]))
+            head.action_embedding.copy_(torch.from_numpy(a["action_embedding"]))
+            head.card_embedding.weight.copy_(torch.from_numpy(a["card_embedding"]))
+            head.feature_key.weight.copy_(torch.from_numpy(a["feature_key"][:k].T))
+            head.feature_logit.weight.copy_(torch.from_numpy(a["feature_logit"][None, :k]))
+            head.action_bias.copy_(torch.from_numpy(a["action_bias"]))
 
     def forward(self, csr, legal: np.ndarray, candidates=None
                 ) -> tuple[torch.Tensor, torch.Tensor]:

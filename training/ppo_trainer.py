@@ -62,7 +62,10 @@ def load_actor(net: ActorCritic, path: Path) -> None:
 
     policy = NumpyPolicy.load(path)
     if isinstance(net, PointerActorCritic):
-        _load_pointer_actor(net, policy, path)
+        try:
+            net.copy_actor(policy)
+        except ValueError as exc:
+            raise TrainConfigError(f"init: {path}: {exc}") from None
         return
     if not hasattr(policy, "head"):
         raise TrainConfigError(f"init: {path} is not a flat actor (network = \"flat\")")
@@ -72,47 +75,10 @@ def load_actor(net: ActorCritic, path: Path) -> None:
     if shapes != want or policy.activation != net.activation:
         raise TrainConfigError(f"init: {path} is not an actor of this shape ({want}, "
                                f"{net.activation}); it has {shapes}")
+    net.copy_layers(policy.layers)
     with torch.no_grad():
-        _copy_trunk(net, policy.layers)
         net.head_w.copy_(torch.from_numpy(policy.head[0].T))
         net.head_b.copy_(torch.from_numpy(policy.head[1]))
-
-
-def _copy_trunk(net: ActorCritic, layers) -> None:
-    net.w0.copy_(torch.from_numpy(layers[0][0]))
-    net.b0.copy_(torch.from_numpy(layers[0][1]))
-    for m, (w, b) in zip(net.dense, layers[1:]):
-        m.weight.copy_(torch.from_numpy(w.T))
-        m.bias.copy_(torch.from_numpy(b))
-
-
-def _load_pointer_actor(net: "PointerActorCritic", actor, path: Path) -> None:
-    """The inverse of :meth:`PointerActorCritic.to_numpy`: the actor's trunk and
-    pointer head; its feature columns past the rules facts must weigh nothing or be
-    written as zeros (an actor without a prior)."""
-    from agents.pointer_actor import PointerActor
-
-    if not isinstance(actor, PointerActor) or actor.meta.get("candidate_prior"):
-        raise TrainConfigError(f"init: {path} is not a pointer actor without a prior")
-    head, a = net.head, actor.arrays
-    want = {"w0": tuple(net.w0.shape), "query_w": tuple(head.query.weight.T.shape),
-            "action_embedding": tuple(head.action_embedding.shape),
-            "card_embedding": tuple(head.card_embedding.weight.shape)}
-    got = {k: tuple(a[k].shape) for k in want}
-    if (got != want or len(actor.layers) != len(net.dense) + 1
-            or actor.activation != net.activation):
-        raise TrainConfigError(f"init: {path} is not a pointer actor of this shape "
-                               f"({want}, {net.activation}); it has {got}")
-    k = net.n_features
-    with torch.no_grad():
-        _copy_trunk(net, actor.layers)
-        head.query.weight.copy_(torch.from_numpy(a["query_w"].T))
-        head.query.bias.copy_(torch.from_numpy(a["query_b"]))
-        head.action_embedding.copy_(torch.from_numpy(a["action_embedding"]))
-        head.card_embedding.weight.copy_(torch.from_numpy(a["card_embedding"]))
-        head.feature_key.weight.copy_(torch.from_numpy(a["feature_key"][:k].T))
-        head.feature_logit.weight.copy_(torch.from_numpy(a["feature_logit"][None, :k]))
-        head.action_bias.copy_(torch.from_numpy(a["action_bias"]))
 
 
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
