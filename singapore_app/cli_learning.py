@@ -78,7 +78,7 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
     unread += ["--seconds"] if seconds and kind != "selfplay" else []
     unread += ["--ray"] if ray_address and kind not in ("selfplay", "expert", "rllib") else []
     if unread:
-        raise click.UsageError(f"{', '.join(unread)}: not an option of a {kind} run (the "
+        raise click.UsageError(f"{', '.join(unread)}: not an option of a run of kind {kind!r} (the "
                                f"config's backend and algorithm pick the run)")
     try:
         cfg = load_config(config_path, backend=backend, ray=ray_address if kind == "expert"

@@ -112,7 +112,7 @@ def build(data: dict, overrides: dict | None = None) -> "TrainConfig":
     if "algorithm" in data and data.get("backend", "native") != "native":
         unread = ["algorithm", *unread]
     if unread:
-        raise TrainConfigError(f"a {kind} run does not read the keys {unread}; it reads "
+        raise TrainConfigError(f"a run of kind {kind!r} does not read the keys {unread}; it reads "
                                f"{sorted(KEYS[kind])}")
     try:
         return TrainConfig(**data)
