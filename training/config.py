@@ -159,7 +159,11 @@ class TrainConfig:
     # trainer's own; rllib: its env runners, 0: the driver samples; the results do not
     # depend on it).
     workers: int | None = None
-    eval_games: int | None = None  # seeds per evaluation (each seat-swapped): the run's evaluation or gate
+    # Evaluation games per matchup: selfplay's seat-swapped seeds against random and
+    # heuristic players and the mirror; sb3's after each phase, per opponent kind; the
+    # expert gate's seeds per faction, each played twice with the seats swapped; RLlib's
+    # games per faction against random at the end.
+    eval_games: int | None = None
 
     # ---------------------------------------------------------------- the games
     engine: str = "python"  # the training games' engine: "python" or "native" (the same games, faster)
@@ -306,7 +310,7 @@ class TrainConfig:
         for name in names:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise TrainConfigError(f"{name} must be an integer >= {low}, got {value!r}")
+                raise TrainConfigError(f"{name} must be >= {low} (an integer), got {value!r}")
 
     def _check_hidden(self) -> None:
         if (not isinstance(self.hidden, list) or not self.hidden
