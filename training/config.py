@@ -133,6 +133,22 @@ def run_kind(backend: str, algorithm: str | None) -> str:
     return algorithm
 
 
+def load_student(path: Path):
+    """The tanh pointer actor at ``path``, reading no prior; TrainConfigError if not."""
+    from agents.learned import NumpyPolicy
+    from agents.pointer_actor import PointerActor
+
+    if not path.exists():
+        raise TrainConfigError(f"init: no pointer actor at {path}")
+    actor = NumpyPolicy.load(path)
+    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
+        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
+    if actor.meta.get("candidate_prior"):
+        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
+                               f"prior's scores; a student reads no heuristic input")
+    return actor
+
+
 @dataclass
 class TrainConfig:
     """Every setting of every training run. `backend` (and, on the native backend,
@@ -393,8 +409,6 @@ class TrainConfig:
                                        f"engine = \"python\" plays it")
 
     def _check_dagger(self) -> None:
-        from .dagger import load_student
-
         self._at_least(1, "iterations", "games", "epochs", "minibatch_size", "workers")
         if not (0 <= self.beta <= 1 and self.learning_rate > 0):
             raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")

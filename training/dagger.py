@@ -38,28 +38,11 @@ import numpy as np
 
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config import TrainConfig
-from .config_base import TrainConfigError
+from .config import TrainConfig, load_student
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 
 PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
-
-
-def load_student(path: Path):
-    """The tanh pointer actor at ``path``, reading no prior; TrainConfigError if not."""
-    from agents.learned import NumpyPolicy
-    from agents.pointer_actor import PointerActor
-
-    if not path.exists():
-        raise TrainConfigError(f"init: no pointer actor at {path}")
-    actor = NumpyPolicy.load(path)
-    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
-        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
-    if actor.meta.get("candidate_prior"):
-        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
-                               f"prior's scores; a student reads no heuristic input")
-    return actor
 
 
 def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
