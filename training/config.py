@@ -206,7 +206,7 @@ class TrainConfig:
     # to the candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
     candidate_prior: str = ""
     # The networks to start from. selfplay: a folder with british.npz / malay.npz of the
-    # same shape ("": random); expert: "reference" (the shipped learned:default policies,
+    # same shape, flat or pointer actors ("": random); expert: "reference" (the shipped learned:default policies,
     # a new value head), "scratch", or a folder of pointer policies; dagger: the pointer
     # actors to start from; lookahead_value: the pointer actors whose trunk and value head
     # start each fit.
@@ -363,9 +363,10 @@ class TrainConfig:
                 raise TrainConfigError("network = \"pointer\" reads the candidate features "
                                        "of the games in this process: engine = \"native\", "
                                        "or workers = 0")
-            if self.init or self.imitation_games:
-                raise TrainConfigError("init and imitation_games warm-start the flat network "
-                                       "only (network = \"flat\")")
+            if self.imitation_games:
+                raise TrainConfigError("imitation_games warm-starts the flat network only "
+                                       "(network = \"flat\"); the pointer network starts "
+                                       "from a pointer actor with init")
         self._check_league()
         self._check_hidden()
         self._at_least(1, "num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",
