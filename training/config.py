@@ -194,7 +194,9 @@ class TrainConfig:
     # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
     shaping: float = 0.0
     train_batch_size: int = 4000  # RLlib: env steps per iteration (all four seats)
-    iterations: int | None = None  # the run's rounds: of label-and-fit (dagger, lookahead_value, expert) or of RLlib training (one train batch each)
+    # The run's rounds: of label-and-fit (dagger, lookahead_value, expert), or of RLlib
+    # training (one train batch each).
+    iterations: int | None = None
     games: int | None = None  # games per iteration and faction
 
     # ---------------------------------------------------------------- the network
@@ -206,10 +208,10 @@ class TrainConfig:
     # to the candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
     candidate_prior: str = ""
     # The networks to start from. selfplay: a folder with british.npz / malay.npz of the
-    # same shape, flat or pointer actors ("": random); expert: "reference" (the shipped learned:default policies,
-    # a new value head), "scratch", or a folder of pointer policies; dagger: the pointer
-    # actors to start from; lookahead_value: the pointer actors whose trunk and value head
-    # start each fit.
+    # same shape, flat or pointer actors ("": random); expert: "reference" (the shipped
+    # learned:default policies, a new value head), "scratch", or a folder of pointer
+    # policies; dagger: the pointer actors to start from; lookahead_value: the pointer
+    # actors whose trunk and value head start each fit.
     init: str | None = None
     torch_threads: int = 1  # torch threads of the learner
 
