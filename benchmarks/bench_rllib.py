@@ -27,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from training.rllib_config import RllibConfig  # noqa: E402
+from training.config import TrainConfig, load_config  # noqa: E402
 
 
-def rllib_rates(cfg: RllibConfig, runners: int, steps: int, iterations: int) -> dict:
+def rllib_rates(cfg: TrainConfig, runners: int, steps: int, iterations: int) -> dict:
     """Sampling and training env steps/s with ``runners`` env runners."""
     import ray
 
@@ -38,7 +38,7 @@ def rllib_rates(cfg: RllibConfig, runners: int, steps: int, iterations: int) -> 
     from training.rllib_train import _env_steps, build_config
 
     limit_threads()
-    cfg = dataclasses.replace(cfg, num_env_runners=runners)
+    cfg = dataclasses.replace(cfg, workers=runners)
     ray.init(num_cpus=max(2, runners + 1), include_dashboard=False, log_to_driver=False)
     try:
         algo = build_config(cfg).build_algo()
@@ -66,8 +66,9 @@ def sb3_rate(timesteps: int) -> float:
     from training.config import TrainConfig
     from training.selfplay import train
 
-    cfg = TrainConfig(phases=1, timesteps_per_phase=timesteps, n_envs=4, n_steps=256,
-                      batch_size=256, eval_games=1, p_frozen=0.0, p_heuristic=0.0)
+    cfg = TrainConfig(backend="sb3", phases=1, timesteps_per_phase=timesteps, num_games=4,
+                      rollout_steps=256, minibatch_size=256, eval_games=1,
+                      past_self_share=0.0, heuristic_share=0.0)
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         train(cfg, out, progress=False, log=lambda *_: None)
@@ -82,7 +83,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--sb3-steps", type=int, default=4096)
     args = parser.parse_args()
-    cfg = RllibConfig.load(args.config)
+    cfg = load_config(args.config)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     rates = {n: rllib_rates(cfg, n, args.steps, args.iterations) for n in args.runners}
     for n, rate in rates.items():

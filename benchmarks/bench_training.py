@@ -50,10 +50,10 @@ def _rss_mb() -> float:
 
 def selfplay(config: str, seconds: float) -> dict:
     """Learned decisions/s of the batched trainer (no evaluation), and its memory."""
-    from training.ppo_config import load_selfplay_config
+    from training.config import load_config
     from training.ppo_trainer import Trainer, learn
 
-    cfg = load_selfplay_config(config)
+    cfg = load_config(config)
     with tempfile.TemporaryDirectory() as out:
         trainer = Trainer(cfg, Path(out))
         collector = trainer.collector()
@@ -81,10 +81,10 @@ def profile(config: str, updates: int = 3) -> dict:
     import cProfile
     import pstats
 
-    from training.ppo_config import load_selfplay_config
+    from training.config import load_config
     from training.ppo_trainer import Trainer, learn
 
-    cfg = load_selfplay_config(config, workers=0)
+    cfg = load_config(config, workers=0)
     parts = {"engine (Game.step)": ("engine/game.py", "step"),
              "observation encoding": ("encoding/writer.py", "encode"),
              "legal masks": ("encoding/__init__.py", "legal_mask"),
@@ -119,10 +119,10 @@ def sb3(seconds: float) -> float:
     from training.config import TrainConfig
     from training.selfplay import Pools, _make_model, make_env_fn
 
-    cfg = TrainConfig(p_frozen=0.0, p_heuristic=0.0)
+    cfg = TrainConfig(backend="sb3", past_self_share=0.0, heuristic_share=0.0)
     vec = DummyVecEnv([make_env_fn(cfg, "british", Pools([], []), r, 0) for r in range(4)])
     model = _make_model(cfg, vec, None, 0)
-    model.learn(cfg.n_steps * 4)                            # warm-up: one update
+    model.learn(cfg.rollout_steps * 4)                            # warm-up: one update
 
     class Stop(BaseCallback):
         def _on_training_start(self) -> None:

@@ -17,136 +17,109 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci
 
 
 # ---------------------------------------------------------------- training
+#: The train command's options that override a config key: option -> key.
+_KEY_OPTIONS = {"--phases": "phases", "--timesteps": "timesteps_per_phase",
+                "--iterations": "iterations", "--workers": "workers", "--seed": "seed",
+                "--ruleset": "ruleset"}
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key. Its key "
-                   "algorithm picks the run: \"ppo\" (default), \"expert\" (expert "
-                   "iteration), \"selfplay\" (batched self-play), \"dagger\" (a "
-                   "pointer policy taught by a stronger teacher) or \"lookahead_value\" "
-                   "(the value networks of learned:pure's lookahead): docs/training.md.")
+                   "backend picks how the run trains: \"native\" (the default; its key "
+                   "algorithm picks \"selfplay\" (batched self-play, the default), "
+                   "\"dagger\" (a pointer policy taught by a stronger teacher), "
+                   "\"lookahead_value\" (the value networks of learned:pure's "
+                   "lookahead) or \"expert\" (expert iteration)), \"sb3\" or "
+                   "\"rllib\": docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
-@click.option("--phases", type=click.IntRange(min=1), help="algorithm = \"ppo\": override the number of phases.")
+@click.option("--phases", type=click.IntRange(min=1), help="sb3: override the number of phases.")
 @click.option("--timesteps", type=click.IntRange(min=1),
-              help="algorithm = \"ppo\": override timesteps per phase.")
+              help="sb3: override timesteps per phase.")
 @click.option("--iterations", type=click.IntRange(min=1),
-              help="Expert iteration: override the number of iterations.")
+              help="expert, dagger, lookahead_value, rllib: override the number of "
+                   "iterations.")
 @click.option("--workers", type=click.IntRange(min=1),
-              help="Expert iteration: processes generating and evaluating games (the "
-                   "results do not depend on it).")
+              help="Processes playing the games (the results do not depend on it).")
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-@click.option("--backend", type=click.Choice(["sb3", "rllib"]), default="sb3",
-              show_default=True,
-              help="sb3: the config's algorithm (batched self-play, DAgger, lookahead "
-                   "values, expert iteration, or MaskablePPO phases with algorithm = "
-                   "\"ppo\"); rllib: PPO on RLlib, both policies at once "
-                   "(pip install 'singapore-1819[rllib]').")
+@click.option("--backend", type=click.Choice(["native", "sb3", "rllib"]),
+              help="Override the config's backend (default: the config's, else native): "
+                   "native (the config's algorithm), sb3 (MaskablePPO in alternating "
+                   "British / Malay phases through FactionEnv) or rllib (PPO on RLlib, "
+                   "both policies at once; pip install 'singapore-1819[rllib]').")
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
               help="rllib: the Ray cluster to train on (default: a local one); expert "
                    "iteration: the Ray cluster playing the games (same games as on "
                    "processes); batched self-play: Ray actors collecting the rollouts "
                    "(local: a cluster of 2 CPUs started here).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
-              help="Batched self-play (algorithm = \"selfplay\", docs/selfplay.md): train "
-                   "this long, then checkpoint (run again to continue).")
+              help="Batched self-play (docs/selfplay.md): train this long, then "
+                   "checkpoint (run again to continue).")
 def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
           progress, backend, ray_address, seconds) -> None:
-    """Train a British and a Malay policy, by the config's algorithm: batched self-play
-    on the vector env ("selfplay", what the main job runs), DAgger of pointer policies
-    ("dagger"), the value networks of a lookahead pair ("lookahead_value"), expert
-    iteration ("expert"), or MaskablePPO in alternating phases ("ppo", the default
-    when the key is absent); or PPO on RLlib with --backend rllib."""
-    from training.config import TrainConfig, TrainConfigError, load_config
+    """Train a British and a Malay policy, by the config's backend and algorithm: batched
+    self-play on the vector env (native "selfplay", what the main job runs), DAgger of
+    pointer policies ("dagger"), the value networks of a lookahead pair
+    ("lookahead_value"), expert iteration ("expert"), MaskablePPO in alternating phases
+    (backend "sb3") or PPO on RLlib (backend "rllib")."""
+    from training.config import KEYS, TrainConfigError, load_config, read_toml, run_kind
 
-    if config_path and _algorithm(config_path) == "selfplay":
-        if phases or timesteps or iterations or workers or backend != "sb3":
-            raise click.UsageError("a self-play config is sized by its keys; of the "
-                                   "options it takes --seconds, --seed, --ruleset and --ray")
+    try:
+        data = read_toml(config_path)
+        kind = run_kind(backend or data.get("backend", "native"), data.get("algorithm"))
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    given = {"--phases": phases, "--timesteps": timesteps, "--iterations": iterations,
+             "--workers": workers, "--seed": seed, "--ruleset": ruleset}
+    unread = [o for o, v in given.items() if v is not None and _KEY_OPTIONS[o] not in KEYS[kind]]
+    unread += ["--seconds"] if seconds and kind != "selfplay" else []
+    unread += ["--ray"] if ray_address and kind not in ("selfplay", "expert", "rllib") else []
+    if unread:
+        raise click.UsageError(f"{', '.join(unread)}: not an option of a run of kind {kind!r} (the "
+                               f"config's backend and algorithm pick the run)")
+    try:
+        cfg = load_config(config_path, backend=backend, ray=ray_address if kind == "expert"
+                          else None, **{_KEY_OPTIONS[o]: v for o, v in given.items()})
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    try:
+        _run(cfg, out, progress, ray_address, seconds)
+    except TrainConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--config' / '--out'") from None
+
+
+def _run(cfg, out, progress: bool, ray_address: str | None, seconds: float | None) -> None:
+    """Train the run of ``cfg`` in ``out``, then say where its results are."""
+    if cfg.kind == "selfplay":
         from training.ppo_trainer import run_cli
 
-        try:
-            run_cli(config_path, out, seconds, seed=seed, ruleset=ruleset, progress=progress,
-                    log=click.echo, ray_address=ray_address)
-        except TrainConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--config'") from None
-        return
-    if seconds:
-        raise click.UsageError("--seconds is an option of batched self-play "
-                               "(algorithm = \"selfplay\" in the config)")
-    if config_path and _algorithm(config_path) in ("dagger", "lookahead_value"):
-        if phases or timesteps or iterations or workers or ruleset or ray_address \
-                or backend != "sb3":
-            raise click.UsageError(f"a {_algorithm(config_path)} config is sized by its "
-                                   f"keys; of the options it takes --seed")
-        if _algorithm(config_path) == "dagger":
+        run_cli(cfg, out, seconds, progress=progress, log=click.echo, ray_address=ray_address)
+    elif cfg.kind in ("dagger", "lookahead_value"):
+        if cfg.kind == "dagger":
             from training.dagger import run_cli as run_keyed
         else:
             from training.lookahead_value import run_cli as run_keyed
-        try:
-            run_keyed(config_path, out, seed=seed, log=click.echo)
-        except TrainConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--config'") from None
-        return
-    if backend == "rllib":
-        if phases or timesteps or iterations or workers:
-            raise click.UsageError("--phases, --timesteps, --iterations and --workers are "
-                                   "for --backend sb3; an RLlib run is sized by its config")
-        _train_rllib(config_path, out, seed, ruleset, ray_address)
-        return
-    try:
-        if config_path and _algorithm(config_path) == "expert":
-            if phases or timesteps:
-                raise click.UsageError("--phases and --timesteps are PPO options; an "
-                                       "expert run takes --iterations")
-            cfg = load_config(config_path, iterations=iterations, workers=workers,
-                              seed=seed, ruleset=ruleset, ray=ray_address)
-        else:
-            if iterations or workers or ray_address:
-                raise click.UsageError("--iterations, --workers and --ray are options of "
-                                       "expert iteration (algorithm = \"expert\" in the "
-                                       "config) and of --backend rllib (--ray)")
-            cfg = load_config(config_path, phases=phases, timesteps_per_phase=timesteps,
-                              seed=seed, ruleset=ruleset)
-    except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--config'") from None
-    if isinstance(cfg, TrainConfig):
+        run_keyed(cfg, out, log=click.echo)
+    elif cfg.kind == "rllib":
+        _train_rllib(cfg, out, ray_address)
+    elif cfg.kind == "sb3":
         from training.selfplay import train as run
 
         run(cfg, out, progress=progress, log=click.echo)
         click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
-        return
-    from training.expert import train as run_expert
+    else:
+        from training.expert import train as run_expert
 
-    try:
         run_expert(cfg, out, log=click.echo, progress=progress)
-    except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--out'") from None
-    click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "
-               f"{out}/progress.csv, {out}/learning_curve.png")
+        click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "
+                   f"{out}/progress.csv, {out}/learning_curve.png")
 
 
-def _algorithm(config_path: str) -> str | None:
-    """The ``algorithm`` a training config names (read errors are left to the full
-    load)."""
-    from training.config import TrainConfigError, read_toml
-
-    try:
-        return read_toml(config_path).get("algorithm")
-    except TrainConfigError:
-        return None
-
-
-def _train_rllib(config_path, out, seed, ruleset, ray_address) -> None:
+def _train_rllib(cfg, out, ray_address) -> None:
     """``train --backend rllib``: RLlib's PPO, then the numpy actors."""
-    from training.config import TrainConfigError
-    from training.rllib_config import RllibConfig
-
-    try:
-        cfg = RllibConfig.load(config_path, seed=seed, ruleset=ruleset)
-    except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--config'") from None
     try:  # RLlib imports its parts as it goes: any missing one is the rllib extra's
         from training.rllib_train import train_rllib
 
@@ -235,7 +208,7 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
 @click.command()
 @click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Self-play config (algorithm = \"selfplay\"; default: "
+              help="Self-play config (backend \"native\", algorithm \"selfplay\"; default: "
                    "training/configs/demo.toml).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=60,
               show_default=True,

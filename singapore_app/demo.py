@@ -27,10 +27,8 @@ from singapore_env.native import NativeUnavailable, require
 
 from arena.evaluate import run_matchup, write_json
 from arena.summary import openskill_ratings
-from training.config import CONFIG_DIR, TrainConfigError, load_config, read_toml
+from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
 from training.expert import train as train_expert
-from training.expert_config import ExpertConfig
-from training.ppo_config import SelfPlayConfig, load_selfplay_config
 from training.ppo_trainer import train
 from training.progress import read_progress
 
@@ -72,7 +70,7 @@ def _row(name: str, summary: dict) -> str:
             f"| {_interval(m['rate'], *m['ci95'])} |")
 
 
-def training_section(run: Path, cfg: SelfPlayConfig, counters: dict,
+def training_section(run: Path, cfg: TrainConfig, counters: dict,
                      seconds: float) -> list[str]:
     """The report's lines on the self-play run in ``run`` (folder name relative to the
     report: ``train``): how it was trained, and its evaluations over learned decisions."""
@@ -141,7 +139,7 @@ def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
     return path
 
 
-def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
+def expert_section(run: Path, cfg: TrainConfig, seconds: float) -> list[str]:
     """The report's lines on the expert-iteration run in ``run`` (folder name relative
     to the report: ``expert``): each faction's distilled policy at the gate, per
     iteration, next to the mirror on the same seeds."""
@@ -180,19 +178,19 @@ def expert_section(run: Path, cfg: ExpertConfig, seconds: float) -> list[str]:
 
 
 def expert_demo_config(path: str | Path | None = None,
-                       ruleset: str | None = None) -> ExpertConfig:
+                       ruleset: str | None = None) -> TrainConfig:
     """The short expert run's config (default ``training/configs/expert_demo.toml``); a
     TrainConfigError if ``path`` is not an expert-iteration config."""
     path = path or EXPERT_DEMO_CONFIG
     cfg = load_config(path, ruleset=ruleset)
-    if not isinstance(cfg, ExpertConfig):
+    if cfg.kind != "expert":
         raise TrainConfigError(f"{path}: not an expert-iteration config "
                                f"(it needs algorithm = \"expert\")")
     return cfg
 
 
 def demo_config(path: str | Path | None = None, ruleset: str | None = None,
-                log: Callable[[str], None] = print) -> SelfPlayConfig:
+                log: Callable[[str], None] = print) -> TrainConfig:
     """The self-play config of the demo (default ``training/configs/demo.toml``); a
     TrainConfigError if ``path`` is not a self-play config. A config on the native
     engine falls back to the Python engine (the same games, slower), saying why, where
@@ -204,11 +202,20 @@ def demo_config(path: str | Path | None = None, ruleset: str | None = None,
         if read_toml(path).get("engine") == "native":
             log(f"{exc}. The demo trains on the Python engine instead (the same games, "
                 f"slower).")
-            return load_selfplay_config(path, ruleset=ruleset, engine="python")
-    return load_selfplay_config(path, ruleset=ruleset)
+            return _selfplay_config(path, ruleset=ruleset, engine="python")
+    return _selfplay_config(path, ruleset=ruleset)
 
 
-def evaluate_pair(run: Path, games: int, cfg: SelfPlayConfig,
+def _selfplay_config(path: str | Path, **overrides) -> TrainConfig:
+    """The config of ``path``; a TrainConfigError unless it is a batched self-play one."""
+    cfg = load_config(path, **overrides)
+    if cfg.kind != "selfplay":
+        raise TrainConfigError(f"{path}: not a self-play config (the demo trains "
+                               f"backend = \"native\", algorithm = \"selfplay\")")
+    return cfg
+
+
+def evaluate_pair(run: Path, games: int, cfg: TrainConfig,
                   log: Callable[[str], None] = print) -> tuple[dict, dict]:
     """The actors of ``run`` in every matchup, on the same ``games`` seeds
     (seat-swapped): the summaries by matchup name, and the OpenSkill ratings."""

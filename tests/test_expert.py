@@ -206,7 +206,8 @@ def test_bad_options_and_a_foreign_out_folder_exit_2(tmp_path):
     result = _train(["--config", str(TINY), "--out", str(tmp_path), "--workers", "0"])
     assert result.exit_code == 2 and "--workers" in result.output
     result = _train(["--config", str(TINY), "--out", str(tmp_path), "--phases", "2"])
-    assert result.exit_code == 2 and "PPO options" in result.output
+    assert result.exit_code == 2
+    assert "--phases: not an option of a run of kind 'expert'" in result.output
     load_config(TINY, seed=9).save(tmp_path / "config.json")   # another run's folder
     result = _train(["--config", str(TINY), "--out", str(tmp_path)])
     assert result.exit_code == 2 and "another configuration (differs in seed)" in result.output
@@ -233,7 +234,7 @@ def test_the_shipped_expert_configs_are_the_recipes_of_the_shipped_networks():
     assert malay.faction_ids == [1] and (ROOT / malay.init / "malay.npz").exists()
     assert malay.play == "distilled" and malay.train_from == "start"
     assert str(malay.player_spec("m.npz")).endswith(":margin=1.0")   # as the Malay ships
-    with pytest.raises(TrainConfigError, match="workers must be an integer >= 1"):
+    with pytest.raises(TrainConfigError, match="workers must be >= 1"):
         load_config(TINY, workers=0)
 
 

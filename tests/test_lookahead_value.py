@@ -12,14 +12,14 @@ from singapore_app.cli import main as cli
 from singapore_env.engine import Game
 from training.config import load_config
 from training.config_base import TrainConfigError
-from training.lookahead_value import (LookaheadValueConfig, Positions, job_seed, play,
-                                      train)
+from training.config import TrainConfig
+from training.lookahead_value import Positions, job_seed, play, train
 
 
-def _config(**keys) -> LookaheadValueConfig:
-    base = dict(seed=90, rounds=2, games=2, job_games=1, explore=0.5, rollout=False,
-                epochs=1, minibatch_size=64, workers=1)
-    return LookaheadValueConfig(**{**base, **keys})
+def _config(**keys) -> TrainConfig:
+    base = dict(algorithm="lookahead_value", seed=90, iterations=2, games=2, job_games=1,
+                explore=0.5, lookahead_rollout=False, epochs=1, minibatch_size=64, workers=1)
+    return TrainConfig(**{**base, **keys})
 
 
 def test_positions_are_the_seat_s_view_after_its_answer_with_the_outcome():
@@ -37,8 +37,8 @@ def test_positions_are_the_seat_s_view_after_its_answer_with_the_outcome():
 
 def test_a_run_writes_value_networks_that_the_lookahead_plays_and_does_not_depend_on_workers(
         tmp_path):
-    train(_config(rounds=1), tmp_path / "one", log=lambda _: None)
-    train(_config(rounds=1, workers=2), tmp_path / "two", log=lambda _: None)
+    train(_config(iterations=1), tmp_path / "one", log=lambda _: None)
+    train(_config(iterations=1, workers=2), tmp_path / "two", log=lambda _: None)
     for name in ("british", "malay"):
         one, two = (np.load(tmp_path / run / f"{name}.npz") for run in ("one", "two"))
         for key in ("w0", *VALUE_KEYS):
@@ -90,12 +90,13 @@ def test_a_bad_config_is_refused_by_name(keys, message):
 
 def test_the_cli_trains_a_lookahead_value_config_and_rejects_other_options(tmp_path):
     config = tmp_path / "v.toml"
-    config.write_text('algorithm = "lookahead_value"\nrounds = 1\ngames = 1\nepochs = 1\n'
+    config.write_text('algorithm = "lookahead_value"\niterations = 1\ngames = 1\nepochs = 1\n'
                       'workers = 1\n')
-    assert isinstance(load_config(config), LookaheadValueConfig)
+    assert load_config(config).kind == "lookahead_value"
     runner = CliRunner()
     bad = runner.invoke(cli, ["train", "--config", str(config), "--timesteps", "2"])
-    assert bad.exit_code == 2 and "takes --seed" in bad.output
+    assert bad.exit_code == 2
+    assert "--timesteps: not an option of a run of kind 'lookahead_value'" in bad.output
     result = runner.invoke(cli, ["train", "--config", str(config), "--out",
                                  str(tmp_path / "out"), "--seed", "4"])
     assert result.exit_code == 0, result.output

@@ -119,14 +119,14 @@ def test_a_game_saved_with_edited_content_loads_only_with_it(cheap_cards):
 
 
 def test_training_config_takes_rules_changes_and_data(cheap_cards):
-    from training.config import TrainConfig, TrainConfigError
+    from training.config import TrainConfigError, load_config
 
-    cfg = TrainConfig.load(rules_changes={"war_cost": 5}, data=str(cheap_cards))
+    cfg = load_config(None, backend="sb3", rules_changes={"war_cost": 5}, data=str(cheap_cards))
     assert cfg.rules().war_cost == 5 and cfg.content() == str(cheap_cards)
     with pytest.raises(TrainConfigError, match="unknown rules setting"):
-        TrainConfig.load(rules_changes={"war_cots": 5})
+        load_config(None, backend="sb3", rules_changes={"war_cots": 5})
     with pytest.raises(TrainConfigError, match="does not exist"):
-        TrainConfig.load(data="/nonexistent/cards")
+        load_config(None, backend="sb3", data="/nonexistent/cards")
 
 
 PETTINGZOO_BOT = textwrap.dedent('''

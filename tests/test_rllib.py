@@ -18,11 +18,11 @@ pytestmark = pytest.mark.slow
 
 TINY = """
 iterations = 2
-num_env_runners = 1
+workers = 1
 train_batch_size = 200
 minibatch_size = 100
-num_epochs = 1
-fcnet_hiddens = [16]
+epochs = 1
+hidden = [16]
 checkpoint_every = 1
 eval_games = 1
 """
@@ -93,8 +93,9 @@ def test_two_tiny_iterations_export_policies_that_play_as_learned(tmp_path, monk
 
 
 def test_sb3_options_are_refused_with_the_rllib_backend():
-    for option in (["--phases", "2"], ["--iterations", "2"], ["--workers", "2"]):
+    for option in (["--phases", "2"], ["--timesteps", "2"], ["--seconds", "2"]):
         result = CliRunner().invoke(main, ["train", "--backend", "rllib", *option])
-        assert result.exit_code == 2 and "are for --backend sb3" in result.output, option
-    result = CliRunner().invoke(main, ["train", "--ray", "auto", "--phases", "1"])
-    assert result.exit_code == 2 and "--ray are options of expert iteration" in result.output
+        assert result.exit_code == 2, option
+        assert f"{option[0]}: not an option of a run of kind 'rllib'" in result.output, option
+    result = CliRunner().invoke(main, ["train", "--backend", "sb3", "--ray", "auto"])
+    assert result.exit_code == 2 and "--ray: not an option of a run of kind 'sb3'" in result.output

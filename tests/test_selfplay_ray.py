@@ -13,7 +13,7 @@ from agents.registry import make_agent
 from arena.simulate import play_game
 from singapore_app.cli import main
 from singapore_env.vector import VectorEnv
-from training.ppo_config import SelfPlayConfig
+from training.config import TrainConfig
 from training.ppo_ray import BlockCollector, join, weights
 from training.ppo_rollout import Rollout
 from training.ppo_trainer import new_network, ppo_update
@@ -31,7 +31,7 @@ total_decisions = 64
 
 
 def test_blocks_play_with_the_learners_weights_and_send_every_learned_row():
-    cfg = SelfPlayConfig(num_games=4, rollout_steps=8, hidden=[16], past_self_share=0.0)
+    cfg = TrainConfig(num_games=4, rollout_steps=8, hidden=[16], past_self_share=0.0)
     probe = VectorEnv(1)
     size, n_actions = probe.obs_size, probe.num_actions
     torch.manual_seed(3)

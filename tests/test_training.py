@@ -16,11 +16,11 @@ from training.config import TrainConfig, TrainConfigError, load_config
 from arena.evaluate import run_matchup
 from arena.summary import openskill_ratings
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
-from training.rllib_config import RllibConfig
 from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
 
-TINY = dict(phases=2, timesteps_per_phase=512, n_envs=2, n_steps=256, batch_size=128,
-            n_epochs=1, eval_games=2, bc_games=2, bc_epochs=1, net_arch=[32, 32])
+TINY = dict(backend="sb3", phases=2, timesteps_per_phase=512, num_games=2, rollout_steps=256,
+            minibatch_size=128, epochs=1, eval_games=2, imitation_games=2, imitation_epochs=1,
+            hidden=[32, 32])
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +126,7 @@ def test_faction_mate_is_what_the_config_says(run_dir):
 
 def test_opponents_are_drawn_as_a_pair_in_the_configured_mix(run_dir):
     policy = NumpyPolicy.load(run_dir / "malay.npz")
-    env = _env_of(TrainConfig(**{**TINY, "p_frozen": 0.3, "p_heuristic": 0.7}),
+    env = _env_of(TrainConfig(**{**TINY, "past_self_share": 0.3, "heuristic_share": 0.7}),
                   frozen=[policy])
     pool = env._controllers[2]
     assert env._controllers[3] is pool                         # one draw for both seats
@@ -193,19 +193,19 @@ def test_torch_imported_after_the_limit_starts_on_one_thread():
 
 def test_bad_training_config_is_a_clear_error(tmp_path):
     with pytest.raises(TrainConfigError, match="unknown training config keys"):
-        TrainConfig.load(None, learning_rat=0.1)
+        load_config(None, learning_rat=0.1)
     with pytest.raises(TrainConfigError, match="unknown partner 'me'; known: self"):
-        TrainConfig(partner="me")
-    with pytest.raises(TrainConfigError, match="bc_holdout"):
-        TrainConfig(bc_holdout=1.0)
+        TrainConfig(backend="sb3", partner="me")
+    with pytest.raises(TrainConfigError, match="imitation_holdout"):
+        TrainConfig(backend="sb3", imitation_holdout=1.0)
     with pytest.raises(TrainConfigError, match="candidate_prior must be"):
-        TrainConfig(policy="pointer", candidate_prior="oracle")
-    with pytest.raises(TrainConfigError, match="pointer policy only"):
-        TrainConfig(policy="mlp", candidate_prior="heuristic")
+        TrainConfig(backend="sb3", network="pointer", candidate_prior="oracle")
+    with pytest.raises(TrainConfigError, match="pointer network only"):
+        TrainConfig(backend="sb3", network="flat", candidate_prior="heuristic")
     bad = tmp_path / "bad.toml"
     bad.write_text("phases = [")
     with pytest.raises(TrainConfigError, match="not valid TOML"):
-        TrainConfig.load(bad)
+        load_config(bad)
 
 
 SHIPPED_CONFIGS = sorted((Path(__file__).parents[1] / "training" / "configs").glob("*.toml"))
@@ -213,13 +213,13 @@ SHIPPED_CONFIGS = sorted((Path(__file__).parents[1] / "training" / "configs").gl
 
 @pytest.mark.parametrize("path", SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_every_shipped_training_config_loads(path):
-    """Each file of training/configs loads with its backend's loader: rllib.toml as an
-    RLlib run (no Ray needed to read it), the others by their ``algorithm`` key."""
+    """Each file of training/configs loads as the kind of run its ``backend`` and
+    ``algorithm`` keys pick: rllib.toml as an RLlib run (no Ray needed to read it)."""
     from singapore_env import native
 
     if path.name == "rllib.toml":
-        cfg = RllibConfig.load(path)
-        assert cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
+        cfg = load_config(path)
+        assert cfg.kind == "rllib" and cfg.iterations * cfg.train_batch_size == 1_200_000  # the measured run
     elif 'init = "runs/' in path.read_text():  # starts from another config's run
         with pytest.raises(TrainConfigError, match="init: no pointer actor"):
             load_config(path)
@@ -237,7 +237,7 @@ def test_pointer_policy_trains_and_its_numpy_actor_plays_the_same(tmp_path, prio
     from arena.faction_env import FactionEnv
 
     out = tmp_path / "ptr"
-    train(TrainConfig(**{**TINY, "phases": 1, "policy": "pointer", "embed_dim": 8,
+    train(TrainConfig(**{**TINY, "phases": 1, "network": "pointer", "embed_dim": 8,
                          "candidate_prior": prior}), out, progress=False, log=lambda _: None)
     model = MaskablePPO.load(out / "checkpoints" / "british_phase0.zip", device="cpu")
     assert model.policy.candidate_prior == (prior or None)

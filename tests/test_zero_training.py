@@ -21,7 +21,7 @@ from singapore_env import native
 from singapore_env.candidates import CandidateEncoder, RULES_FEATURES
 from singapore_env.native.encoding import native_encoder_for
 from singapore_env.vector import VectorEnv
-from training.ppo_config import load_selfplay_config
+from training.config import load_config
 from training.ppo_league import pfsp_weights
 from training.ppo_network import ActorCritic, to_csr
 from training.ppo_rollout import Collector
@@ -47,7 +47,7 @@ def tiny_zero(path: Path) -> Path:
 
 
 def zero_config(**overrides):
-    return load_selfplay_config(ZERO, **{"hidden": [16], "embed_dim": 8, **overrides})
+    return load_config(ZERO, **{"hidden": [16], "embed_dim": 8, **overrides})
 
 
 def random_steps(venv, steps: int, rng) -> None:
@@ -57,7 +57,7 @@ def random_steps(venv, steps: int, rng) -> None:
 
 
 def test_zero_reads_rules_facts_only_and_meets_no_heuristic():
-    cfg = load_selfplay_config(ZERO)
+    cfg = load_config(ZERO)
     assert cfg.network == "pointer" and cfg.engine == "native" and not cfg.init
     assert not cfg.imitation_games
     assert not any("heuristic" in spec for spec in cfg.league)
@@ -184,7 +184,7 @@ def test_bad_league_and_network_keys_are_config_errors(overrides, words):
     from training.config_base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match=words):
-        load_selfplay_config(ZERO, **overrides)
+        load_config(ZERO, **overrides)
 
 
 def test_the_vector_envs_candidate_keys_are_the_same_on_both_engines():

@@ -1,166 +1,533 @@
-"""Training configuration: every hyper-parameter of a self-play run in one file.
+"""Training configuration: one :class:`TrainConfig` holds every setting of every kind
+of run, one name per concept.
 
-A run is described by a TOML file (``training/configs/*.toml``); any key left out
-takes the default below. The resolved configuration is written next to the
-checkpoints so a run can be resumed and reproduced. The key ``algorithm`` picks the
-kind of run (:func:`load_config`): ``"selfplay"`` (batched self-play on the vector env,
-what the main job runs: :class:`training.ppo_config.SelfPlayConfig`), ``"dagger"``,
-``"lookahead_value"``, ``"expert"`` (expert iteration), or ``"ppo"`` (the default when
-the key is absent: SB3 MaskablePPO in alternating British / Malay phases,
-:class:`TrainConfig`, defined here).
+A run is described by a TOML file (``training/configs/*.toml``); any key left out takes
+its default (a key's default may depend on the kind of run: :data:`DEFAULTS`). The key
+``backend`` picks how a run trains: ``"native"`` (the default: the project's own
+trainers, its key ``algorithm`` picking one: ``"selfplay"`` (the default: batched
+self-play on the vector env, what the main job runs), ``"dagger"``,
+``"lookahead_value"`` or ``"expert"`` (expert iteration)), ``"sb3"`` (SB3 MaskablePPO
+in alternating British / Malay phases through ``FactionEnv``) or ``"rllib"`` (PPO on
+RLlib). A key the chosen kind of run does not read is refused (:data:`KEYS`). The
+resolved configuration is written next to the checkpoints so a run can be resumed and
+reproduced.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .config_base import TrainConfigError, build, read_toml
+from singapore_env.engine.content import FACTIONS
 
+from .config_base import TrainConfigError, read_toml
 
 #: The shipped configs: one per shipped network, and the demo's.
 CONFIG_DIR = Path(__file__).parent / "configs"
+BACKENDS = ("native", "sb3", "rllib")
+#: The algorithms of the native backend.
+ALGORITHMS = ("selfplay", "dagger", "lookahead_value", "expert")
 PARTNERS = ("self", "frozen_self", "heuristic", "random")
-ALGORITHMS = ("ppo", "expert", "selfplay", "dagger", "lookahead_value")
+DISTILLED = ("learned", "rerank")
+INITS = ("reference", "scratch")
+PLAYS = ("search", "distilled")
+TRAIN_FROM = ("best", "start")
+
+_PPO = ("learning_rate", "gamma", "gae_lambda", "clip_range", "epochs", "minibatch_size",
+        "ent_coef", "vf_coef")
+#: Kind of run (``backend``, or the native backend's ``algorithm``) -> the keys it reads
+#: (besides ``backend``, and ``algorithm`` on the native backend).
+KEYS: dict[str, tuple[str, ...]] = {
+    "selfplay": ("seed", "ruleset", "engine", "num_games", "workers", "rollout_steps",
+                 "total_decisions", "network", "hidden", "embed_dim", "activation", "init",
+                 "teacher", "imitation_games", "imitation_epochs", *_PPO, "max_grad_norm",
+                 "past_self_share", "pool_every", "pool_size", "pfsp_power", "league",
+                 "league_share", "eval_every", "eval_games", "checkpoint_every_s"),
+    "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta", "epochs",
+               "learning_rate", "minibatch_size", "workers"),
+    "lookahead_value": ("seed", "student", "init", "iterations", "games", "job_games",
+                        "explore", "lookahead_rollout", "epochs", "learning_rate",
+                        "minibatch_size", "workers"),
+    "expert": ("seed", "iterations", "ruleset", "slavery", "factions", "games_per_iteration",
+               "workers", "ray", "play", "search", "value_in_search", "value_gate", "init",
+               "hidden", "embed_dim", "value_hidden", "buffer_iterations", "train_from",
+               "epochs", "learning_rate", "minibatch_size", "distilled", "advantage_scale",
+               "rerank_margin", "eval_games"),
+    "sb3": ("seed", "phases", "timesteps_per_phase", "num_games", "vec_env", "reward_mode",
+            "shaping", "slavery", "ruleset", "rules_changes", "data", "past_self_share",
+            "heuristic_share", "pool_size", "frozen_greedy", "partner", *_PPO,
+            "rollout_steps", "network", "embed_dim", "candidate_prior", "hidden",
+            "activation", "torch_threads", "imitation_games", "imitation_epochs",
+            "imitation_learning_rate", "imitation_minibatch_size", "imitation_holdout",
+            "dagger_rounds", "dagger_games", "eval_games"),
+    "rllib": ("seed", "iterations", "workers", "games_per_worker", "reward_mode", "ruleset",
+              "slavery", "train_batch_size", *_PPO, "hidden", "activation",
+              "checkpoint_every", "eval_games"),
+}
+#: Key -> its default by kind of run, for the keys whose default depends on it (their
+#: field's default is None: "the kind's default").
+DEFAULTS: dict[str, dict[str, object]] = {
+    "learning_rate": {"selfplay": 3e-4, "sb3": 3e-4, "rllib": 3e-4, "dagger": 1e-4,
+                      "lookahead_value": 1e-4, "expert": 1e-4},
+    "epochs": {"selfplay": 2, "expert": 2, "dagger": 4, "sb3": 4, "rllib": 4,
+               "lookahead_value": 5},
+    "minibatch_size": {"selfplay": 1024, "lookahead_value": 512, "dagger": 256,
+                       "expert": 256, "sb3": 256, "rllib": 256},
+    "gamma": {"selfplay": 1.0, "sb3": 0.995, "rllib": 0.995},
+    "eval_games": {"selfplay": 20, "rllib": 20, "sb3": 40, "expert": 50},
+    "workers": {"selfplay": 0, "expert": 1, "dagger": 2, "lookahead_value": 2, "rllib": 2},
+    "init": {"selfplay": "", "expert": "reference", "dagger": "agents/policies/pure",
+             "lookahead_value": "agents/policies/rerank"},
+    "teacher": {"selfplay": "heuristic", "dagger": "rerank:net=default"},
+    "iterations": {"lookahead_value": 1, "dagger": 2, "expert": 4, "rllib": 20},
+    "games": {"dagger": 2000, "lookahead_value": 6000},
+    "num_games": {"selfplay": 64, "sb3": 4},
+    "rollout_steps": {"selfplay": 64, "sb3": 512},
+    "imitation_epochs": {"selfplay": 8, "sb3": 6},
+    "pool_size": {"selfplay": 8, "sb3": 5},
+    "past_self_share": {"selfplay": 0.2, "sb3": 0.3},
+}
+#: The largest ``games`` of a lookahead_value run (its factions' game seeds are apart by it).
+LOOKAHEAD_FACTION_SEEDS = 100_000
 
 
-def load_config(path: str | Path | None = None, **overrides):
-    """The config of a TOML file, by its ``algorithm`` key: a :class:`TrainConfig`
-    (``"ppo"``, the default), an :class:`~training.expert_config.ExpertConfig`
-    (``"expert"``), a :class:`~training.ppo_config.SelfPlayConfig` (``"selfplay"``) or a
-    :class:`~training.dagger.DaggerConfig` (``"dagger"``) or a
-    :class:`~training.lookahead_value.LookaheadValueConfig` (``"lookahead_value"``);
-    ``overrides`` (None: not given) replace file values."""
-    data = read_toml(path)
-    algorithm = data.get("algorithm", "ppo")
+def load_config(path: str | Path | None = None, **overrides) -> "TrainConfig":
+    """The :class:`TrainConfig` of a TOML file (None: every default); ``overrides``
+    (None: not given) replace file values. A key unknown, or not read by the run the
+    config picks, is a :class:`TrainConfigError` naming it."""
+    return build(read_toml(path), overrides)
+
+
+def build(data: dict, overrides: dict | None = None) -> "TrainConfig":
+    """``TrainConfig(**data)`` with the non-None ``overrides`` applied; an unknown key,
+    or one the chosen kind of run does not read, is a TrainConfigError naming it."""
+    data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    known = {f.name for f in fields(TrainConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise TrainConfigError(f"unknown training config keys {unknown}; known: {sorted(known)}")
+    kind = run_kind(data.get("backend", "native"), data.get("algorithm"))
+    unread = sorted(set(data) - set(KEYS[kind]) - {"backend", "algorithm"})
+    if "algorithm" in data and data.get("backend", "native") != "native":
+        unread = ["algorithm", *unread]
+    if unread:
+        raise TrainConfigError(f"a run of kind {kind!r} does not read the keys {unread}; it reads "
+                               f"{sorted(KEYS[kind])}")
+    try:
+        return TrainConfig(**data)
+    except TypeError as exc:  # a value of the wrong type met a comparison
+        raise TrainConfigError(f"a value of the wrong type in the training config: {exc}") \
+            from None
+
+
+def run_kind(backend: str, algorithm: str | None) -> str:
+    """The kind of run of a backend and (native backend) an algorithm: a key of :data:`KEYS`."""
+    if backend not in BACKENDS:
+        raise TrainConfigError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if backend != "native":
+        return backend
+    algorithm = "selfplay" if algorithm is None else algorithm
     if algorithm not in ALGORITHMS:
         raise TrainConfigError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
-    if algorithm == "selfplay":
-        from .ppo_config import load_selfplay_config
+    return algorithm
 
-        return load_selfplay_config(path, **overrides)
-    if algorithm == "dagger":
-        from .dagger import load_dagger_config
 
-        return load_dagger_config(path, **overrides)
-    if algorithm == "lookahead_value":
-        from .lookahead_value import load_lookahead_value_config
+def load_student(path: Path):
+    """The tanh pointer actor at ``path``, reading no prior; TrainConfigError if not."""
+    from agents.learned import NumpyPolicy
+    from agents.pointer_actor import PointerActor
 
-        return load_lookahead_value_config(path, **overrides)
-    if algorithm == "expert":
-        from .expert_config import ExpertConfig
-
-        return build(ExpertConfig, data, overrides)
-    data.pop("algorithm", None)
-    return build(TrainConfig, data, overrides)
+    if not path.exists():
+        raise TrainConfigError(f"init: no pointer actor at {path}")
+    actor = NumpyPolicy.load(path)
+    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
+        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
+    if actor.meta.get("candidate_prior"):
+        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
+                               f"prior's scores; a student reads no heuristic input")
+    return actor
 
 
 @dataclass
 class TrainConfig:
-    """Self-play: alternating British and Malay phases against a pool of opponents."""
+    """Every setting of every training run. `backend` (and, on the native backend,
+    `algorithm`) picks the kind of run, which reads only its own keys (a key set that
+    it does not read is refused); some defaults depend on the kind of run."""
 
-    seed: int = 0                        # every seed of the run derives from it
-    phases: int = 4                      # phase k trains British if k is even, else Malay
-    timesteps_per_phase: int = 20_000    # env steps of the learning faction per phase
-    n_envs: int = 4                      # parallel environments
-    vec_env: str = "dummy"               # "dummy" (one process) or "subproc"
-    reward_mode: str = "faction"         # env reward: "win", "vp_margin" or "faction"
-    # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
-    shaping: float = 0.0
-    slavery: bool = True                 # play with the slavery cards
-    ruleset: str = "standard"            # a name of singapore_env.engine.config.RULESETS
+    # How the run trains: "native" (the project's own trainers, by algorithm), "sb3"
+    # (SB3 MaskablePPO in alternating phases through FactionEnv) or "rllib" (PPO on RLlib).
+    backend: str = "native"
+    # The native backend's trainer: "selfplay" (batched self-play PPO), "dagger",
+    # "lookahead_value" or "expert" (expert iteration).
+    algorithm: str = "selfplay"
+
+    # ---------------------------------------------------------------- every run
+    seed: int = 0  # every seed of the run derives from it
+    ruleset: str = "standard"  # a name of singapore_env.engine.config.RULESETS
+    slavery: bool = True  # play with the slavery cards
     # Changes to the ruleset's numbers (any RulesConfig field), e.g. {war_cost = 6};
     # in TOML a [rules_changes] table.
     rules_changes: dict = field(default_factory=dict)
     # Folder of an edited copy of singapore_env/engine/data (cards and board); "" = shipped.
     data: str = ""
+    # Processes playing the games (selfplay: stepping them over shared memory, 0: the
+    # trainer's own; rllib: its env runners, 0: the driver samples; the results do not
+    # depend on it).
+    workers: int | None = None
+    # Evaluation games per matchup: selfplay's seat-swapped seeds against random and
+    # heuristic players and the mirror; sb3's after each phase, per opponent kind; the
+    # expert gate's seeds per faction, each played twice with the seats swapped; RLlib's
+    # games per faction against random at the end.
+    eval_games: int | None = None
 
-    # Opponents of the learning faction, one pair per episode: with this probability a
-    # frozen past policy of the other faction (spread over the pool_size latest)...
-    p_frozen: float = 0.3
-    # ...with this one two heuristic players (else two random players).
-    p_heuristic: float = 0.7
-    pool_size: int = 5                   # frozen policies kept per faction
-    frozen_greedy: bool = True           # frozen opponents play their most likely action
-    # Faction mate of the learner: "self" (the learner plays both faction seats; team
+    # ---------------------------------------------------------------- the games
+    engine: str = "python"  # the training games' engine: "python" or "native" (the same games, faster)
+    num_games: int | None = None  # games played at once (the vector env's slots, SB3's environments)
+    games_per_worker: int = 1  # games each worker plays at once (RLlib's num_envs_per_env_runner)
+    rollout_steps: int | None = None  # steps of every game per rollout; a rollout makes one PPO update (per faction)
+    total_decisions: int = 0  # stop after this many learned decisions (0: only --seconds stops)
+    phases: int = 4  # SB3 phases: phase k trains British if k is even, else Malay
+    timesteps_per_phase: int = 20_000  # env steps of the learning faction per phase
+    vec_env: str = "dummy"  # SB3's vector env: "dummy" (one process) or "subproc"
+    reward_mode: str = "faction"  # env reward: "win", "vp_margin" or "faction"
+    # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
+    shaping: float = 0.0
+    train_batch_size: int = 4000  # RLlib: env steps per iteration (all four seats)
+    # The run's rounds: of label-and-fit (dagger, lookahead_value, expert), or of RLlib
+    # training (one train batch each).
+    iterations: int | None = None
+    games: int | None = None  # games per iteration and faction
+
+    # ---------------------------------------------------------------- the network
+    network: str = "flat"  # "flat" (a logit per action) or "pointer" (scores each legal action from its features)
+    hidden: list = field(default_factory=lambda: [256, 256])  # hidden widths (selfplay: the first layer is sparse)
+    embed_dim: int = 32  # pointer network: width of the actions' keys and the state's query (action and card embeddings)
+    activation: str = "tanh"  # "tanh" or "relu"
+    # pointer network (sb3): "heuristic" adds the heuristic's scores of the turn questions
+    # to the candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
+    candidate_prior: str = ""
+    # The networks to start from. selfplay: a folder with british.npz / malay.npz of the
+    # same shape, flat or pointer actors ("": random); expert: "reference" (the shipped
+    # learned:default policies, a new value head), "scratch", or a folder of pointer
+    # policies; dagger: the pointer actors to start from; lookahead_value: the pointer
+    # actors whose trunk and value head start each fit.
+    init: str | None = None
+    torch_threads: int = 1  # torch threads of the learner
+
+    # ---------------------------------------------------------------- the optimizer
+    learning_rate: float | None = None  # Adam's step size
+    epochs: int | None = None  # passes over the data per update (a rollout, the buffer, the labelled decisions)
+    minibatch_size: int | None = None  # decisions per gradient step
+    gamma: float | None = None  # discount (1: the win at the end counts in full)
+    gae_lambda: float = 0.95  # GAE's lambda
+    clip_range: float = 0.2  # PPO's clipped ratio
+    ent_coef: float = 0.01  # entropy bonus
+    vf_coef: float = 0.5  # weight of the value loss
+    max_grad_norm: float = 0.5  # gradient norm clipped to this
+
+    # ---------------------------------------------------------------- the opponents
+    # Chance that a game gives one faction (drawn) to a frozen past self (sb3: the
+    # opponent pair of the learning faction, spread over the pool_size latest).
+    past_self_share: float | None = None
+    heuristic_share: float = 0.7  # sb3: chance of two heuristic opponents (else a past self or two random players)
+    pool_size: int | None = None  # past selves kept per faction (the oldest leaves)
+    pool_every: int = 20  # a copy of each learner joins the pool every this many updates
+    pfsp_power: float = 0.0  # past selves drawn by their win share against the learner to this power (0: uniformly)
+    frozen_greedy: bool = True  # sb3: past selves play their most likely action
+    # Faction mate of the sb3 learner: "self" (the learner plays both faction seats; team
     # reward), "frozen_self" (the learner's latest frozen policy; the heuristic until one
     # exists), "heuristic" or "random".
     partner: str = "self"
+    league: list = field(default_factory=list)  # agent specs that may play one faction of a game (e.g. ["random"])
+    league_share: float = 0.0  # chance that a new game gives one faction (drawn) to a league agent (drawn)
 
-    learning_rate: float = 3e-4          # MaskablePPO: Adam learning rate
-    n_steps: int = 512                   # MaskablePPO: steps per environment per update
-    batch_size: int = 256                # MaskablePPO: minibatch size
-    n_epochs: int = 4                    # MaskablePPO: passes per update
-    gamma: float = 0.995                 # MaskablePPO: discount
-    gae_lambda: float = 0.95             # MaskablePPO: GAE lambda
-    clip_range: float = 0.2              # MaskablePPO: clipping
-    ent_coef: float = 0.01               # MaskablePPO: entropy bonus
-    vf_coef: float = 0.5                 # MaskablePPO: value loss weight
-    # "mlp": SB3's MLP over the flat observation; "pointer": the action-aware policy of
-    # training/pointer_policy.py (reads the per-action candidate features).
-    policy: str = "mlp"
-    embed_dim: int = 32                  # pointer policy: action and card embedding size
-    # pointer policy: "heuristic" adds the heuristic's scores of the turn questions to the
-    # candidate features (singapore_env/candidates.py, "Priors"); "" = no prior.
-    candidate_prior: str = ""
-    net_arch: list = field(default_factory=lambda: [256, 256])  # hidden layer sizes
-    activation: str = "tanh"             # "tanh" or "relu"
-    torch_threads: int = 1               # torch threads of the learner
+    # ---------------------------------------------------------------- imitation
+    teacher: str | None = None  # agent spec imitated (selfplay: before the first update) or whose choices are the labels (dagger)
+    imitation_games: int = 0  # games of the teacher (sb3: the heuristic) to imitate before the first update (0: none)
+    imitation_epochs: int | None = None  # passes over the teacher's decisions
+    imitation_learning_rate: float = 1e-3  # sb3 imitation: Adam's step size
+    imitation_minibatch_size: int = 256  # sb3 imitation: decisions per gradient step
+    imitation_holdout: float = 0.1  # sb3 imitation: held-out share of the games
+    dagger_rounds: int = 0  # sb3 imitation: DAgger rounds after cloning
+    dagger_games: int = 100  # sb3 imitation: games per DAgger round
+    beta: float = 0.5  # dagger: chance that a decision plays the teacher's choice (else the student's)
 
-    # Imitation stage (first phase of each faction, training/imitation.py): heuristic
-    # games to clone (0 = none).
-    bc_games: int = 0
-    bc_epochs: int = 6                   # imitation: passes over the games
-    bc_lr: float = 1e-3                  # imitation: Adam learning rate
-    bc_batch_size: int = 256             # imitation: batch size
-    bc_holdout: float = 0.1              # imitation: held-out share of the games
-    dagger_rounds: int = 0               # imitation: DAgger rounds after cloning
-    dagger_games: int = 100              # imitation: games per DAgger round
+    # ---------------------------------------------------------------- lookahead values
+    student: str = "agents/policies/pure"  # folder with the student pair (british.npz, malay.npz)
+    job_games: int = 1000  # games per job (a worker's unit)
+    explore: float = 0.4  # chance that an Action question plays a random proposal
+    lookahead_rollout: bool = True  # the playing lookahead rolls on to the seat's Action question after next before it reads the value (agents/lookahead.py)
 
-    # Evaluation after each phase (games per opponent kind, seat-swapped).
-    eval_games: int = 40
+    # ---------------------------------------------------------------- expert iteration
+    # The factions that search, learn and are gated; a faction left out keeps its
+    # starting network (every game then lets the named faction search).
+    factions: list = field(default_factory=lambda: list(FACTIONS))
+    # Games per iteration; game i lets the i-th of `factions` (in turn) search against
+    # two heuristic players, and records its seats.
+    games_per_iteration: int = 16
+    # A Ray cluster playing the games instead (--ray): "local" starts one, "auto" or
+    # host:port joins one (the ray extra); "" = none. The same games.
+    ray: str = ""
+    # Who answers the recorded seats' questions: "search" (the searching agent, whose
+    # answers are also the labels) or "distilled" (DAgger: the faction's best distilled
+    # player plays and the search only labels the positions it reaches).
+    play: str = "search"
+    # The searching agent: an mcts spec without seed or net (the loop sets them).
+    search: str = "mcts:iters=16:topk=3:horizon=1"
+    # Score the search's cut rollouts with the best trained value head (net=FILE, once
+    # one is trained); needs a search horizon >= 1.
+    value_in_search: bool = True
+    # ...and only while that value head predicted the last iteration's new games at
+    # least as well as the projected VP (value MSE).
+    value_gate: bool = True
+    value_hidden: int = 64  # a new value head's hidden units
+    # Iterations whose rows are trained on (the replay buffer).
+    buffer_iterations: int = 3
+    # Each iteration's network starts from the faction's best network ("best") or from
+    # its starting network ("start": one training on the whole buffer, each row fitted
+    # `epochs` times in all; the recipe of the shipped rerank networks).
+    train_from: str = "best"
+    # The form the distilled policy plays in (the gate's player): "learned" (the
+    # network's most likely legal action everywhere, learned:FILE) or "rerank" (the
+    # heuristic, the network choosing among the search's root candidates at the
+    # searched questions, rerank:net=FILE; the policy then learns those decisions only).
+    distilled: str = "learned"
+    # With distilled = "rerank": 0 = a cross-entropy to the search's choice; k > 0 = the
+    # candidates' logits regress their measured advantages times k
+    # (training.expert.advantage_loss; the recipe of the shipped rerank networks: 100).
+    advantage_scale: float = 0.0
+    # With distilled = "rerank": the rerank player's margin (how much another
+    # candidate's logit must beat the heuristic's choice by), in the gate and in play.
+    rerank_margin: float = 0.0
+
+    # ---------------------------------------------------------------- bookkeeping
+    eval_every: int = 500_000  # learned decisions between evaluations (also at each invocation's start and end)
+    checkpoint_every_s: float = 120.0  # seconds between checkpoints (and one at the end)
+    checkpoint_every: int = 5  # RLlib: iterations between checkpoints (and the last)
 
     def __post_init__(self) -> None:
-        if self.vec_env not in ("dummy", "subproc"):
-            raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
-        if self.reward_mode not in ("win", "vp_margin", "faction"):
-            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
+        for name, by_kind in DEFAULTS.items():
+            if getattr(self, name) is None and self.kind in by_kind:
+                setattr(self, name, by_kind[self.kind])
         from singapore_env.engine.config import RULESETS
 
         if self.ruleset not in RULESETS:
             raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        if self.seed < 0:
+            raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
+        getattr(self, f"_check_{self.kind}")()
+
+    @property
+    def kind(self) -> str:
+        """The kind of run: ``backend``, or the native backend's ``algorithm``."""
+        return run_kind(self.backend, self.algorithm)
+
+    # ---------------------------------------------------------------- checks by run
+    def _at_least(self, low: int, *names: str) -> None:
+        for name in names:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise TrainConfigError(f"{name} must be >= {low} (an integer), got {value!r}")
+
+    def _check_hidden(self) -> None:
+        if (not isinstance(self.hidden, list) or not self.hidden
+                or not all(isinstance(h, int) and h > 0 for h in self.hidden)):
+            raise TrainConfigError(f"hidden must be a list of positive widths, got {self.hidden!r}")
+        if self.activation not in ("tanh", "relu"):
+            raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
+
+    def _check_teacher(self) -> None:
+        from agents.registry import make_agent
+
+        try:
+            make_agent(self.teacher)
+        except (ValueError, FileNotFoundError) as exc:
+            raise TrainConfigError(f"teacher: {exc}") from None
+
+    def _check_selfplay(self) -> None:
+        from singapore_env.vector import ENGINES
+
+        if self.engine not in ENGINES:
+            raise TrainConfigError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
+        if self.engine == "native":
+            from singapore_env.native import NativeUnavailable, require
+
+            try:
+                require()
+            except NativeUnavailable as exc:
+                raise TrainConfigError(f"engine = \"native\": {exc}; or set "
+                                       f"engine = \"python\" (the same games, slower)") from None
+        if self.network not in ("flat", "pointer"):
+            raise TrainConfigError(f"network must be 'flat' or 'pointer', got {self.network!r}")
+        if self.network == "pointer":
+            if self.engine == "python" and self.workers > 1:
+                raise TrainConfigError("network = \"pointer\" reads the candidate features "
+                                       "of the games in this process: engine = \"native\", "
+                                       "or workers = 0")
+            if self.imitation_games:
+                raise TrainConfigError("imitation_games warm-starts the flat network only "
+                                       "(network = \"flat\"); the pointer network starts "
+                                       "from a pointer actor with init")
+        self._check_league()
+        self._check_hidden()
+        self._at_least(1, "num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",
+                       "pool_size", "eval_every", "eval_games", "embed_dim")
+        self._at_least(0, "workers", "total_decisions", "imitation_games", "imitation_epochs")
+        if not (0 <= self.past_self_share <= 1 and 0 <= self.gamma <= 1
+                and 0 <= self.gae_lambda <= 1 and 0 <= self.league_share <= 1):
+            raise TrainConfigError("past_self_share, league_share, gamma and gae_lambda "
+                                   "must be in [0, 1]")
+        if self.past_self_share + self.league_share > 1:
+            raise TrainConfigError("past_self_share + league_share must be at most 1")
+        if not self.pfsp_power >= 0:
+            raise TrainConfigError(f"pfsp_power must be >= 0, got {self.pfsp_power}")
+        if not (self.learning_rate > 0 and self.clip_range > 0 and self.max_grad_norm > 0
+                and self.checkpoint_every_s > 0):
+            raise TrainConfigError("learning_rate, clip_range, max_grad_norm and "
+                                   "checkpoint_every_s must be > 0")
+        if self.init and self.imitation_games:
+            raise TrainConfigError("give init or imitation_games, not both")
+        if self.imitation_games:
+            self._check_teacher()
+        if self.init and not all((Path(self.init) / f"{f}.npz").exists() for f in FACTIONS):
+            raise TrainConfigError(f"init: {self.init} must hold british.npz and malay.npz")
+
+    def _check_league(self) -> None:
+        """Every league spec names an agent (one that plays native games on the native
+        engine); a league share needs a league."""
+        from agents.registry import make_agent
+
+        if not isinstance(self.league, list) or not all(isinstance(x, str) for x in self.league):
+            raise TrainConfigError(f"league must be a list of agent specs, got {self.league!r}")
+        if self.league_share and not self.league:
+            raise TrainConfigError("league_share > 0 needs agent specs in league")
+        for spec in self.league:
+            try:
+                agent = make_agent(spec)
+            except (ValueError, FileNotFoundError) as exc:
+                raise TrainConfigError(f"league: {exc}") from None
+            if self.engine == "native" and not agent.plays_native:
+                raise TrainConfigError(f"league: {spec!r} does not play native games; "
+                                       f"engine = \"python\" plays it")
+
+    def _check_dagger(self) -> None:
+        self._at_least(1, "iterations", "games", "epochs", "minibatch_size", "workers")
+        if not (0 <= self.beta <= 1 and self.learning_rate > 0):
+            raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
+        self._check_teacher()
+        for faction in FACTIONS:
+            load_student(Path(self.init) / f"{faction}.npz")
+
+    def _check_lookahead_value(self) -> None:
+        self._at_least(1, "iterations", "games", "job_games", "epochs", "minibatch_size",
+                       "workers")
+        if self.games > LOOKAHEAD_FACTION_SEEDS:
+            raise TrainConfigError(f"games must be <= {LOOKAHEAD_FACTION_SEEDS:,}")
+        if not (0 <= self.explore <= 1 and self.learning_rate > 0):
+            raise TrainConfigError("explore must be in [0, 1] and learning_rate > 0")
+        from agents.learned import load_value_nets
+
+        for folder, need_value in ((self.student, False), (self.init, True)):
+            try:
+                nets = load_value_nets(Path(folder), need_value=need_value)
+            except (OSError, ValueError) as exc:
+                raise TrainConfigError(f"{folder}: {exc}") from None
+            if folder == self.student and any(n.meta.get("candidate_prior")
+                                               for n in nets.values()):
+                raise TrainConfigError(f"student: {folder} reads a heuristic prior's scores")
+
+    def _check_expert(self) -> None:
+        self._at_least(1, "iterations", "games_per_iteration", "workers", "embed_dim",
+                       "value_hidden", "buffer_iterations", "epochs", "minibatch_size",
+                       "eval_games")
+        for name, value, known in (("play", self.play, PLAYS),
+                                   ("train_from", self.train_from, TRAIN_FROM),
+                                   ("distilled", self.distilled, DISTILLED)):
+            if value not in known:
+                raise TrainConfigError(f"{name} must be one of {', '.join(known)}, got {value!r}")
+        if not (self.learning_rate > 0 and self.advantage_scale >= 0 and self.rerank_margin >= 0):
+            raise TrainConfigError("learning_rate must be > 0; advantage_scale and "
+                                   "rerank_margin >= 0")
+        if (not isinstance(self.factions, list) or not self.factions
+                or len(set(self.factions)) != len(self.factions)
+                or not set(self.factions) <= set(FACTIONS)):
+            raise TrainConfigError(f"factions must be a list of distinct names among "
+                                   f"{', '.join(FACTIONS)}, got {self.factions!r}")
+        if self.advantage_scale > 0 and self.distilled != "rerank":
+            raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
+                                   "fits the logits of the search's candidates)")
+        if self.rerank_margin > 0 and self.distilled != "rerank":
+            raise TrainConfigError("rerank_margin > 0 needs distilled = \"rerank\" (the "
+                                   "margin of the rerank player)")
+        self._check_hidden()
+        self._check_search()
+        self._check_init()
+
+    def _check_search(self) -> None:
+        from agents.registry import AgentSpec
+
+        try:
+            spec = AgentSpec.parse(self.search)
+            if spec.name != "mcts" or spec.target is not None:
+                raise ValueError("the searching agent must be an mcts spec")
+            if {"net", "seed"} & set(spec.params):
+                raise ValueError("the loop sets net (value_in_search) and the seeds itself")
+            agent = self.search_agent()
+        except ValueError as exc:
+            raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
+        if self.value_in_search and not agent.horizon:
+            raise TrainConfigError("value_in_search needs a search with horizon >= 1 "
+                                   "(the value head scores the rollouts cut there)")
+
+    def _check_init(self) -> None:
+        if self.init in INITS:
+            return
+        if not Path(self.init).is_dir():
+            raise TrainConfigError(f"init must be one of {', '.join(INITS)} or a folder "
+                                   f"holding british.npz and malay.npz, got {self.init!r}")
+        try:
+            self.initial_actors()
+        except (OSError, ValueError) as exc:
+            raise TrainConfigError(f"init = {self.init!r}: {exc}") from None
+
+    def _check_sb3(self) -> None:
+        if self.vec_env not in ("dummy", "subproc"):
+            raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
+        if self.reward_mode not in ("win", "vp_margin", "faction"):
+            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
         self._check_rules()
         if self.partner not in PARTNERS:
             raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
-        if self.policy not in ("mlp", "pointer"):
-            raise TrainConfigError(f"policy must be 'mlp' or 'pointer', got {self.policy!r}")
+        if self.network not in ("flat", "pointer"):
+            raise TrainConfigError(f"network must be 'flat' or 'pointer', got {self.network!r}")
         from agents.priors import PRIORS
 
-        if self.candidate_prior and (self.policy != "pointer"
+        if self.candidate_prior and (self.network != "pointer"
                                      or self.candidate_prior not in PRIORS):
             raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)} "
-                                   f"(pointer policy only), got {self.candidate_prior!r}")
-        if self.activation not in ("tanh", "relu"):
-            raise TrainConfigError(f"unknown activation {self.activation!r}")
-        if not (0 <= self.p_frozen <= 1 and 0 <= self.p_heuristic <= 1
-                and self.p_frozen + self.p_heuristic <= 1):
-            raise TrainConfigError("p_frozen and p_heuristic must be probabilities summing <= 1")
-        for name in ("phases", "timesteps_per_phase", "n_envs", "n_steps", "batch_size",
-                     "n_epochs", "pool_size", "torch_threads", "bc_epochs", "bc_batch_size", "embed_dim",
-                     "dagger_games"):
-            if getattr(self, name) < 1:
-                raise TrainConfigError(f"{name} must be >= 1")
-        if self.bc_games < 0 or self.dagger_rounds < 0:
-            raise TrainConfigError("bc_games and dagger_rounds must be >= 0")
-        if not (0 <= self.bc_holdout < 1 and self.bc_lr > 0):
-            raise TrainConfigError("bc_holdout must be in [0, 1) and bc_lr > 0")
+                                   f"(pointer network only), got {self.candidate_prior!r}")
+        self._check_hidden()
+        if not (0 <= self.past_self_share <= 1 and 0 <= self.heuristic_share <= 1
+                and self.past_self_share + self.heuristic_share <= 1):
+            raise TrainConfigError("past_self_share and heuristic_share must be probabilities "
+                                   "summing <= 1")
+        self._at_least(1, "phases", "timesteps_per_phase", "num_games", "rollout_steps",
+                       "minibatch_size", "epochs", "pool_size", "torch_threads",
+                       "imitation_epochs", "imitation_minibatch_size", "embed_dim",
+                       "dagger_games")
+        self._at_least(0, "imitation_games", "dagger_rounds")
+        if not (0 <= self.imitation_holdout < 1 and self.imitation_learning_rate > 0):
+            raise TrainConfigError("imitation_holdout must be in [0, 1) and "
+                                   "imitation_learning_rate > 0")
 
-    @classmethod
-    def load(cls, path: str | Path | None = None, **overrides) -> "TrainConfig":
-        """Read a TOML file (or nothing) and apply keyword overrides."""
-        return build(cls, read_toml(path), overrides)
+    def _check_rllib(self) -> None:
+        if self.reward_mode not in ("win", "vp_margin", "faction"):
+            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
+        self._check_hidden()
+        self._at_least(1, "iterations", "games_per_worker", "train_batch_size",
+                       "minibatch_size", "epochs", "checkpoint_every")
+        self._at_least(0, "workers", "eval_games")
 
     def _check_rules(self) -> None:
         from singapore_env.engine.config import ConfigError
@@ -174,6 +541,7 @@ class TrainConfig:
         except (ConfigError, ContentError, TypeError) as exc:
             raise TrainConfigError(str(exc)) from None
 
+    # ---------------------------------------------------------------- derived
     def rules(self):
         """The engine's :class:`~singapore_env.engine.config.RulesConfig` of this run."""
         from singapore_env.engine.config import RulesConfig
@@ -191,14 +559,93 @@ class TrainConfig:
         return self.data
 
     def imitation(self):
-        """The imitation stage's settings (:class:`training.imitation.ImitationSettings`)."""
+        """The sb3 imitation stage's settings (:class:`training.imitation.ImitationSettings`)."""
         from .imitation import ImitationSettings
 
-        return ImitationSettings(self.bc_games, self.bc_epochs, self.bc_lr, self.bc_batch_size,
-                                 self.bc_holdout, self.dagger_rounds, self.dagger_games)
+        return ImitationSettings(self.imitation_games, self.imitation_epochs,
+                                 self.imitation_learning_rate, self.imitation_minibatch_size,
+                                 self.imitation_holdout, self.dagger_rounds, self.dagger_games)
 
+    def env_config(self) -> dict:
+        """The keyword arguments of the RLlib env (:class:`training.rllib_env.RllibSingaporeEnv`)."""
+        return {"ruleset": self.ruleset, "slavery": self.slavery,
+                "reward_mode": self.reward_mode}
+
+    @property
+    def faction_ids(self) -> list[int]:
+        """The indices of ``factions``, in the order of FACTIONS."""
+        return [f for f, name in enumerate(FACTIONS) if name in self.factions]
+
+    def search_spec(self, network: str | Path, value_trained: bool):
+        """The searching agent's :class:`~agents.registry.AgentSpec` for one faction
+        whose best network is the file ``network`` (its value head trained or not):
+        with ``net=FILE`` when the value head scores the search's cut rollouts."""
+        from agents.registry import AgentSpec
+
+        spec = AgentSpec.parse(self.search)
+        if self.value_in_search and value_trained:
+            return spec.with_params(net=str(network))
+        return spec
+
+    def player_spec(self, network: str | Path):
+        """The :class:`~agents.registry.AgentSpec` of the distilled policy in the file
+        ``network`` (the gate's player): ``learned:FILE``, or ``rerank:net=FILE`` with
+        the search's candidates."""
+        from agents.registry import AgentSpec
+
+        if self.distilled == "learned":
+            return AgentSpec("learned", target=str(network))
+        search = self.search_agent()
+        margin = {"margin": self.rerank_margin} if self.rerank_margin else {}
+        return AgentSpec("rerank", {"net": str(network), "topk": search.topk,
+                                    "gap": search.gap, **margin})
+
+    def search_agent(self):
+        """The searching agent of the ``search`` spec (before the loop's additions)."""
+        from agents.registry import make_agent
+
+        return make_agent(self.search)
+
+    def initial_actors(self) -> dict | None:
+        """Faction index -> the numpy pointer actor to start from (None for scratch);
+        ValueError for a file that is missing, not a pointer policy, or of another
+        observation size."""
+        from agents.learned import NumpyPolicy
+        from agents.pointer_actor import PointerActor
+        from agents.reference import POLICY_DIR
+
+        from .policy_value import network_dims
+
+        if self.init == "scratch":
+            return None
+        folder = POLICY_DIR if self.init == "reference" else Path(self.init)
+        dims = network_dims(self.rules())
+        actors = {}
+        for f, name in enumerate(FACTIONS):
+            path = folder / f"{name}.npz"
+            if not path.exists():
+                raise ValueError(f"no checkpoint {path}")
+            actor = NumpyPolicy.load(path)
+            if not isinstance(actor, PointerActor):
+                raise ValueError(f"{path} is not a pointer policy (expert iteration trains "
+                                 f"the action-aware pointer network)")
+            size = int(actor.layers[0][0].shape[0]) - 4
+            if (size, actor.n_actions) != (dims["obs_dim"], dims["n_actions"]):
+                raise ValueError(f"{path} reads {size} observation values and "
+                                 f"{actor.n_actions} actions; the {self.ruleset} ruleset "
+                                 f"has {dims['obs_dim']} and {dims['n_actions']}")
+            actors[f] = actor
+        return actors
+
+    # ---------------------------------------------------------------- files
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        """The keys this run reads (with ``backend``, and ``algorithm`` on the native
+        backend) and their values: what ``config.json`` holds."""
+        head = {"backend": self.backend}
+        if self.backend == "native":
+            head["algorithm"] = self.algorithm
+        return {**head, **{k: getattr(self, k) for k in KEYS[self.kind]}}
 
     def save(self, path: str | Path) -> None:
+        """Write :meth:`to_dict` as JSON to ``path``."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True))

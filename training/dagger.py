@@ -3,7 +3,7 @@
 
 Starting from a pointer actor per faction (``init``: ``learned:pure``'s network, which
 reads the observation and per-action candidate features, never a heuristic), each of
-``rounds`` rounds, for each faction:
+``iterations`` rounds, for each faction:
 
 1. **Label**: ``games`` games, the faction's two seats playing the current student's
    choice, or the teacher's with probability ``beta`` (a decision at a time), the other
@@ -30,9 +30,7 @@ the faction, so the result does not depend on ``workers``.
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -40,79 +38,14 @@ import numpy as np
 
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config_base import TrainConfigError, build, read_toml
+from .config import TrainConfig, load_student
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 
-ALGORITHM = "dagger"
 PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
 
 
-@dataclass
-class DaggerConfig:
-    """Pointer students imitate a teacher on the states they reach themselves."""
-
-    seed: int = 0  # seeds the games, the mixing draws and the fits
-    ruleset: str = "standard"  # the rules the games are played by
-    init: str = "agents/policies/pure"  # folder with british.npz / malay.npz pointer actors to start from
-    teacher: str = "rerank:net=default"  # agent spec whose choices are the labels
-    rounds: int = 2  # label-and-fit rounds
-    games: int = 2000  # games per round and faction
-    beta: float = 0.5  # chance that a decision plays the teacher's choice (else the student's)
-    epochs: int = 4  # passes over the labelled decisions per fit
-    learning_rate: float = 1e-4  # Adam's step size
-    minibatch_size: int = 256  # decisions per gradient step
-    workers: int = 2  # processes running the two factions' jobs
-
-    def __post_init__(self) -> None:
-        from singapore_env.engine.config import RULESETS
-
-        if self.ruleset not in RULESETS:
-            raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        for name in ("rounds", "games", "epochs", "minibatch_size", "workers"):
-            if getattr(self, name) < 1:
-                raise TrainConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.seed < 0:
-            raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
-        if not (0 <= self.beta <= 1 and self.learning_rate > 0):
-            raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
-        from agents.registry import make_agent
-
-        try:
-            make_agent(self.teacher)
-        except (ValueError, FileNotFoundError) as exc:
-            raise TrainConfigError(f"teacher: {exc}") from None
-        for faction in FACTIONS:
-            _load_student(Path(self.init) / f"{faction}.npz")
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-
-def load_dagger_config(path: str | Path | None = None, **overrides) -> DaggerConfig:
-    """The :class:`DaggerConfig` of a TOML file (``algorithm = "dagger"``)."""
-    data = read_toml(path)
-    if data.pop("algorithm", ALGORITHM) != ALGORITHM:
-        raise TrainConfigError(f"{path}: not a DAgger config (algorithm = \"{ALGORITHM}\")")
-    return build(DaggerConfig, data, overrides)
-
-
-def _load_student(path: Path):
-    from agents.learned import NumpyPolicy
-    from agents.pointer_actor import PointerActor
-
-    if not path.exists():
-        raise TrainConfigError(f"init: no pointer actor at {path}")
-    actor = NumpyPolicy.load(path)
-    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
-        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
-    if actor.meta.get("candidate_prior"):
-        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
-                               f"prior's scores; a student reads no heuristic input")
-    return actor
-
-
-def label(cfg: DaggerConfig, student_path: Path, faction: int, seed: int,
+def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
           engine: str | None = None):
     """One round's labelled decisions of ``faction`` (:class:`DecisionRows`), played on
     ``engine`` (default: native where the module is built and the teacher has a native
@@ -126,7 +59,7 @@ def label(cfg: DaggerConfig, student_path: Path, faction: int, seed: int,
     from .pointer_rows import RowWriter
 
     config = RulesConfig.named(cfg.ruleset)
-    student = _load_student(student_path)
+    student = load_student(student_path)
     teacher = make_agent(cfg.teacher, seed=seed)
     opponent = HeuristicAgent(seed=seed)
     engine = engine or default_engine([teacher, opponent], [config])[0]
@@ -151,7 +84,7 @@ def label(cfg: DaggerConfig, student_path: Path, faction: int, seed: int,
     return writer.rows()
 
 
-def fit(cfg: DaggerConfig, init: Path, rows, seed: int) -> tuple:
+def fit(cfg: TrainConfig, init: Path, rows, seed: int) -> tuple:
     """A student from the actor at ``init`` fitted to ``rows``: ``(actor, agreement
     before, agreement after)``, agreement with the labels on a held-out twentieth."""
     import torch
@@ -163,7 +96,7 @@ def fit(cfg: DaggerConfig, init: Path, rows, seed: int) -> tuple:
     limit_threads()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    student = _load_student(init)
+    student = load_student(init)
     net = PointerActorCritic.from_actor(student)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
     order = rng.permutation(len(rows))
@@ -192,7 +125,7 @@ def _agreement(net, rows, ids) -> float:
     return hits / max(len(ids), 1)
 
 
-def run_job(cfg: DaggerConfig, out: Path, round_: int, faction: int) -> dict:
+def run_job(cfg: TrainConfig, out: Path, round_: int, faction: int) -> dict:
     """Round ``round_`` of ``faction``: label (unless its rows are saved), then fit on
     every round's rows so far; its progress row."""
     from .pointer_rows import DecisionRows
@@ -226,12 +159,12 @@ def _run_job(args):
     return run_job(*args)
 
 
-def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
+def train(cfg: TrainConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
     """Run (or finish) every round in ``out``; the last round's students are copied to
     ``out/british.npz`` and ``out/malay.npz``."""
     out = claim_out_dir(out, cfg.to_dict())
     trained = False
-    for round_ in range(1, cfg.rounds + 1):
+    for round_ in range(1, cfg.iterations + 1):
         jobs = [(cfg, out, round_, f) for f in range(len(FACTIONS))
                 if not (out / f"round{round_}" / f"{FACTIONS[f]}.npz").exists()]
         if not jobs:
@@ -243,13 +176,11 @@ def train(cfg: DaggerConfig, out: str | Path, log: Callable[[str], None] = print
             log(f"round {row['round']} {row['faction']}: {row['rows']:,} decisions, "
                 f"agreement with the teacher {row['agreement_before']:.1%} -> "
                 f"{row['agreement']:.1%}")
-    publish_last_round(out, cfg.rounds, trained)
+    publish_last_round(out, cfg.iterations, trained)
 
 
-def run_cli(config_path: str, out: str | Path, *, seed: int | None = None,
-            log: Callable[[str], None] = print) -> None:
+def run_cli(cfg: TrainConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
     """``singapore-1819 train`` with a DAgger config."""
-    cfg = load_dagger_config(config_path, seed=seed)
     train(cfg, out, log)
     log(f"students: {out}/british.npz, {out}/malay.npz (learned:{out}/british.npz); "
         f"agreement per round: {out}/progress.csv")

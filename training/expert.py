@@ -62,7 +62,7 @@ from arena.summary import summarize
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config import TrainConfigError
-from .expert_config import ExpertConfig
+from .config import TrainConfig
 from .expert_data import SearchSamples, generate
 from .expert_plot import plot_progress
 from .progress import append_progress, read_progress
@@ -160,7 +160,7 @@ def advantage_loss(logits, candidates, advantages: np.ndarray, scale: float):
     return (err ** 2 * c).sum(1) / n[:, 0]
 
 
-def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
+def initial_network(cfg: TrainConfig, faction: int, actors: dict | None):
     """The starting network of ``faction``: the initial actor's weights (a new value
     head if it has none) or a new network, seeded from the run's seed."""
     import torch
@@ -170,7 +170,7 @@ def initial_network(cfg: ExpertConfig, faction: int, actors: dict | None):
     torch.manual_seed(stream_seed(cfg.seed, 3, faction))
     if actors is not None:
         return PolicyValueNet.from_actor(actors[faction], cfg.value_hidden)
-    return PolicyValueNet(**network_dims(cfg.rules()), net_arch=tuple(cfg.net_arch),
+    return PolicyValueNet(**network_dims(cfg.rules()), net_arch=tuple(cfg.hidden),
                           embed_dim=cfg.embed_dim, value_hidden=cfg.value_hidden)
 
 
@@ -207,7 +207,7 @@ def projected_mse(data: SearchSamples) -> float:
     return float(((projected_outcomes(data.obs["projected_vp"]) - data.outcomes) ** 2).mean())
 
 
-def _value_ok(cfg: ExpertConfig, best: int, row: dict, name: str) -> bool:
+def _value_ok(cfg: TrainConfig, best: int, row: dict, name: str) -> bool:
     """Whether the next iteration's search may use the faction's value head: a trained
     one (best >= 0) and, with ``value_gate``, the last measured best network predicted
     the last iteration's fresh games at least as well as the projected VP."""
@@ -229,7 +229,7 @@ def rate_vs_heuristic(spec: str, faction: int, games: int, seed: int, rules, *,
     return summarize(records)["win_rate_by_faction"][FACTIONS[faction]]
 
 
-def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
+def gate_rates(players: dict[int, str], cfg: TrainConfig) -> dict[int, dict]:
     """Faction -> its win rate (rate, ci95) with ``players[faction]`` on its seats and
     heuristic players on the others, on the gate's seeds, seat-swapped."""
     return {f: rate_vs_heuristic(spec, f, cfg.eval_games, gate_seed(cfg.seed), cfg.rules(),
@@ -237,7 +237,7 @@ def gate_rates(players: dict[int, str], cfg: ExpertConfig) -> dict[int, dict]:
             for f, spec in players.items()}
 
 
-def mirror_rates(cfg: ExpertConfig) -> dict[int, dict]:
+def mirror_rates(cfg: TrainConfig) -> dict[int, dict]:
     """Faction -> the heuristic mirror's win rate on the gate's seeds (seat-swapped)."""
     records = play_tables([Table(("heuristic",) * 4, cfg.rules())], cfg.eval_games,
                           gate_seed(cfg.seed), swap=True, workers=cfg.workers,
@@ -252,7 +252,7 @@ def _rate(row: dict) -> dict:
 
 
 # ---------------------------------------------------------------- files
-def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
+def check_out_dir(cfg: TrainConfig, out: Path) -> None:
     """Write ``config.json``, or refuse a folder holding a run of another config."""
     path = out / "config.json"
     mine = cfg.to_dict()
@@ -263,7 +263,7 @@ def check_out_dir(cfg: ExpertConfig, out: Path) -> None:
             theirs = None
         if not isinstance(theirs, dict) or theirs.get("algorithm") != "expert":
             raise TrainConfigError(f"{out} holds another kind of run ({path}); use another --out")
-        theirs = {**ExpertConfig().to_dict(), **theirs}  # a key added since: its default
+        theirs = {**TrainConfig(algorithm="expert").to_dict(), **theirs}  # a key added since: its default
         changed = sorted(k for k in set(mine) | set(theirs) if k not in RESUMABLE_KEYS
                          and mine.get(k) != theirs.get(k))
         if changed:
@@ -294,7 +294,7 @@ def _save_actor(actor, path: Path) -> None:
 
 
 # ---------------------------------------------------------------- the loop
-def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = print,
+def train(cfg: TrainConfig, out_dir: str | Path, log: Callable[[str], None] = print,
           progress: bool = False) -> Path:
     """Run (or resume) expert iteration; return the output folder. ``progress`` shows
     a bar over each iteration's games (games/s, ETA) on a terminal."""
@@ -406,7 +406,7 @@ def train(cfg: ExpertConfig, out_dir: str | Path, log: Callable[[str], None] = p
     return out
 
 
-def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict[int, Path],
+def _generate_rows(cfg: TrainConfig, k: int, specs: dict[int, str], files: dict[int, Path],
                    progress: bool, behaviour: dict[int, str] | None = None) -> None:
     """Play iteration ``k``'s games and save each searching faction's rows to its file
     (written whole or not at all); ``behaviour``: the players of ``play = "distilled"``.
@@ -422,7 +422,7 @@ def _generate_rows(cfg: ExpertConfig, k: int, specs: dict[int, str], files: dict
         tmp.replace(path)
 
 
-def _train_candidate(cfg: ExpertConfig, k: int, f: int, best: Path, start: Path,
+def _train_candidate(cfg: TrainConfig, k: int, f: int, best: Path, start: Path,
                      data_dir: Path, out: Path, value_in_search: int,
                      log: Callable[[str], None]) -> dict:
     """Train faction ``f``'s candidate of iteration ``k`` from the network ``start`` on
@@ -443,7 +443,7 @@ def _train_candidate(cfg: ExpertConfig, k: int, f: int, best: Path, start: Path,
                                    for j in range(max(0, k - cfg.buffer_iterations + 1), k)]
                                   + [new])
     del new  # the buffer holds a copy: one iteration less in memory while training
-    losses = train_network(net, buffer, cfg.epochs, cfg.lr, cfg.batch_size,
+    losses = train_network(net, buffer, cfg.epochs, cfg.learning_rate, cfg.minibatch_size,
                            stream_seed(cfg.seed, 4, k, f), cfg.distilled == "rerank",
                            cfg.advantage_scale)
     _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True}), out)

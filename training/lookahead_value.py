@@ -5,11 +5,11 @@
 question, the answer whose resulting position its faction's value network scores
 highest. This trainer fits those value networks on the positions that the lookahead
 player's own answers lead to, against heuristic opponents: a step of policy iteration
-with a learned evaluation. Each of ``rounds`` rounds, for each faction:
+with a learned evaluation. Each of ``iterations`` rounds, for each faction:
 
 1. **Play**: ``games`` games, the faction's two seats played by the lookahead player
    (the ``student`` pair with the current value networks: ``init``'s value heads in the
-   first round, the previous round's after; with ``rollout`` false it reads the value
+   first round, the previous round's after; with ``lookahead_rollout`` false it reads the value
    right after each answer instead of rolling on), the other faction's by two heuristic
    players. On each main Action question with more than one answer, with probability
    ``explore`` a random one of the student's proposals is played instead of the
@@ -36,7 +36,6 @@ folder, a run goes on from the first file that is missing.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +46,7 @@ import numpy as np
 from agents.pointer_actor import VALUE_KEYS, PointerActor
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config_base import TrainConfigError, build, read_toml
+from .config import LOOKAHEAD_FACTION_SEEDS as FACTION_SEEDS, TrainConfig
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 from .sparse_rows import SparseRows
@@ -55,60 +54,10 @@ from .sparse_rows import SparseRows
 ALGORITHM = "lookahead_value"
 PROGRESS_FIELDS = ["round", "faction", "positions", "held_out_bce_init", "held_out_bce",
                    "seconds"]
-#: Game seeds of one round's faction, apart from the next round's or faction's.
-FACTION_SEEDS, ROUND_SEEDS = 100_000, 200_000
+#: Game seeds of one round, apart from the next round's (a faction's: FACTION_SEEDS).
+ROUND_SEEDS = 2 * FACTION_SEEDS
 #: Share of the games (the last ones) whose positions are held out of a fit.
 HELD_OUT = 7
-
-
-@dataclass
-class LookaheadValueConfig:
-    """Value networks for a lookahead pair, fitted on its own games' outcomes."""
-
-    seed: int = 0  # the first game seed: job j of round r and faction f starts at seed + 200,000 (r - 1) + 100,000 f + job_games j
-    student: str = "agents/policies/pure"  # folder with the student pair (british.npz, malay.npz)
-    init: str = "agents/policies/rerank"  # folder with the pointer actors whose trunk and value head start each fit
-    rounds: int = 1  # play-and-fit rounds (a second measured no gain)
-    games: int = 6000  # games per round and faction
-    job_games: int = 1000  # games per job (a worker's unit)
-    explore: float = 0.4  # chance that an Action question plays a random proposal
-    rollout: bool = True  # the playing lookahead rolls on to the seat's Action question after next before it reads the value (agents/lookahead.py)
-    epochs: int = 5  # passes over the positions per fit
-    learning_rate: float = 1e-4  # Adam's step size
-    minibatch_size: int = 512  # positions per gradient step
-    workers: int = 2  # processes playing the jobs and running the two fits
-
-    def __post_init__(self) -> None:
-        for name in ("rounds", "games", "job_games", "epochs", "minibatch_size", "workers"):
-            if getattr(self, name) < 1:
-                raise TrainConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.games > FACTION_SEEDS or self.seed < 0:
-            raise TrainConfigError(f"games must be <= {FACTION_SEEDS:,} and seed >= 0")
-        if not (0 <= self.explore <= 1 and self.learning_rate > 0):
-            raise TrainConfigError("explore must be in [0, 1] and learning_rate > 0")
-        from agents.learned import load_value_nets
-
-        for folder, need_value in ((self.student, False), (self.init, True)):
-            try:
-                nets = load_value_nets(Path(folder), need_value=need_value)
-            except (OSError, ValueError) as exc:
-                raise TrainConfigError(f"{folder}: {exc}") from None
-            if folder == self.student and any(n.meta.get("candidate_prior")
-                                               for n in nets.values()):
-                raise TrainConfigError(f"student: {folder} reads a heuristic prior's scores")
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-
-def load_lookahead_value_config(path: str | Path | None = None,
-                                **overrides) -> LookaheadValueConfig:
-    """The :class:`LookaheadValueConfig` of a TOML file (``algorithm = "lookahead_value"``)."""
-    data = read_toml(path)
-    if data.pop("algorithm", ALGORITHM) != ALGORITHM:
-        raise TrainConfigError(f"{path}: not a lookahead value config "
-                               f"(algorithm = \"{ALGORITHM}\")")
-    return build(LookaheadValueConfig, data, overrides)
 
 
 @dataclass
@@ -145,7 +94,7 @@ class Positions:
                      for k in ("projected_vp", "outcomes", "games")))
 
 
-def job_seed(cfg: LookaheadValueConfig, round_: int, faction: int, job: int) -> int:
+def job_seed(cfg: TrainConfig, round_: int, faction: int, job: int) -> int:
     """The first game seed of a job (also its exploration draws' seed)."""
     return (cfg.seed + ROUND_SEEDS * (round_ - 1) + FACTION_SEEDS * faction
             + cfg.job_games * job)
@@ -202,7 +151,7 @@ def play(student: str, values: str, faction: int, first_seed: int, games: int,
                      np.array(outcomes, np.float32).reshape(-1, 2), np.array(seeds, np.int64))
 
 
-def fit(cfg: LookaheadValueConfig, init: Path, positions: Positions, seed: int) -> tuple:
+def fit(cfg: TrainConfig, init: Path, positions: Positions, seed: int) -> tuple:
     """A value network from the pointer actor at ``init`` fitted to ``positions``:
     ``(actor, held-out cross-entropy of init's head, of the fit's)``; the actor holds the
     trunk and the value head (``meta["value_only"]``)."""
@@ -302,12 +251,12 @@ def _fit_job(args) -> dict:
             "seconds": round(time.perf_counter() - started, 1)}
 
 
-def train(cfg: LookaheadValueConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
+def train(cfg: TrainConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
     """Run (or finish) every round in ``out``; the last round's value networks are copied
     to ``out/british.npz`` and ``out/malay.npz``."""
     out = claim_out_dir(out, cfg.to_dict())
     trained = False
-    for round_ in range(1, cfg.rounds + 1):
+    for round_ in range(1, cfg.iterations + 1):
         here = out / f"round{round_}"
         here.mkdir(exist_ok=True)
         values = cfg.init if round_ == 1 else out / f"round{round_ - 1}"
@@ -315,7 +264,7 @@ def train(cfg: LookaheadValueConfig, out: str | Path, log: Callable[[str], None]
         if todo:
             log(f"round {round_}: {cfg.games} games a faction, value networks from {values}")
         jobs = [(cfg.student, str(values), f, job_seed(cfg, round_, f, j),
-                 min(cfg.job_games, cfg.games - j * cfg.job_games), cfg.explore, cfg.rollout)
+                 min(cfg.job_games, cfg.games - j * cfg.job_games), cfg.explore, cfg.lookahead_rollout)
                 for f in todo for j in range(-(-cfg.games // cfg.job_games))]
         played = run_jobs(_play_job, jobs, cfg.workers)
         for f in todo:
@@ -330,13 +279,11 @@ def train(cfg: LookaheadValueConfig, out: str | Path, log: Callable[[str], None]
             log(f"round {row['round']} {row['faction']}: {row['positions']:,} positions, "
                 f"held-out cross-entropy {row['held_out_bce_init']:.4f} -> "
                 f"{row['held_out_bce']:.4f}")
-    publish_last_round(out, cfg.rounds, trained)
+    publish_last_round(out, cfg.iterations, trained)
 
 
-def run_cli(config_path: str, out: str | Path, *, seed: int | None = None,
-            log: Callable[[str], None] = print) -> None:
+def run_cli(cfg: TrainConfig, out: str | Path, log: Callable[[str], None] = print) -> None:
     """``singapore-1819 train`` with a lookahead value config."""
-    cfg = load_lookahead_value_config(config_path, seed=seed)
     train(cfg, out, log)
     log(f"value networks: {out}/british.npz, {out}/malay.npz (agents/lookahead.py plays "
         f"them with the student pair {cfg.student})")

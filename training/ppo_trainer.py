@@ -30,8 +30,8 @@ import torch
 from singapore_env.engine.content import FACTIONS
 from singapore_env.vector import VectorEnv
 
+from .config import TrainConfig
 from .config_base import TrainConfigError
-from .ppo_config import SelfPlayConfig
 from .ppo_evaluate import evaluate, plot_curve, trim_progress, write_row
 from .ppo_league import pfsp_weights
 from .ppo_network import ActorCritic, PointerActorCritic, to_csr
@@ -40,7 +40,7 @@ from .ppo_rollout import Collector, Rollout
 CHECKPOINT = "checkpoint.pt"
 
 
-def new_network(cfg: SelfPlayConfig, obs_size: int, n_actions: int) -> ActorCritic:
+def new_network(cfg: TrainConfig, obs_size: int, n_actions: int) -> ActorCritic:
     """A network of ``cfg.network``: flat, or pointer (reading the rules-fact candidate
     features, :data:`singapore_env.candidates.RULES_FEATURES`)."""
     if cfg.network == "pointer":
@@ -82,7 +82,7 @@ def load_actor(net: ActorCritic, path: Path) -> None:
 
 
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
-               cfg: SelfPlayConfig, rng: np.random.Generator) -> dict:
+               cfg: TrainConfig, rng: np.random.Generator) -> dict:
     """PPO epochs over one faction's complete rows (:attr:`Rollout.ready`); mean
     entropy and losses of the last epoch."""
     ready = np.flatnonzero(r.ready[:r.n])
@@ -149,7 +149,7 @@ def imitate(trainer: "Trainer", log: Callable[[str], None]) -> None:
 class Trainer:
     """The state of a run: networks, optimizers, pool, counters; saved and restored."""
 
-    def __init__(self, cfg: SelfPlayConfig, out: Path):
+    def __init__(self, cfg: TrainConfig, out: Path):
         self.cfg, self.out = cfg, out
         probe = VectorEnv(1, cfg.ruleset, seed=0)
         self.obs_size, self.n_actions = probe.obs_size, probe.num_actions
@@ -192,9 +192,10 @@ class Trainer:
         if not path.exists():
             return False
         state = torch.load(path, weights_only=False)
-        if state["config"] != self.cfg.to_dict():
-            changed = sorted(k for k, v in self.cfg.to_dict().items()
-                             if state["config"].get(k) != v)
+        # a checkpoint from before the backend key was a native self-play run's
+        saved = {"backend": "native", "algorithm": "selfplay", **state["config"]}
+        if saved != self.cfg.to_dict():
+            changed = sorted(k for k, v in self.cfg.to_dict().items() if saved.get(k) != v)
             raise TrainConfigError(f"{self.out} holds a run of another configuration "
                                    f"(differs in {changed}); use another --out")
         for net, opt, s_net, s_opt in zip(self.nets, self.opts, state["nets"], state["opts"]):
@@ -279,7 +280,7 @@ class Trainer:
             del self.pool_ids[f][:-self.cfg.pool_size]
 
 
-def train(cfg: SelfPlayConfig, out: str | Path, seconds: float | None = None,
+def train(cfg: TrainConfig, out: str | Path, seconds: float | None = None,
           progress: bool = True, log: Callable[[str], None] = print,
           ray_address: str | None = None) -> dict:
     """Train (or continue) a run in ``out`` for ``seconds`` of wall time or until
@@ -365,7 +366,7 @@ class Evaluator:
     """Evaluations in one background process (the trainer goes on meanwhile; its rows
     reach ``progress.csv`` in order). The mirror is measured by the first one."""
 
-    def __init__(self, cfg: SelfPlayConfig, out: Path, trainer: Trainer):
+    def __init__(self, cfg: TrainConfig, out: Path, trainer: Trainer):
         import multiprocessing as mp
 
         self.cfg, self.out, self.trainer = cfg, out, trainer
@@ -410,14 +411,14 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _evaluate_job(policies, cfg: SelfPlayConfig, mirror: dict | None):
+def _evaluate_job(policies, cfg: TrainConfig, mirror: dict | None):
     """In the evaluation process: the rates, the mirror's and the seconds it took."""
     started = time.perf_counter()
     mirror = mirror or evaluate(None, cfg)
     return evaluate(policies, cfg), mirror, time.perf_counter() - started
 
 
-def _bar(progress: bool, cfg: SelfPlayConfig, start: int):
+def _bar(progress: bool, cfg: TrainConfig, start: int):
     if not progress:
         return None
     from tqdm import tqdm
@@ -426,15 +427,12 @@ def _bar(progress: bool, cfg: SelfPlayConfig, start: int):
                 desc="self-play", unit_scale=True, dynamic_ncols=True)
 
 
-def run_cli(config_path: str, out: str | Path, seconds: float | None, *,
-            seed: int | None = None, ruleset: str | None = None, progress: bool = True,
-            log: Callable[[str], None] = print, ray_address: str | None = None) -> None:
+def run_cli(cfg: TrainConfig, out: str | Path, seconds: float | None, *,
+            progress: bool = True, log: Callable[[str], None] = print,
+            ray_address: str | None = None) -> None:
     """``singapore-1819 train`` with a self-play config (``--ray``: the rollouts
     collected on that Ray cluster): train, then say where the actors and the curve
     are."""
-    from .ppo_config import load_selfplay_config
-
-    cfg = load_selfplay_config(config_path, seed=seed, ruleset=ruleset)
     try:
         c = train(cfg, out, seconds=seconds, progress=progress, log=log,
                   ray_address=ray_address)

@@ -29,11 +29,11 @@ from agents.threads import limit_threads
 from arena.runner import connect_ray
 
 from .export import mlp_actor_from_torch
-from .rllib_config import RllibConfig
+from .config import TrainConfig
 from .rllib_env import POLICIES, RllibSingaporeEnv, policy_of
 
 
-def build_config(cfg: RllibConfig):
+def build_config(cfg: TrainConfig):
     """The RLlib ``PPOConfig`` of a run."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -41,8 +41,8 @@ def build_config(cfg: RllibConfig):
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
         ActionMaskingTorchRLModule)
 
-    model = {"fcnet_hiddens": list(cfg.fcnet_hiddens),
-             "fcnet_activation": cfg.fcnet_activation,
+    model = {"fcnet_hiddens": list(cfg.hidden),
+             "fcnet_activation": cfg.activation,
              "head_fcnet_hiddens": [], "vf_share_layers": False}
     modules = {p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)
                for p in POLICIES}
@@ -52,14 +52,14 @@ def build_config(cfg: RllibConfig):
                          disable_env_checking=True)
             .multi_agent(policies=set(POLICIES), policy_mapping_fn=policy_of)
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
-            .env_runners(num_env_runners=cfg.num_env_runners,
-                         num_envs_per_env_runner=cfg.num_envs_per_env_runner,
+            .env_runners(num_env_runners=cfg.workers,
+                         num_envs_per_env_runner=cfg.games_per_worker,
                          num_cpus_per_env_runner=1)
             .training(train_batch_size_per_learner=cfg.train_batch_size,
-                      minibatch_size=cfg.minibatch_size, num_epochs=cfg.num_epochs,
-                      lr=cfg.lr, gamma=cfg.gamma, lambda_=cfg.lambda_,
-                      clip_param=cfg.clip_param, entropy_coeff=cfg.entropy_coeff,
-                      vf_loss_coeff=cfg.vf_loss_coeff)
+                      minibatch_size=cfg.minibatch_size, num_epochs=cfg.epochs,
+                      lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda,
+                      clip_param=cfg.clip_range, entropy_coeff=cfg.ent_coef,
+                      vf_loss_coeff=cfg.vf_coef)
             .debugging(seed=cfg.seed, log_level="ERROR"))
 
 
@@ -86,7 +86,7 @@ def _env_steps(result: dict) -> int:
                or result.get("num_env_steps_sampled_lifetime", 0))
 
 
-def train_rllib(cfg: RllibConfig, out_dir: str | Path, ray_address: str | None = None,
+def train_rllib(cfg: TrainConfig, out_dir: str | Path, ray_address: str | None = None,
                 log: Callable[[str], None] = print) -> dict:
     """Run (or resume) the configured training; returns the run's summary: paths of
     the exported actors, env steps, steps per second and the win rates against random."""
@@ -97,7 +97,7 @@ def train_rllib(cfg: RllibConfig, out_dir: str | Path, ray_address: str | None =
 
     started = not ray.is_initialized()  # a cluster started here is shut down at the end
     connect_ray(ray_address or "local",
-                **({} if ray_address else {"num_cpus": max(2, cfg.num_env_runners + 1)}))
+                **({} if ray_address else {"num_cpus": max(2, cfg.workers + 1)}))
     try:
         summary = _run(cfg, out, log)
     finally:
@@ -111,7 +111,7 @@ def train_rllib(cfg: RllibConfig, out_dir: str | Path, ray_address: str | None =
     return summary
 
 
-def _run(cfg: RllibConfig, out: Path, log) -> dict:
+def _run(cfg: TrainConfig, out: Path, log) -> dict:
     limit_threads()  # the learner in this process: one torch thread, as SB3 training
     algo = build_config(cfg).build_algo()
     ckpt = out.resolve() / "checkpoint"  # RLlib's checkpoint writer wants an absolute path
@@ -127,7 +127,7 @@ def _run(cfg: RllibConfig, out: Path, log) -> dict:
     return {"policies": paths, "iterations": algo.iteration, "progress": rows}
 
 
-def _iterate(algo, cfg: RllibConfig, ckpt: Path, progress: Path, log) -> list[dict]:
+def _iterate(algo, cfg: TrainConfig, ckpt: Path, progress: Path, log) -> list[dict]:
     rows = []
     new_file = not progress.exists()
     with progress.open("a", newline="") as fh:
@@ -158,7 +158,7 @@ def _iterate(algo, cfg: RllibConfig, ckpt: Path, progress: Path, log) -> list[di
     return rows
 
 
-def evaluate_vs_random(paths: dict[str, Path], cfg: RllibConfig) -> dict:
+def evaluate_vs_random(paths: dict[str, Path], cfg: TrainConfig) -> dict:
     """Each exported policy on both seats of its faction against two random players."""
     from agents.learned import LearnedAgent
     from agents.random_agent import RandomAgent

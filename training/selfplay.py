@@ -5,7 +5,7 @@ for ``timesteps_per_phase`` steps of its own decisions. Each episode of a phase 
 one opponent *pair* (both opponent seats played alike): two heuristics, or a frozen past
 policy of the other faction (the ``pool_size`` latest checkpoints), or random players,
 in the configured mix, so that training faces what evaluation faces. The learner plays
-both seats of its faction by default (``partner = "self"``). With ``bc_games`` the first
+both seats of its faction by default (``partner = "self"``). With ``imitation_games`` the first
 phase of each faction starts with the imitation stage (:mod:`training.imitation`).
 Every process runs numpy and torch on ``torch_threads`` (one) thread
 (:func:`agents.threads.limit_threads`).
@@ -93,11 +93,11 @@ def opponent_pool(cfg: TrainConfig, frozen: list[NumpyPolicy], seed: int) -> Poo
     """The opponents of one env: a pair drawn per episode (both opponent seats are
     played by the same player): a frozen policy, the heuristic or random play."""
     choices: list[tuple[float, Callable[[], Agent]]] = []
-    p_frozen = cfg.p_frozen if frozen else 0.0
+    p_frozen = cfg.past_self_share if frozen else 0.0
     for policy in frozen:
         choices.append((p_frozen / len(frozen), lambda policy=policy: LearnedAgent(
             policy, deterministic=cfg.frozen_greedy)))
-    p_heuristic = cfg.p_heuristic if frozen else cfg.p_heuristic + cfg.p_frozen
+    p_heuristic = cfg.heuristic_share if frozen else cfg.heuristic_share + cfg.past_self_share
     choices.append((p_heuristic, HeuristicAgent))
     choices.append((max(0.0, 1.0 - p_frozen - p_heuristic), RandomAgent))
     return PoolAgent(choices, seed)
@@ -129,7 +129,7 @@ def make_env_fn(cfg: TrainConfig, faction: str, pools: Pools, rank: int, phase: 
         return FactionEnv(faction=faction, seats="both" if partner is None else "one",
                           opponents=opponent_pool(cfg, frozen, seed * 7), partner=partner,
                           seed=seed, reward_mode=cfg.reward_mode, config=cfg.rules(),
-                          candidates=cfg.policy == "pointer",
+                          candidates=cfg.network == "pointer",
                           candidate_prior=cfg.candidate_prior or None, shaping=cfg.shaping,
                           shaping_gamma=cfg.gamma, content=cfg.content())
 
@@ -153,16 +153,16 @@ def _make_model(cfg: TrainConfig, vec_env, resume: Path | None, seed: int):
     if resume is not None and resume.exists():
         return MaskablePPO.load(resume, env=vec_env, device="cpu")
     activation = torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU
-    policy_kwargs = {"net_arch": list(cfg.net_arch), "activation_fn": activation}
+    policy_kwargs = {"net_arch": list(cfg.hidden), "activation_fn": activation}
     policy = "MlpPolicy"
-    if cfg.policy == "pointer":
+    if cfg.network == "pointer":
         from .pointer_policy import PointerPolicy
 
         policy, policy_kwargs["embed_dim"] = PointerPolicy, cfg.embed_dim
         policy_kwargs["candidate_prior"] = cfg.candidate_prior or None
     return MaskablePPO(
-        policy, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        policy, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.rollout_steps,
+        batch_size=cfg.minibatch_size, n_epochs=cfg.epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
         vf_coef=cfg.vf_coef, seed=seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs)
 
@@ -202,13 +202,13 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
 
     for phase in range(done, cfg.phases):
         faction = FACTIONS[phase % 2]
-        fns = [make_env_fn(cfg, faction, pools, rank, phase) for rank in range(cfg.n_envs)]
+        fns = [make_env_fn(cfg, faction, pools, rank, phase) for rank in range(cfg.num_games)]
         vec = SubprocVecEnv(fns) if cfg.vec_env == "subproc" else DummyVecEnv(fns)
         previous = [k for k in range(phase) if k % 2 == phase % 2]
         resume = ckpt_dir / f"{faction}_phase{previous[-1]}.zip" if previous else None
         model = _make_model(cfg, vec, resume, cfg.seed + phase)
         model.set_logger(configure_logger(str(out / "ppo" / f"phase{phase}_{faction}"), ["csv"]))
-        if resume is None and cfg.bc_games:
+        if resume is None and cfg.imitation_games:
             from .imitation import pretrain
 
             stats = pretrain(model, faction, cfg.imitation(), cfg.seed + phase,
