@@ -24,7 +24,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import agents.registry  # noqa: E402
-from training.dagger import DaggerConfig, label  # noqa: E402
+from training.config import TrainConfig  # noqa: E402
+from training.dagger import label  # noqa: E402
 
 STUDENT = Path("agents/policies/pure")
 
@@ -41,7 +42,8 @@ def measure(teacher: str, engine: str, games: int, faction: int) -> dict:
 
     agents.registry.make_agent = keep
     try:
-        cfg = DaggerConfig(seed=1, teacher=teacher, games=games, init=str(STUDENT))
+        cfg = TrainConfig(algorithm="dagger", seed=1, teacher=teacher, games=games,
+                          init=str(STUDENT))
         started = time.process_time()
         rows = label(cfg, STUDENT / ("british.npz", "malay.npz")[faction], faction, 7,
                      engine=engine)
