@@ -17,7 +17,7 @@ SHIPPED = {"demo.toml": "selfplay", "selfplay.toml": "selfplay", "zero.toml": "s
            "expert_tiny.toml": "expert", "rerank.toml": "expert",
            "rerank_malay.toml": "expert", "pure_dagger.toml": "dagger",
            "pure_value.toml": "lookahead_value", "pure.toml": "sb3",
-           "reference.toml": "sb3", "rllib.toml": "rllib"}
+           "reference.toml": "sb3", "sb3.toml": "sb3", "rllib.toml": "rllib"}
 
 
 def test_there_is_one_config_class_under_training():
@@ -90,3 +90,16 @@ def test_the_backend_option_overrides_the_config_s(tmp_path):
                                        "--out", str(tmp_path / "o"), "--phases", "2"])
     assert result.exit_code == 2
     assert "--phases: not an option of a run of kind 'expert'" in result.output
+
+
+def test_train_backend_sb3_trains_briefly_and_its_policies_play_as_learned(tmp_path):
+    out = tmp_path / "sb3"
+    result = CliRunner().invoke(main, [
+        "train", "--backend", "sb3", "--config", str(CONFIG_DIR / "sb3.toml"),
+        "--out", str(out), "--phases", "2", "--timesteps", "256", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    played = CliRunner().invoke(main, [
+        "simulate", "--players", f"learned:{out / 'british.npz'},random,"
+        f"learned:{out / 'malay.npz'},random", "--games", "1", "--no-progress"])
+    assert played.exit_code == 0, played.output
+    assert "games per second" in played.output
