@@ -66,6 +66,8 @@ def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict)
     for faction, shown in (("british", "British"), ("malay", "Malay")):
         mirror_rate = mirror["win_rate_by_faction"][faction]["rate"]
         assert comparison[faction]["mirror"]["rate"] == mirror_rate
+        assert any(x.startswith(f"| {shown} | mirror (the heuristic) | {100 * mirror_rate:.1f}% [")
+                   for x in lines[table:])
         for player in ("learned", "learned:pure-policy", "learned:pure"):
             name = (f"{player} British vs heuristic" if faction == "british"
                     else f"heuristic vs {player} Malay")
