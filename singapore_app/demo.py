@@ -4,7 +4,10 @@
 - ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
   ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
   ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
-- ``evaluation.json`` — every matchup's win rates with 95 % intervals, and ratings;
+- ``evaluation.json`` — every matchup's win rates with 95 % intervals, ratings, and
+  ``against_the_mirror``: the run's networks and the shipped ``learned:pure-policy`` and
+  ``learned:pure`` on each faction against two heuristics, next to the mirror on the same
+  seeds (:func:`against_the_mirror`);
 - ``faction_win_rates.png``;
 - ``expert/`` — a short expert-iteration run (``training/configs/expert_demo.toml``): its
   checkpoints, ``progress.csv`` and ``learning_curve.png``;
@@ -16,17 +19,19 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
+from agents.base import Agent
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent
 from agents.random_agent import RandomAgent
+from agents.registry import make_agent
 from singapore_env.engine.config import RulesConfig
-from singapore_env.engine.content import FACTIONS
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 from singapore_env.native import NativeUnavailable, require
 
-from arena.evaluate import run_matchup, write_json
-from arena.summary import openskill_ratings
+from arena.evaluate import MatchupResult, mirror_difference, run_matchup, write_json
+from arena.summary import faction_wins, openskill_ratings, rate
 from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
 from training.expert import train as train_expert
 from training.ppo_trainer import train
@@ -37,17 +42,39 @@ from .plots import plot_faction_win_rates
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 EXPERT_DEMO_CONFIG = CONFIG_DIR / "expert_demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
+#: The shipped learned players (:mod:`agents.reference`) the report plays against the
+#: heuristic next to the run's networks: the student policy alone, and looking ahead.
+SHIPPED_PLAYERS = ("learned:pure-policy", "learned:pure")
+#: The run's networks' name in the matchups (``learned British``, ``learned Malay``).
+RUN_PLAYER = "learned"
 
 
-def matchups(british: LearnedAgent, malay: LearnedAgent) -> dict[str, list]:
-    """Name -> agents by seat (LG, Resident, Temenggong, Sultan)."""
+def against_heuristic(player: str, faction: str) -> str:
+    """The name of the matchup of ``player`` on ``faction``'s two seats against two
+    heuristics."""
+    return (f"{player} British vs heuristic" if faction == "british"
+            else f"heuristic vs {player} Malay")
+
+
+def _seats(player: Agent, faction: str, opponent: Agent) -> list[Agent]:
+    """``player`` on ``faction``'s seats, ``opponent`` on the others'."""
+    return [player if SEAT_FACTION[p] == FACTIONS.index(faction) else opponent
+            for p in range(4)]
+
+
+def matchups(british: LearnedAgent, malay: LearnedAgent,
+             shipped: Sequence[Agent] = ()) -> dict[str, list]:
+    """Name -> agents by seat (LG, Resident, Temenggong, Sultan); each of ``shipped``
+    plays each faction against two heuristics."""
     r, h = RandomAgent(), HeuristicAgent()
     return {
         "learned British vs random": [british, british, r, r],
         "random vs learned Malay": [r, r, malay, malay],
-        "learned British vs heuristic": [british, british, h, h],
-        "heuristic vs learned Malay": [h, h, malay, malay],
+        against_heuristic(RUN_PLAYER, "british"): _seats(british, "british", h),
+        against_heuristic(RUN_PLAYER, "malay"): _seats(malay, "malay", h),
         "learned British vs learned Malay": [british, british, malay, malay],
+        **{against_heuristic(player.name, faction): _seats(player, faction, h)
+           for player in shipped for faction in FACTIONS},
         MIRROR_MATCHUP: [h, h, h, h],
         "heuristic vs random": [h, h, r, r],
         "random vs heuristic": [r, r, h, h],
@@ -110,8 +137,8 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
 
 def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
                  sections: list[str] = (), training: list[str] = ()) -> Path:
-    """``report.md`` of the demo in ``out``: ``training`` (markdown lines) first, then
-    the evaluation, then ``sections``."""
+    """``report.md`` of the demo in ``out``: ``training`` (markdown lines: the run and
+    its players next to the mirror) first, then the evaluation, then ``sections``."""
     games = next(iter(summaries.values()))["games"]
     lines = [
         "# 1819 Singapore — self-play demo report", "",
@@ -216,20 +243,79 @@ def _selfplay_config(path: str | Path, **overrides) -> TrainConfig:
 
 
 def evaluate_pair(run: Path, games: int, cfg: TrainConfig,
-                  log: Callable[[str], None] = print) -> tuple[dict, dict]:
-    """The actors of ``run`` in every matchup, on the same ``games`` seeds
-    (seat-swapped): the summaries by matchup name, and the OpenSkill ratings."""
-    british = LearnedAgent.load(run / "british.npz", name="learned British")
-    malay = LearnedAgent.load(run / "malay.npz", name="learned Malay")
-    results, summaries = [], {}
+                  log: Callable[[str], None] = print) -> dict[str, MatchupResult]:
+    """The actors of ``run`` and the :data:`SHIPPED_PLAYERS` in every matchup, on the
+    same ``games`` seeds (seat-swapped), each on the arena's default engine (native
+    where the module is built): the results by matchup name."""
+    british = LearnedAgent.load(run / "british.npz", name=f"{RUN_PLAYER} British")
+    malay = LearnedAgent.load(run / "malay.npz", name=f"{RUN_PLAYER} Malay")
+    shipped = [make_agent(spec) for spec in SHIPPED_PLAYERS]
+    results = {}
     rules = RulesConfig.named(cfg.ruleset)
-    for name, agents in matchups(british, malay).items():
-        result = run_matchup(agents, games, cfg.seed * 100, rules, swap=True)
-        results.append(result)
-        summaries[name] = result.summary()
-        b = summaries[name]["win_rate_by_faction"]["british"]["rate"]
+    for name, agents in matchups(british, malay, shipped).items():
+        results[name] = run_matchup(agents, games, cfg.seed * 100, rules, swap=True)
+        b = results[name].summary()["win_rate_by_faction"]["british"]["rate"]
         log(f"  {name}: British {_pct(b)}, Malay {_pct(1 - b)}")
-    return summaries, openskill_ratings([x for r in results for x in r.records])
+    return results
+
+
+def against_the_mirror(results: dict[str, MatchupResult],
+                       players: Sequence[str] = (RUN_PLAYER, *SHIPPED_PLAYERS)) -> dict:
+    """``{faction: {"mirror": rate, player: rate and "minus_mirror"}}`` from the
+    matchups of :func:`evaluate_pair`: the mirror's win rate of each faction, and each
+    of ``players`` on that faction's seats against two heuristics, its win rate and its
+    difference from the mirror, paired by seed
+    (:func:`arena.evaluate.mirror_difference`; rates as in the summaries)."""
+    mirror = results[MIRROR_MATCHUP].records
+    out: dict = {}
+    for faction in FACTIONS:
+        for player in players:
+            records = results[against_heuristic(player, faction)].records
+            paired = mirror_difference(records, mirror)
+            out.setdefault(faction, {"mirror": paired["mirror"][faction]})[player] = {
+                **rate(records, lambda r, f=faction: faction_wins(r, f)),
+                "minus_mirror": paired["minus_mirror"][faction]}
+    return out
+
+
+def _points(paired: dict) -> str:
+    low, high = paired["ci95"]
+    return f"{100 * paired['difference']:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+
+
+def mirror_section(comparison: dict, summaries: dict, run: Path,
+                   training_seconds: float) -> list[str]:
+    """The report's table of :func:`against_the_mirror` (``comparison``; ``summaries``:
+    the matchups' summaries by name): the run's networks (folder name relative to the
+    report: ``train``) and the shipped players against the heuristic, next to the
+    mirror on the same seeds."""
+    games = summaries[MIRROR_MATCHUP]["games"]
+    engines = " and ".join(sorted({s["engine"] for s in summaries.values()}))
+    names = {RUN_PLAYER: "this run's network (`learned:{run}/{faction}.npz`)",
+             **{p: f"`{p}` (shipped)" for p in SHIPPED_PLAYERS}}
+    lines = [
+        "## Learned players against the heuristic, next to the mirror", "",
+        f"Each learned player on its faction's two seats against two heuristics, on the "
+        f"same {games // 2} seeds (seat-swapped, {engines} engine) as the mirror; its "
+        "difference from the mirror is paired by seed (points, a t interval over the "
+        "seeds). `learned:pure-policy` is the shipped student policy alone (one forward "
+        "pass a decision, no heuristic input); `learned:pure` is the same policy looking "
+        "ahead on the main Action question (`docs/agents.md`). The shipped players were "
+        "trained for hours, in several stages (`docs/training.md`); this run's network "
+        f"had {training_seconds / 60:.1f} min.", "",
+        "| faction | player | wins against the heuristic [95% CI] "
+        "| minus the mirror, paired by seed [95% CI] |", "|---|---|---|---|",
+    ]
+    for faction, rows in comparison.items():
+        m = rows["mirror"]
+        lines.append(f"| {faction.capitalize()} | mirror (the heuristic) "
+                     f"| {_interval(m['rate'], *m['ci95'])} | |")
+        for player, name in names.items():
+            r = rows[player]
+            lines.append(f"| {faction.capitalize()} | "
+                         f"{name.format(run=run.name, faction=faction)} "
+                         f"| {_interval(r['rate'], *r['ci95'])} | {_points(r['minus_mirror'])} |")
+    return lines + [""]
 
 
 def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 30,
@@ -247,15 +333,21 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     counters = train(cfg, out / "train", seconds=seconds, progress=progress, log=log)
-    training = training_section(out / "train", cfg, counters, time.time() - t0)
+    training_seconds = time.time() - t0
+    training = training_section(out / "train", cfg, counters, training_seconds)
 
     log("evaluating...")
     t1 = time.time()
-    summaries, ratings = evaluate_pair(out / "train", games, cfg, log)
+    results = evaluate_pair(out / "train", games, cfg, log)
     eval_seconds = time.time() - t1
+    summaries = {name: result.summary() for name, result in results.items()}
+    ratings = openskill_ratings([x for r in results.values() for x in r.records])
+    comparison = against_the_mirror(results)
     write_json({"matchups": summaries, "ratings": ratings, "training": counters,
-                "eval_seconds": eval_seconds}, out / "evaluation.json")
+                "against_the_mirror": comparison, "eval_seconds": eval_seconds},
+               out / "evaluation.json")
     plot_faction_win_rates(summaries, out / "faction_win_rates.png")
+    training += mirror_section(comparison, summaries, out / "train", training_seconds)
     sections = []
     if expert_cfg:
         log("expert iteration...")

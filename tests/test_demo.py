@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from singapore_app import demo
 from singapore_app.cli import main
+from singapore_env import native
 from singapore_env.native import NativeUnavailable
 from training.progress import read_progress
 
@@ -43,11 +44,50 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     assert "(train/learning_curve.png)" in report and (out / "train/learning_curve.png").exists()
     assert "learned:train/british.npz" in report and (out / "faction_win_rates.png").exists()
     evaluation = json.loads((out / "evaluation.json").read_text())
-    assert len(evaluation["matchups"]) == 9
-    assert {s["games"] for s in evaluation["matchups"].values()} == {2}  # one seed, swapped
+    matchups = evaluation["matchups"]
+    assert len(matchups) == 13
+    assert {s["games"] for s in matchups.values()} == {2}  # one seed, swapped
     assert evaluation["training"]["decisions"] == learned
-    assert {"learned British", "learned Malay"} <= set(evaluation["ratings"])
+    assert {"learned British", "learned Malay", "learned:pure",
+            "learned:pure-policy"} <= set(evaluation["ratings"])
     assert "Expert iteration" not in report
+    _check_the_learned_players_next_to_the_mirror(report, evaluation)
+
+
+def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict) -> None:
+    """The run's networks and the shipped players, each faction against two heuristics,
+    on the mirror's seed, in evaluation.json and in the report's table."""
+    matchups, comparison = evaluation["matchups"], evaluation["against_the_mirror"]
+    mirror = matchups[demo.MIRROR_MATCHUP]
+    lines = report.splitlines()
+    table = lines.index("## Learned players against the heuristic, next to the mirror")
+    assert table < lines.index("## Faction win rates")
+    assert "trained for hours" in lines[table + 2] and "docs/training.md" in lines[table + 2]
+    for faction, shown in (("british", "British"), ("malay", "Malay")):
+        mirror_rate = mirror["win_rate_by_faction"][faction]["rate"]
+        assert comparison[faction]["mirror"]["rate"] == mirror_rate
+        assert any(x.startswith(f"| {shown} | mirror (the heuristic) | {100 * mirror_rate:.1f}% [")
+                   for x in lines[table:])
+        for player in ("learned", "learned:pure-policy", "learned:pure"):
+            name = (f"{player} British vs heuristic" if faction == "british"
+                    else f"heuristic vs {player} Malay")
+            seats = matchups[name]["players"]
+            assert seats.count("heuristic") == 2 and seats[0 if faction == "british" else 2] \
+                == (f"learned {shown}" if player == "learned" else player)
+            if player != "learned" and native.available():  # the arena's default engine
+                assert matchups[name]["engine"] == "native"
+            row = comparison[faction][player]
+            assert row["rate"] == matchups[name]["win_rate_by_faction"][faction]["rate"]
+            paired = row["minus_mirror"]
+            assert paired["seeds"] == 1  # paired on the mirror's one seed
+            assert abs(paired["difference"] - (row["rate"] - mirror_rate)) < 1e-12
+            label = ("this run's network (`learned:train/" if player == "learned"
+                     else f"`{player}` (shipped)")
+            line = next(x for x in lines[table:] if x.startswith(f"| {shown} | {label}"))
+            assert f"| {100 * row['rate']:.1f}% [" in line
+            assert line.endswith(f"| {100 * paired['difference']:+.1f} "
+                                 f"[{100 * paired['ci95'][0]:+.1f}, "
+                                 f"{100 * paired['ci95'][1]:+.1f}] |")
 
 
 def test_the_demo_config_is_a_self_play_run_on_the_native_engine_or_says_why_not(monkeypatch):
