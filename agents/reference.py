@@ -77,6 +77,20 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
     return agent
 
 
+def lookahead_over(folder: str | Path, seed: int | None = None) -> Agent:
+    """``learned:pure``'s lookahead (its value networks) over other students: the
+    pointer policies ``british.npz`` and ``malay.npz`` in ``folder``, which must read no
+    prior (what DAgger's ``teacher = "lookahead"`` labels with: the search over the
+    current student)."""
+    students = FactionPolicies({
+        f: LearnedAgent.load(Path(folder) / f"{name}.npz",
+                             seed=None if seed is None else seed + f)
+        for f, name in enumerate(FACTIONS)})
+    agent = LookaheadPolicies(students, dict(_shipped_values(LOOKAHEAD_VALUES["pure"])), seed)
+    agent.name = f"lookahead over {folder}"
+    return agent
+
+
 # The shipped networks are package data: each is loaded once a process and shared, read
 # only, by every agent that plays it (a table of four learned:pure seats reads its files
 # once, not four times).

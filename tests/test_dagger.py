@@ -113,6 +113,20 @@ def test_labels_are_the_same_rows_on_both_engines():
     assert (native_rows.batch(ids, NET)[0] != python.batch(ids, NET)[0]).nnz == 0
 
 
+def test_the_lookahead_teacher_searches_over_the_current_student(tmp_path):
+    """Over the shipped student it labels as learned:pure does; over another student,
+    otherwise."""
+    if not native.available():
+        pytest.skip("the native module is not built")
+    shipped = label(_config(teacher="learned:pure"), Path(PURE), 1, 5, engine="native")
+    ours = label(_config(teacher="lookahead"), Path(PURE), 1, 5, engine="native")
+    np.testing.assert_array_equal(ours.label, shipped.label)
+    train(_config(), tmp_path / "other", log=lambda _: None)
+    other = label(_config(teacher="lookahead"), tmp_path / "other" / "malay.npz", 1, 5,
+                  engine="native")
+    assert not np.array_equal(other.legal, shipped.legal)
+
+
 def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):
     out = tmp_path / "run"
     train(_config(), out, log=lambda _: None)

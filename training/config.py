@@ -88,6 +88,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "pool_size": {"selfplay": 8, "sb3": 5},
     "past_self_share": {"selfplay": 0.2, "sb3": 0.3},
 }
+#: DAgger's ``teacher`` that is ``learned:pure``'s lookahead over the current student.
+LOOKAHEAD_TEACHER = "lookahead"
 #: The largest ``games`` of a lookahead_value run (its factions' game seeds are apart by it).
 LOOKAHEAD_FACTION_SEEDS = 100_000
 
@@ -243,7 +245,7 @@ class TrainConfig:
     league_share: float = 0.0  # chance that a new game gives one faction (drawn) to a league agent (drawn)
 
     # ---------------------------------------------------------------- imitation
-    teacher: str | None = None  # agent spec imitated (selfplay: before the first update) or whose choices are the labels (dagger)
+    teacher: str | None = None  # agent spec imitated (selfplay: before the first update) or whose choices are the labels (dagger; "lookahead": learned:pure's lookahead over the current student)
     imitation_games: int = 0  # games of the teacher (sb3: the heuristic) to imitate before the first update (0: none)
     imitation_epochs: int | None = None  # passes over the teacher's decisions
     imitation_learning_rate: float = 1e-3  # sb3 imitation: Adam's step size
@@ -415,7 +417,8 @@ class TrainConfig:
         self._at_least(1, "iterations", "games", "epochs", "minibatch_size", "workers")
         if not (0 <= self.beta <= 1 and self.learning_rate > 0):
             raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
-        self._check_teacher()
+        if self.teacher != LOOKAHEAD_TEACHER:
+            self._check_teacher()
         for faction in FACTIONS:
             load_student(Path(self.init) / f"{faction}.npz")
 

@@ -38,11 +38,25 @@ import numpy as np
 
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config import TrainConfig, load_student
+from .config import LOOKAHEAD_TEACHER, TrainConfig, load_student
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 
 PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", "seconds"]
+
+
+def make_teacher(teacher: str, students: Path, seed: int):
+    """The labelling agent: ``teacher``'s agent spec, or for ``"lookahead"``
+    (:data:`LOOKAHEAD_TEACHER`) ``learned:pure``'s lookahead over the students in
+    ``students`` (the current round's: expert iteration, the search improving the policy
+    it searches with)."""
+    if teacher == LOOKAHEAD_TEACHER:
+        from agents.reference import lookahead_over
+
+        return lookahead_over(students, seed)
+    from agents.registry import make_agent
+
+    return make_agent(teacher, seed=seed)
 
 
 def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
@@ -52,7 +66,6 @@ def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
     twin; the same rows on either engine)."""
     from agents.base import _encoder_for
     from agents.heuristic import HeuristicAgent
-    from agents.registry import make_agent
     from arena.simulate import default_engine, game_seeds, new_game
     from singapore_env.engine.config import RulesConfig
 
@@ -60,7 +73,7 @@ def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
 
     config = RulesConfig.named(cfg.ruleset)
     student = load_student(student_path)
-    teacher = make_agent(cfg.teacher, seed=seed)
+    teacher = make_teacher(cfg.teacher, student_path.parent, seed)
     opponent = HeuristicAgent(seed=seed)
     engine = engine or default_engine([teacher, opponent], [config])[0]
     rng = np.random.default_rng(seed)
