@@ -8,9 +8,9 @@ trainers, its key ``algorithm`` picking one: ``"selfplay"`` (the default: batche
 self-play on the vector env, what the main job runs), ``"dagger"``,
 ``"lookahead_value"`` or ``"expert"`` (expert iteration)), ``"sb3"`` (SB3 MaskablePPO
 in alternating British / Malay phases through ``FactionEnv``) or ``"rllib"`` (PPO on
-RLlib). A key the chosen kind of run does not read is refused (:data:`KEYS`). The
-resolved configuration is written next to the checkpoints so a run can be resumed and
-reproduced.
+RLlib). A key the chosen kind of run does not read is refused (:data:`KEYS`), and a
+value out of range too (:mod:`training.config_checks`). The resolved configuration is
+written next to the checkpoints so a run can be resumed and reproduced.
 """
 
 from __future__ import annotations
@@ -22,17 +22,13 @@ from pathlib import Path
 from singapore_env.engine.content import FACTIONS
 
 from .config_base import TrainConfigError, read_toml
+from .config_checks import check
 
 #: The shipped configs: one per shipped network, and the demo's.
 CONFIG_DIR = Path(__file__).parent / "configs"
 BACKENDS = ("native", "sb3", "rllib")
 #: The algorithms of the native backend.
 ALGORITHMS = ("selfplay", "dagger", "lookahead_value", "expert")
-PARTNERS = ("self", "frozen_self", "heuristic", "random")
-DISTILLED = ("learned", "rerank")
-INITS = ("reference", "scratch")
-PLAYS = ("search", "distilled")
-TRAIN_FROM = ("best", "start")
 
 _PPO = ("learning_rate", "gamma", "gae_lambda", "clip_range", "epochs", "minibatch_size",
         "ent_coef", "vf_coef")
@@ -88,10 +84,6 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "pool_size": {"selfplay": 8, "sb3": 5},
     "past_self_share": {"selfplay": 0.2, "sb3": 0.3},
 }
-#: DAgger's ``teacher`` that is ``learned:pure``'s lookahead over the current student.
-LOOKAHEAD_TEACHER = "lookahead"
-#: The largest ``games`` of a lookahead_value run (its factions' game seeds are apart by it).
-LOOKAHEAD_FACTION_SEEDS = 100_000
 
 
 def load_config(path: str | Path | None = None, **overrides) -> "TrainConfig":
@@ -133,22 +125,6 @@ def run_kind(backend: str, algorithm: str | None) -> str:
     if algorithm not in ALGORITHMS:
         raise TrainConfigError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
     return algorithm
-
-
-def load_student(path: Path):
-    """The tanh pointer actor at ``path``, reading no prior; TrainConfigError if not."""
-    from agents.learned import NumpyPolicy
-    from agents.pointer_actor import PointerActor
-
-    if not path.exists():
-        raise TrainConfigError(f"init: no pointer actor at {path}")
-    actor = NumpyPolicy.load(path)
-    if not isinstance(actor, PointerActor) or actor.activation != "tanh":
-        raise TrainConfigError(f"init: {path} is not a tanh pointer actor (learned:pure's kind)")
-    if actor.meta.get("candidate_prior"):
-        raise TrainConfigError(f"init: {path} reads the {actor.meta['candidate_prior']} "
-                               f"prior's scores; a student reads no heuristic input")
-    return actor
 
 
 @dataclass
@@ -312,237 +288,12 @@ class TrainConfig:
         for name, by_kind in DEFAULTS.items():
             if getattr(self, name) is None and self.kind in by_kind:
                 setattr(self, name, by_kind[self.kind])
-        from singapore_env.engine.config import RULESETS
-
-        if self.ruleset not in RULESETS:
-            raise TrainConfigError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        if self.seed < 0:
-            raise TrainConfigError(f"seed must be >= 0, got {self.seed}")
-        getattr(self, f"_check_{self.kind}")()
+        check(self)
 
     @property
     def kind(self) -> str:
         """The kind of run: ``backend``, or the native backend's ``algorithm``."""
         return run_kind(self.backend, self.algorithm)
-
-    # ---------------------------------------------------------------- checks by run
-    def _at_least(self, low: int, *names: str) -> None:
-        for name in names:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise TrainConfigError(f"{name} must be >= {low} (an integer), got {value!r}")
-
-    def _check_hidden(self) -> None:
-        if (not isinstance(self.hidden, list) or not self.hidden
-                or not all(isinstance(h, int) and h > 0 for h in self.hidden)):
-            raise TrainConfigError(f"hidden must be a list of positive widths, got {self.hidden!r}")
-        if self.activation not in ("tanh", "relu"):
-            raise TrainConfigError(f"activation must be 'tanh' or 'relu', got {self.activation!r}")
-
-    def _check_teacher(self) -> None:
-        from agents.registry import make_agent
-
-        try:
-            make_agent(self.teacher)
-        except (ValueError, FileNotFoundError) as exc:
-            raise TrainConfigError(f"teacher: {exc}") from None
-
-    def _check_selfplay(self) -> None:
-        from singapore_env.vector import ENGINES
-
-        if self.engine not in ENGINES:
-            raise TrainConfigError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
-        if self.engine == "native":
-            from singapore_env.native import NativeUnavailable, require
-
-            try:
-                require()
-            except NativeUnavailable as exc:
-                raise TrainConfigError(f"engine = \"native\": {exc}; or set "
-                                       f"engine = \"python\" (the same games, slower)") from None
-        if self.network not in ("flat", "pointer"):
-            raise TrainConfigError(f"network must be 'flat' or 'pointer', got {self.network!r}")
-        if self.network == "pointer":
-            if self.engine == "python" and self.workers > 1:
-                raise TrainConfigError("network = \"pointer\" reads the candidate features "
-                                       "of the games in this process: engine = \"native\", "
-                                       "or workers = 0")
-            if self.imitation_games:
-                raise TrainConfigError("imitation_games warm-starts the flat network only "
-                                       "(network = \"flat\"); the pointer network starts "
-                                       "from a pointer actor with init")
-        self._check_league()
-        self._check_hidden()
-        self._at_least(1, "num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",
-                       "pool_size", "eval_every", "eval_games", "embed_dim")
-        self._at_least(0, "workers", "total_decisions", "imitation_games", "imitation_epochs")
-        if not (0 <= self.past_self_share <= 1 and 0 <= self.gamma <= 1
-                and 0 <= self.gae_lambda <= 1 and 0 <= self.league_share <= 1):
-            raise TrainConfigError("past_self_share, league_share, gamma and gae_lambda "
-                                   "must be in [0, 1]")
-        if self.past_self_share + self.league_share > 1:
-            raise TrainConfigError("past_self_share + league_share must be at most 1")
-        if not self.pfsp_power >= 0:
-            raise TrainConfigError(f"pfsp_power must be >= 0, got {self.pfsp_power}")
-        if not (self.learning_rate > 0 and self.clip_range > 0 and self.max_grad_norm > 0
-                and self.checkpoint_every_s > 0):
-            raise TrainConfigError("learning_rate, clip_range, max_grad_norm and "
-                                   "checkpoint_every_s must be > 0")
-        if self.init and self.imitation_games:
-            raise TrainConfigError("give init or imitation_games, not both")
-        if self.imitation_games:
-            self._check_teacher()
-        if self.init and not all((Path(self.init) / f"{f}.npz").exists() for f in FACTIONS):
-            raise TrainConfigError(f"init: {self.init} must hold british.npz and malay.npz")
-
-    def _check_league(self) -> None:
-        """Every league spec names an agent (one that plays native games on the native
-        engine); a league share needs a league."""
-        from agents.registry import make_agent
-
-        if not isinstance(self.league, list) or not all(isinstance(x, str) for x in self.league):
-            raise TrainConfigError(f"league must be a list of agent specs, got {self.league!r}")
-        if self.league_share and not self.league:
-            raise TrainConfigError("league_share > 0 needs agent specs in league")
-        for spec in self.league:
-            try:
-                agent = make_agent(spec)
-            except (ValueError, FileNotFoundError) as exc:
-                raise TrainConfigError(f"league: {exc}") from None
-            if self.engine == "native" and not agent.plays_native:
-                raise TrainConfigError(f"league: {spec!r} does not play native games; "
-                                       f"engine = \"python\" plays it")
-
-    def _check_dagger(self) -> None:
-        self._at_least(1, "iterations", "games", "epochs", "minibatch_size", "workers")
-        if not (0 <= self.beta <= 1 and self.learning_rate > 0):
-            raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
-        if self.teacher != LOOKAHEAD_TEACHER:
-            self._check_teacher()
-        for faction in FACTIONS:
-            load_student(Path(self.init) / f"{faction}.npz")
-
-    def _check_lookahead_value(self) -> None:
-        self._at_least(1, "iterations", "games", "job_games", "epochs", "minibatch_size",
-                       "workers")
-        if self.games > LOOKAHEAD_FACTION_SEEDS:
-            raise TrainConfigError(f"games must be <= {LOOKAHEAD_FACTION_SEEDS:,}")
-        if not (0 <= self.explore <= 1 and self.learning_rate > 0):
-            raise TrainConfigError("explore must be in [0, 1] and learning_rate > 0")
-        from agents.learned import load_value_nets
-
-        for folder, need_value in ((self.student, False), (self.init, True)):
-            try:
-                nets = load_value_nets(Path(folder), need_value=need_value)
-            except (OSError, ValueError) as exc:
-                raise TrainConfigError(f"{folder}: {exc}") from None
-            if folder == self.student and any(n.meta.get("candidate_prior")
-                                               for n in nets.values()):
-                raise TrainConfigError(f"student: {folder} reads a heuristic prior's scores")
-
-    def _check_expert(self) -> None:
-        self._at_least(1, "iterations", "games_per_iteration", "workers", "embed_dim",
-                       "value_hidden", "buffer_iterations", "epochs", "minibatch_size",
-                       "eval_games")
-        for name, value, known in (("play", self.play, PLAYS),
-                                   ("train_from", self.train_from, TRAIN_FROM),
-                                   ("distilled", self.distilled, DISTILLED)):
-            if value not in known:
-                raise TrainConfigError(f"{name} must be one of {', '.join(known)}, got {value!r}")
-        if not (self.learning_rate > 0 and self.advantage_scale >= 0 and self.rerank_margin >= 0):
-            raise TrainConfigError("learning_rate must be > 0; advantage_scale and "
-                                   "rerank_margin >= 0")
-        if (not isinstance(self.factions, list) or not self.factions
-                or len(set(self.factions)) != len(self.factions)
-                or not set(self.factions) <= set(FACTIONS)):
-            raise TrainConfigError(f"factions must be a list of distinct names among "
-                                   f"{', '.join(FACTIONS)}, got {self.factions!r}")
-        if self.advantage_scale > 0 and self.distilled != "rerank":
-            raise TrainConfigError("advantage_scale > 0 needs distilled = \"rerank\" (it "
-                                   "fits the logits of the search's candidates)")
-        if self.rerank_margin > 0 and self.distilled != "rerank":
-            raise TrainConfigError("rerank_margin > 0 needs distilled = \"rerank\" (the "
-                                   "margin of the rerank player)")
-        self._check_hidden()
-        self._check_search()
-        self._check_init()
-
-    def _check_search(self) -> None:
-        from agents.registry import AgentSpec
-
-        try:
-            spec = AgentSpec.parse(self.search)
-            if spec.name != "mcts" or spec.target is not None:
-                raise ValueError("the searching agent must be an mcts spec")
-            if {"net", "seed"} & set(spec.params):
-                raise ValueError("the loop sets net (value_in_search) and the seeds itself")
-            agent = self.search_agent()
-        except ValueError as exc:
-            raise TrainConfigError(f"search = {self.search!r}: {exc}") from None
-        if self.value_in_search and not agent.horizon:
-            raise TrainConfigError("value_in_search needs a search with horizon >= 1 "
-                                   "(the value head scores the rollouts cut there)")
-
-    def _check_init(self) -> None:
-        if self.init in INITS:
-            return
-        if not Path(self.init).is_dir():
-            raise TrainConfigError(f"init must be one of {', '.join(INITS)} or a folder "
-                                   f"holding british.npz and malay.npz, got {self.init!r}")
-        try:
-            self.initial_actors()
-        except (OSError, ValueError) as exc:
-            raise TrainConfigError(f"init = {self.init!r}: {exc}") from None
-
-    def _check_sb3(self) -> None:
-        if self.vec_env not in ("dummy", "subproc"):
-            raise TrainConfigError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
-        if self.reward_mode not in ("win", "vp_margin", "faction"):
-            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
-        self._check_rules()
-        if self.partner not in PARTNERS:
-            raise TrainConfigError(f"unknown partner {self.partner!r}; known: {', '.join(PARTNERS)}")
-        if self.network not in ("flat", "pointer"):
-            raise TrainConfigError(f"network must be 'flat' or 'pointer', got {self.network!r}")
-        from agents.priors import PRIORS
-
-        if self.candidate_prior and (self.network != "pointer"
-                                     or self.candidate_prior not in PRIORS):
-            raise TrainConfigError(f"candidate_prior must be '' or one of {list(PRIORS)} "
-                                   f"(pointer network only), got {self.candidate_prior!r}")
-        self._check_hidden()
-        if not (0 <= self.past_self_share <= 1 and 0 <= self.heuristic_share <= 1
-                and self.past_self_share + self.heuristic_share <= 1):
-            raise TrainConfigError("past_self_share and heuristic_share must be probabilities "
-                                   "summing <= 1")
-        self._at_least(1, "phases", "timesteps_per_phase", "num_games", "rollout_steps",
-                       "minibatch_size", "epochs", "pool_size", "torch_threads",
-                       "imitation_epochs", "imitation_minibatch_size", "embed_dim",
-                       "dagger_games")
-        self._at_least(0, "imitation_games", "dagger_rounds")
-        if not (0 <= self.imitation_holdout < 1 and self.imitation_learning_rate > 0):
-            raise TrainConfigError("imitation_holdout must be in [0, 1) and "
-                                   "imitation_learning_rate > 0")
-
-    def _check_rllib(self) -> None:
-        if self.reward_mode not in ("win", "vp_margin", "faction"):
-            raise TrainConfigError(f"unknown reward_mode {self.reward_mode!r}")
-        self._check_hidden()
-        self._at_least(1, "iterations", "games_per_worker", "train_batch_size",
-                       "minibatch_size", "epochs", "checkpoint_every")
-        self._at_least(0, "workers", "eval_games")
-
-    def _check_rules(self) -> None:
-        from singapore_env.engine.config import ConfigError
-        from singapore_env.engine.content import ContentError
-
-        if not isinstance(self.rules_changes, dict):
-            raise TrainConfigError(f"rules_changes must be a table, got {self.rules_changes!r}")
-        try:
-            self.rules()
-            self.content()
-        except (ConfigError, ContentError, TypeError) as exc:
-            raise TrainConfigError(str(exc)) from None
 
     # ---------------------------------------------------------------- derived
     def rules(self):

@@ -38,7 +38,8 @@ import numpy as np
 
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config import LOOKAHEAD_TEACHER, TrainConfig, load_student
+from .config import TrainConfig
+from .config_checks import LOOKAHEAD_TEACHER, load_student
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 

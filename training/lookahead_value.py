@@ -46,7 +46,8 @@ import numpy as np
 from agents.pointer_actor import VALUE_KEYS, PointerActor
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .config import LOOKAHEAD_FACTION_SEEDS as FACTION_SEEDS, TrainConfig
+from .config import TrainConfig
+from .config_checks import LOOKAHEAD_FACTION_SEEDS as FACTION_SEEDS
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 from .sparse_rows import SparseRows
