@@ -11,7 +11,7 @@ from singapore_env.engine.config import RULESETS
 from singapore_env.engine.content import FACTIONS
 
 from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci_text,
-                          engine_option, missing_package, parse_players, pct,
+                          engine_option, missing_package, parse_players, pct, points,
                           resolve_engine, rules_config, rules_options, variant_config,
                           variant_options, write_records_file)
 
@@ -189,7 +189,7 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
         if mirror:
             base_rate, diff = summary["mirror"][faction], summary["minus_mirror"][faction]
             click.echo(f"  {'':8s} mirror {pct(base_rate['rate'])} {ci_text(base_rate['ci95'])}"
-                       f", difference {_points(diff['difference'], diff['ci95'])} points "
+                       f", difference {points(diff['difference'], diff['ci95'])} points "
                        "(paired by seed)")
     for label, row in summary["win_rate_by_agent"].items():
         click.echo(f"  {label:40s} won {pct(row['rate'])} {ci_text(row['ci95'])} of its games")
@@ -285,10 +285,6 @@ def ladder(specs, games, seed, ruleset, no_slavery, json_path, plot_path, progre
         click.echo(f"written {plot_path}")
 
 
-def _points(difference: float, ci: list[float]) -> str:
-    return f"{100 * difference:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
-
-
 def format_ladder(summary: dict) -> str:
     """A readable table of a :func:`arena.ladder.run_ladder` summary."""
     lines = [f"ladder: {summary['games_per_matchup']} seat-swapped games per matchup, "
@@ -304,7 +300,7 @@ def format_ladder(summary: dict) -> str:
     lines += ["", "minus the mirror, paired by seed (points)"]
     for spec, rates in summary["vs_heuristic"].items():
         lines.append(f"{spec:<34}" + "".join(
-            f"{_points(rates[f]['minus_mirror'], rates[f]['minus_mirror_ci95']):<34}"
+            f"{points(rates[f]['minus_mirror'], rates[f]['minus_mirror_ci95']):<34}"
             for f in FACTIONS))
     lines += ["", "matchups (british vs malay): british win rate"]
     for m in summary["matchups"]:

@@ -62,6 +62,11 @@ def ci_text(ci: list[float]) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
+def points(difference: float, ci: list[float]) -> str:
+    """A difference of win rates in points with its interval: ``+8.2 [+0.6, +15.9]``."""
+    return f"{100 * difference:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+
+
 def format_summary(summary: dict) -> str:
     """A readable table of a summary (:func:`arena.summary.summarize`)."""
     players = summary["players"] or ["(mixed)"] * N_SEATS

@@ -37,6 +37,7 @@ from training.expert import train as train_expert
 from training.ppo_trainer import train
 from training.progress import read_progress
 
+from .cli_options import points
 from .plots import plot_faction_win_rates
 
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
@@ -278,11 +279,6 @@ def against_the_mirror(results: dict[str, MatchupResult],
     return out
 
 
-def _points(paired: dict) -> str:
-    low, high = paired["ci95"]
-    return f"{100 * paired['difference']:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
-
-
 def mirror_section(comparison: dict, summaries: dict, run: Path,
                    training_seconds: float) -> list[str]:
     """The report's table of :func:`against_the_mirror` (``comparison``; ``summaries``:
@@ -311,10 +307,11 @@ def mirror_section(comparison: dict, summaries: dict, run: Path,
         lines.append(f"| {faction.capitalize()} | mirror (the heuristic) "
                      f"| {_interval(m['rate'], *m['ci95'])} | |")
         for player, name in names.items():
-            r = rows[player]
+            r, d = rows[player], rows[player]["minus_mirror"]
             lines.append(f"| {faction.capitalize()} | "
                          f"{name.format(run=run.name, faction=faction)} "
-                         f"| {_interval(r['rate'], *r['ci95'])} | {_points(r['minus_mirror'])} |")
+                         f"| {_interval(r['rate'], *r['ci95'])} "
+                         f"| {points(d['difference'], d['ci95'])} |")
     return lines + [""]
 
 
