@@ -23,9 +23,8 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import agents.registry  # noqa: E402
+from training import dagger  # noqa: E402
 from training.config import TrainConfig  # noqa: E402
-from training.dagger import label  # noqa: E402
 
 STUDENT = Path("agents/policies/pure")
 
@@ -33,23 +32,22 @@ STUDENT = Path("agents/policies/pure")
 def measure(teacher: str, engine: str, games: int, faction: int) -> dict:
     """One labelling run: CPU seconds, labelled and searched decisions."""
     made = []
-    make_agent = agents.registry.make_agent
+    make_teacher = dagger.make_teacher
 
-    def keep(spec, **kwargs):  # the teacher label() makes, to read its search count
-        agent = make_agent(spec, **kwargs)
-        made.append(agent)
-        return agent
+    def keep(*args):  # the teacher label() makes, to read its search count
+        made.append(make_teacher(*args))
+        return made[-1]
 
-    agents.registry.make_agent = keep
+    dagger.make_teacher = keep
     try:
         cfg = TrainConfig(algorithm="dagger", seed=1, teacher=teacher, games=games,
                           init=str(STUDENT))
         started = time.process_time()
-        rows = label(cfg, STUDENT / ("british.npz", "malay.npz")[faction], faction, 7,
-                     engine=engine)
+        rows = dagger.label(cfg, STUDENT / ("british.npz", "malay.npz")[faction], faction, 7,
+                            engine=engine)
         seconds = time.process_time() - started
     finally:
-        agents.registry.make_agent = make_agent
+        dagger.make_teacher = make_teacher
     stats = getattr(made[-1], "stats", None)
     return {"seconds": seconds, "decisions": len(rows), "games": games,
             "searched": getattr(stats, "searched", 0)}
