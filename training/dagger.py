@@ -10,7 +10,8 @@ reads the observation and per-action candidate features, never a heuristic), eac
    faction two heuristic players; every decision of the faction is labelled with the
    teacher's choice (``rerank:net=default``: the heuristic's candidates reordered by a
    network), on the native engine where it is built and the teacher has a native twin
-   (the same rows as on the Python engine, ~25x faster with ``mcts`` as the teacher).
+   (the same rows as on the Python engine; 38-58x the labels a CPU second with
+   ``mcts:iters=24`` as the teacher, ``benchmarks/bench_search_labels.py``).
    Rows are compact (:mod:`training.pointer_rows`): ~1 kB a decision.
 2. **Fit**: a new student, from ``init``, fitted by cross-entropy to the labels of all
    rounds so far (``epochs`` passes, Adam), a held-out twentieth of them giving its
