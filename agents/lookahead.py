@@ -7,13 +7,14 @@ from one seat's view. On a question that offers a Market card, an Activation or 
 Decree (the main Action question, :data:`LOOKAHEAD_KINDS`), the student names its best
 answers (up to :data:`TOP_K`, within :data:`GAP` logits of its best); each one is played
 on a copy of the game in which everything the seat cannot see is resampled
-(:func:`~agents.determinize.determinize`, one world for all of them), the students of
-both factions play on from there until the seat faces the main Action question for the
-:data:`ROLLOUT_QUESTIONS`-th time (the *rollout*: the rest of the action, the seat's
-next action, the other seats' turns), and the answer with the
-highest value of the position reached (the win share, where the game ended), plus
-:data:`LOGP_WEIGHT` times the student's log-probability of it, is played. Every other
-question gets the student's most likely answer.
+(:func:`~agents.determinize.determinize`; the same worlds for all of them, one for
+``learned:pure``), the students of both factions play on from there until the seat
+faces the main Action question for the :data:`ROLLOUT_QUESTIONS`-th time (the
+*rollout*: the rest of the action, the seat's next action, the other seats' turns), and
+the answer with the highest value of the position reached (the win share, where the
+game ended; the mean over the worlds), plus :data:`LOGP_WEIGHT` times the student's
+log-probability of it, is played. Every other question gets the student's most likely
+answer.
 
 Neither network reads a heuristic score: the student reads the observation and the
 candidate features without the prior, the value network the observation and the
@@ -56,15 +57,21 @@ class LookaheadPolicies(Agent):
     one learned agent per faction), with its value network choosing among the student's
     best answers to the main Action question. With ``rollout`` false the value network
     scores the position right after the answer (how the shipped value networks' training
-    positions were collected, ``training/lookahead_value.py``)."""
+    positions were collected, ``training/lookahead_value.py``). Each answer is scored in
+    ``worlds`` sampled worlds (the mean of its values): more worlds, less noise from the
+    hidden cards, at ``worlds`` times the cost (DAgger's teacher ``lookahead:worlds=4``,
+    ``training/configs/pure_ei.toml``)."""
 
     looks_ahead = True
 
     def __init__(self, student: Agent, values: dict[int, PointerActor],
-                 seed: int | None = None, rollout: bool = True):
+                 seed: int | None = None, rollout: bool = True, worlds: int = 1):
         if not all(net.has_value for net in values.values()):
             raise ValueError("a lookahead value network needs a value head")
+        if worlds < 1:
+            raise ValueError(f"worlds must be >= 1, got {worlds}")
         self.student, self.values, self.rollout = student, values, rollout
+        self.worlds = worlds
         self._views = {f: PolicyView(a.policy) for f, a in student.by_faction.items()}
         self.rng = np.random.default_rng(seed)
         #: The last looked-ahead question's scores: index in its legal answers -> score.
@@ -105,16 +112,17 @@ class LookaheadPolicies(Agent):
         if len(candidates) == 1:
             return legal[candidates[0]]
         value_net = self.values[SEAT_FACTION[seat]]
-        world = determinize(game, seat, self.rng)
-        scores = []
-        for i in candidates:
-            after = world.clone()
-            after.step(legal[i])
-            if self.rollout:
-                self.roll_out(after, seat)
-            value = (outcome(after.final_scores, seat)[0] if after.is_over
-                     else position_value(value_net, after, seat))
-            scores.append(value + LOGP_WEIGHT * log_p[i])
+        values = np.zeros(len(candidates))
+        for _ in range(self.worlds):
+            world = determinize(game, seat, self.rng)
+            for j, i in enumerate(candidates):
+                after = world.clone()
+                after.step(legal[i])
+                if self.rollout:
+                    self.roll_out(after, seat)
+                values[j] += (outcome(after.final_scores, seat)[0] if after.is_over
+                              else position_value(value_net, after, seat))
+        scores = [float(v) for v in values / self.worlds + LOGP_WEIGHT * log_p[candidates]]
         self.last_scores = dict(zip(candidates, scores))
         return legal[candidates[int(np.argmax(scores))]]
 

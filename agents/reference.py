@@ -79,16 +79,17 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
     return agent
 
 
-def lookahead_over(folder: str | Path, seed: int | None = None) -> Agent:
+def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = 1) -> Agent:
     """``learned:pure``'s lookahead (its value networks) over other students: the
     pointer policies ``british.npz`` and ``malay.npz`` in ``folder``, which must read no
-    prior (what DAgger's ``teacher = "lookahead"`` labels with: the search over the
-    current student)."""
+    prior, each answer scored in ``worlds`` sampled worlds (what DAgger's ``teacher =
+    "lookahead"`` labels with: the search over the current student)."""
     students = FactionPolicies({
         f: LearnedAgent.load(Path(folder) / f"{name}.npz",
                              seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
-    agent = LookaheadPolicies(students, dict(_shipped_values(LOOKAHEAD_VALUES["pure"])), seed)
+    agent = LookaheadPolicies(students, dict(_shipped_values(LOOKAHEAD_VALUES["pure"])), seed,
+                              worlds=worlds)
     agent.name = f"lookahead over {folder}"
     return agent
 

@@ -18,7 +18,7 @@ from singapore_env.encoding import encoder_for
 from singapore_env.engine import Game
 from training.config import TrainConfigError, load_config
 from training.config import TrainConfig
-from training.dagger import label, train
+from training.dagger import label, make_teacher, train
 from training.pointer_rows import DecisionRows, RowWriter
 from training.ppo_network import PointerActorCritic
 
@@ -125,6 +125,8 @@ def test_the_lookahead_teacher_searches_over_the_current_student(tmp_path):
     other = label(_config(teacher="lookahead"), tmp_path / "other" / "malay.npz", 1, 5,
                   engine="native")
     assert not np.array_equal(other.legal, shipped.legal)
+    teacher = make_teacher("lookahead:worlds=4", Path(PURE).parent, 5)
+    assert teacher.worlds == 4 and make_teacher("lookahead", Path(PURE).parent, 5).worlds == 1
 
 
 def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):
@@ -144,6 +146,8 @@ def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):
     ({"init": "agents/policies"}, "reads the heuristic prior's scores"),
     ({"init": "tests"}, "init: no pointer actor"),
     ({"teacher": "nobody"}, "teacher"),
+    ({"teacher": "lookahead:depth=2"}, "takes one parameter, worlds=N"),
+    ({"teacher": "lookahead:worlds=0"}, "takes one parameter, worlds=N"),
     ({"beta": 1.5}, "beta"),
     ({"games": 0}, "games must be >= 1"),
 ])

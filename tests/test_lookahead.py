@@ -176,3 +176,39 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
         assert worlds[0].to_json() == worlds[1].to_json()  # the save holds the decision log
         played += worlds[0].decisions - g.s.decisions
     assert played > 20
+
+
+def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worlds():
+    """``worlds=2``: both worlds are sampled from the seat's view in turn, every answer
+    is played in each, and its score is the mean of its two values plus the weighted
+    log-probability; ``worlds=1`` is ``learned:pure``."""
+    import numpy as np
+
+    from agents.determinize import determinize
+    from agents.learned import position_value
+    from agents.lookahead import LOGP_WEIGHT
+
+    pure = make_agent("learned:pure")
+    agent = LookaheadPolicies(pure.student, pure.values, seed=3, worlds=2)
+    g = _looked_ahead_position(agent)
+    seat, legal = g.acting_seat, g.legal_decisions()
+    agent.choose(g, seat)
+    candidates, log_p = agent._proposals(g, seat, legal)
+    rng = np.random.default_rng(3)
+    worlds = [determinize(g, seat, rng) for _ in range(2)]
+    expected = {}
+    for i in candidates:
+        values = []
+        for world in worlds:
+            after = world.clone()
+            after.step(legal[i])
+            agent.roll_out(after, seat)
+            values.append(position_value(agent.values[SEAT_FACTION[seat]], after, seat))
+        expected[i] = (values[0] + values[1]) / 2 + LOGP_WEIGHT * log_p[i]
+    assert agent.last_scores == pytest.approx(expected, abs=1e-12)
+    one = LookaheadPolicies(pure.student, pure.values, seed=3)
+    pure.reset(3)
+    assert one.choose(g, seat) == pure.choose(g, seat) and one.last_scores == pure.last_scores
+    assert one.last_scores != agent.last_scores
+    with pytest.raises(ValueError, match="worlds must be >= 1"):
+        LookaheadPolicies(pure.student, pure.values, worlds=0)

@@ -221,7 +221,7 @@ class TrainConfig:
     league_share: float = 0.0  # chance that a new game gives one faction (drawn) to a league agent (drawn)
 
     # ---------------------------------------------------------------- imitation
-    teacher: str | None = None  # agent spec imitated (selfplay: before the first update) or whose choices are the labels (dagger; "lookahead": learned:pure's lookahead over the current student)
+    teacher: str | None = None  # agent spec imitated (selfplay: before the first update) or whose choices are the labels (dagger; "lookahead" or "lookahead:worlds=N": learned:pure's lookahead over the current student, N sampled worlds an answer)
     imitation_games: int = 0  # games of the teacher (sb3: the heuristic) to imitate before the first update (0: none)
     imitation_epochs: int | None = None  # passes over the teacher's decisions
     imitation_learning_rate: float = 1e-3  # sb3 imitation: Adam's step size

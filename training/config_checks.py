@@ -16,7 +16,8 @@ DISTILLED = ("learned", "rerank")
 INITS = ("reference", "scratch")
 PLAYS = ("search", "distilled")
 TRAIN_FROM = ("best", "start")
-#: DAgger's ``teacher`` that is ``learned:pure``'s lookahead over the current student.
+#: DAgger's ``teacher`` that is ``learned:pure``'s lookahead over the current student
+#: (``lookahead:worlds=N``: each answer scored in N sampled worlds).
 LOOKAHEAD_TEACHER = "lookahead"
 #: The largest ``games`` of a lookahead_value run (its factions' game seeds are apart by it).
 LOOKAHEAD_FACTION_SEEDS = 100_000
@@ -151,10 +152,25 @@ def check_dagger(cfg) -> None:
     _at_least(cfg, 1, "iterations", "games", "epochs", "minibatch_size", "workers")
     if not (0 <= cfg.beta <= 1 and cfg.learning_rate > 0):
         raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
-    if cfg.teacher != LOOKAHEAD_TEACHER:
+    if lookahead_worlds(cfg.teacher) is None:
         _check_teacher(cfg)
     for faction in FACTIONS:
         load_student(Path(cfg.init) / f"{faction}.npz")
+
+
+def lookahead_worlds(teacher: str) -> int | None:
+    """The worlds of a lookahead ``teacher`` (``"lookahead"``: 1, ``"lookahead:worlds=N"``:
+    N), None for any other teacher; TrainConfigError for a malformed lookahead teacher."""
+    name, _, rest = teacher.partition(":")
+    if name != LOOKAHEAD_TEACHER:
+        return None
+    if not rest:
+        return 1
+    key, _, value = rest.partition("=")
+    if key != "worlds" or not value.isdigit() or int(value) < 1:
+        raise TrainConfigError(f"teacher: {teacher!r}: the lookahead teacher takes one "
+                               f"parameter, worlds=N (N >= 1)")
+    return int(value)
 
 
 def check_lookahead_value(cfg) -> None:

@@ -40,7 +40,7 @@ import numpy as np
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config import TrainConfig
-from .config_checks import LOOKAHEAD_TEACHER, load_student
+from .config_checks import load_student, lookahead_worlds
 from .progress import append_progress
 from .rounds import claim_out_dir, publish_last_round, round_seed, run_jobs
 
@@ -48,14 +48,15 @@ PROGRESS_FIELDS = ["round", "faction", "rows", "agreement_before", "agreement", 
 
 
 def make_teacher(teacher: str, students: Path, seed: int):
-    """The labelling agent: ``teacher``'s agent spec, or for ``"lookahead"``
-    (:data:`LOOKAHEAD_TEACHER`) ``learned:pure``'s lookahead over the students in
-    ``students`` (the current round's: expert iteration, the search improving the policy
-    it searches with)."""
-    if teacher == LOOKAHEAD_TEACHER:
+    """The labelling agent: ``teacher``'s agent spec, or for ``"lookahead"`` (or
+    ``"lookahead:worlds=N"``, :func:`~training.config_checks.lookahead_worlds`)
+    ``learned:pure``'s lookahead over the students in ``students`` (the current round's:
+    expert iteration, the search improving the policy it searches with)."""
+    worlds = lookahead_worlds(teacher)
+    if worlds is not None:
         from agents.reference import lookahead_over
 
-        return lookahead_over(students, seed)
+        return lookahead_over(students, seed, worlds)
     from agents.registry import make_agent
 
     return make_agent(teacher, seed=seed)
