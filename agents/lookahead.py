@@ -74,7 +74,8 @@ class LookaheadPolicies(Agent):
         self.worlds = worlds
         self._views = {f: PolicyView(a.policy) for f, a in student.by_faction.items()}
         self.rng = np.random.default_rng(seed)
-        #: The last looked-ahead question's scores: index in its legal answers -> score.
+        #: The last question's scores: index in its legal answers -> score (empty where
+        #: it compared no answers).
         self.last_scores: dict[int, float] = {}
 
     @property
@@ -107,6 +108,7 @@ class LookaheadPolicies(Agent):
     def choose(self, game, seat: int):
         legal = game.legal_decisions()
         candidates, log_p = self._proposals(game, seat, legal)
+        self.last_scores = {}
         if not candidates:
             return self.student.choose(game, seat)
         if len(candidates) == 1:

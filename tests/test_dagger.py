@@ -18,7 +18,7 @@ from singapore_env.encoding import encoder_for
 from singapore_env.engine import Game
 from training.config import TrainConfigError, load_config
 from training.config import TrainConfig
-from training.dagger import label, make_teacher, train
+from training.dagger import fit, label, make_teacher, train
 from training.pointer_rows import DecisionRows, RowWriter
 from training.ppo_network import PointerActorCritic
 
@@ -76,6 +76,28 @@ def test_rows_survive_saving_and_joining(tmp_path):
             np.testing.assert_array_equal(g, w)
 
 
+def test_target_shares_survive_saving_and_joining_and_are_one_hot_where_not_given(tmp_path):
+    a, _ = _rows_of_a_game(4, stop=30)
+    game = Game(6)
+    writer = RowWriter(encoder_for(game.c, game.cfg))
+    obs, legal = writer.observe(game, game.acting_seat)
+    share = np.zeros(len(legal), np.float16)
+    share[:2] = (0.75, 0.25)
+    writer.add(obs, legal, 0, share)
+    writer.add(obs, legal, 1)
+    b = writer.rows()
+    b.save(tmp_path / "b.npz")
+    joined = DecisionRows.join([a, DecisionRows.load(tmp_path / "b.npz")])
+    assert a.target is None and len(joined) == 32
+    shares = joined.target_batch(np.arange(32))
+    np.testing.assert_array_equal(shares[:30], a.target_batch(np.arange(30)))
+    np.testing.assert_array_equal(shares[np.arange(30), a.label], np.ones(30))
+    assert (shares[:30].sum(1) == 1).all()
+    np.testing.assert_array_equal(shares[30, :len(legal)], share.astype(np.float32))
+    np.testing.assert_array_equal(shares[31, :len(legal)], np.eye(len(legal))[1])
+    assert (shares[30:, len(legal):] == 0).all()
+
+
 def _config(**keys):
     return TrainConfig(**{"algorithm": "dagger", "seed": 3, "teacher": "heuristic",
                           "iterations": 1, "games": 1,
@@ -127,6 +149,38 @@ def test_the_lookahead_teacher_searches_over_the_current_student(tmp_path):
     assert not np.array_equal(other.legal, shipped.legal)
     teacher = make_teacher("lookahead:worlds=4", Path(PURE).parent, 5)
     assert teacher.worlds == 4 and make_teacher("lookahead", Path(PURE).parent, 5).worlds == 1
+
+
+def test_with_a_temperature_the_lookahead_s_scores_are_the_targets(tmp_path):
+    """target_temperature: a looked-ahead question's targets are the softmax of the
+    compared answers' scores over it (the label, the teacher's choice, the likeliest);
+    every other row all on its label; the same decisions as without; a fit learns them."""
+    if not native.available():
+        pytest.skip("the native module is not built")
+    hard = label(_config(teacher="lookahead"), Path(PURE), 0, 5, engine="native")
+    soft = label(_config(teacher="lookahead", target_temperature=0.05), Path(PURE), 0, 5,
+                 engine="native")
+    np.testing.assert_array_equal(soft.label, hard.label)
+    assert hard.target is None
+    ids = np.arange(len(soft))
+    shares = soft.target_batch(ids)
+    np.testing.assert_allclose(shares.sum(1), 1, atol=2e-3)
+    assert (shares.argmax(1) == soft.label).all()
+    spread = (shares > 0).sum(1)
+    assert 10 < (spread > 1).sum() < len(soft) / 2
+    assert (shares.max(1) < 0.9).sum() > 5
+    student, _, agreement = fit(_config(teacher="lookahead", target_temperature=0.05, epochs=2),
+                                Path(PURE), soft, 1)
+    assert 0 <= agreement <= 1 and isinstance(student, PointerActor)
+
+
+@pytest.mark.parametrize("keys, message", [
+    ({"target_temperature": 0.1}, "needs a lookahead teacher"),
+    ({"teacher": "lookahead", "target_temperature": -1.0}, "target_temperature must be >= 0"),
+])
+def test_a_temperature_needs_a_lookahead_teacher(keys, message):
+    with pytest.raises(TrainConfigError, match=message):
+        _config(**keys)
 
 
 def test_a_run_goes_on_from_its_files_and_refuses_another_config(tmp_path):

@@ -40,8 +40,8 @@ KEYS: dict[str, tuple[str, ...]] = {
                  "teacher", "imitation_games", "imitation_epochs", *_PPO, "max_grad_norm",
                  "past_self_share", "pool_every", "pool_size", "pfsp_power", "league",
                  "league_share", "eval_every", "eval_games", "checkpoint_every_s"),
-    "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta", "epochs",
-               "learning_rate", "minibatch_size", "workers"),
+    "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta",
+               "target_temperature", "epochs", "learning_rate", "minibatch_size", "workers"),
     "lookahead_value": ("seed", "student", "init", "iterations", "games", "job_games",
                         "explore", "lookahead_rollout", "epochs", "learning_rate",
                         "minibatch_size", "workers"),
@@ -230,6 +230,7 @@ class TrainConfig:
     dagger_rounds: int = 0  # sb3 imitation: DAgger rounds after cloning
     dagger_games: int = 100  # sb3 imitation: games per DAgger round
     beta: float = 0.5  # dagger: chance that a decision plays the teacher's choice (else the student's)
+    target_temperature: float = 0.0  # dagger with a lookahead teacher: above 0, a looked-ahead question is learned as the softmax of the compared answers' scores over this temperature (the search's improved policy); 0: the teacher's choice alone
 
     # ---------------------------------------------------------------- lookahead values
     student: str = "agents/policies/pure"  # folder with the student pair (british.npz, malay.npz)

@@ -152,7 +152,12 @@ def check_dagger(cfg) -> None:
     _at_least(cfg, 1, "iterations", "games", "epochs", "minibatch_size", "workers")
     if not (0 <= cfg.beta <= 1 and cfg.learning_rate > 0):
         raise TrainConfigError("beta must be in [0, 1] and learning_rate > 0")
+    if not cfg.target_temperature >= 0:
+        raise TrainConfigError("target_temperature must be >= 0")
     if lookahead_worlds(cfg.teacher) is None:
+        if cfg.target_temperature > 0:
+            raise TrainConfigError("target_temperature needs a lookahead teacher (its "
+                                   "scores): teacher = \"lookahead\"")
         _check_teacher(cfg)
     for faction in FACTIONS:
         load_student(Path(cfg.init) / f"{faction}.npz")

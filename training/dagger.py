@@ -15,7 +15,10 @@ reads the observation and per-action candidate features, never a heuristic), eac
    Rows are compact (:mod:`training.pointer_rows`): ~1 kB a decision.
 2. **Fit**: a new student, from ``init``, fitted by cross-entropy to the labels of all
    rounds so far (``epochs`` passes, Adam), a held-out twentieth of them giving its
-   agreement with the teacher.
+   agreement with the teacher. With a lookahead teacher and ``target_temperature``
+   above 0, a question it compared answers on is learned as the softmax of their
+   scores over that temperature (the search's improved policy, as AlphaZero learns its
+   visit counts) instead of its choice alone.
 
 The teacher only labels: the student's input is the observation and the candidate
 features alone, so the result plays as ``learned:DIR/british.npz`` with no heuristic.
@@ -93,11 +96,27 @@ def label(cfg: TrainConfig, student_path: Path, faction: int, seed: int,
             obs, legal = writer.observe(game, seat)
             taught = writer.encoder.table.index(teacher.choose(game, seat))
             target = int(np.flatnonzero(legal == taught)[0])
-            writer.add(obs, legal, target)
+            writer.add(obs, legal, target, _improved_policy(cfg, teacher, game, legal, writer))
             if rng.random() >= cfg.beta:
                 target = int(np.argmax(student.logits(obs)[legal]))
             game.step(writer.encoder.table.decision(int(legal[target])))
     return writer.rows()
+
+
+def _improved_policy(cfg: TrainConfig, teacher, game, legal: np.ndarray, writer):
+    """With ``target_temperature`` above 0, the share of each of ``legal`` to learn on a
+    question the lookahead teacher compared answers on: the softmax of their scores over
+    the temperature (zero elsewhere); None otherwise (the teacher's choice alone)."""
+    scores = getattr(teacher, "last_scores", None)
+    if cfg.target_temperature <= 0 or not scores:
+        return None
+    answers = game.legal_decisions()
+    at = [int(np.flatnonzero(legal == writer.encoder.table.index(answers[i]))[0])
+          for i in scores]
+    logits = np.array(list(scores.values())) / cfg.target_temperature
+    share = np.zeros(len(legal), np.float16)
+    share[at] = np.exp(logits - np.logaddexp.reduce(logits))
+    return share
 
 
 def fit(cfg: TrainConfig, init: Path, rows, seed: int) -> tuple:
@@ -122,8 +141,14 @@ def fit(cfg: TrainConfig, init: Path, rows, seed: int) -> tuple:
     for _ in range(cfg.epochs):
         shuffled = rng.permutation(train)
         for s in range(0, len(shuffled), cfg.minibatch_size):
-            *batch, target = rows.batch(shuffled[s:s + cfg.minibatch_size], net)
-            loss = torch.nn.functional.cross_entropy(net(*batch)[0], torch.from_numpy(target))
+            ids = shuffled[s:s + cfg.minibatch_size]
+            *batch, target = rows.batch(ids, net)
+            logits = net(*batch)[0]
+            if rows.target is None:
+                loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(target))
+            else:
+                shares = torch.from_numpy(rows.target_batch(ids))
+                loss = -(shares * torch.log_softmax(logits, 1)).sum(1).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()

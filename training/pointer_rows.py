@@ -39,6 +39,9 @@ class RowWriter:
         self.states: list[SparseRows] = []
         self.actions: dict[str, list] = {k: [] for k in ACTION_ARRAYS}
         self.labels: list[int] = []
+        #: Row -> target share of each legal action, for the rows given one (the others:
+        #: all on the label).
+        self.targets: dict[int, np.ndarray] = {}
 
     def observe(self, game, seat: int) -> tuple[dict, np.ndarray]:
         """The actor's observation dict of ``seat`` and the legal action indices."""
@@ -46,9 +49,13 @@ class RowWriter:
                **self.candidates.encode(game, seat)}
         return obs, np.array(self.encoder.legal_indices(game), np.int64)
 
-    def add(self, obs: dict, legal: np.ndarray, label: int) -> None:
+    def add(self, obs: dict, legal: np.ndarray, label: int,
+            target: np.ndarray | None = None) -> None:
         """One row: ``obs`` and ``legal`` of :meth:`observe`, ``label`` a position in
-        ``legal``."""
+        ``legal``; ``target`` a share of each legal action to learn instead of the label
+        alone (a search's improved policy)."""
+        if target is not None:
+            self.targets[len(self.labels)] = target
         self.states.append(SparseRows.from_dense(
             np.concatenate([obs["observation"], obs["projected_vp"]])[None]))
         self.actions["legal"].append(legal.astype(np.int16))
@@ -59,10 +66,23 @@ class RowWriter:
     def rows(self) -> "DecisionRows":
         """The rows written so far."""
         sizes = [len(a) for a in self.actions["legal"]]
-        return DecisionRows(SparseRows.concatenate(self.states),
-                            np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        labels = np.array(self.labels, np.int16)
+        target = None
+        if self.targets:
+            target = one_hot(offsets, labels)
+            for row, share in self.targets.items():
+                target[offsets[row]:offsets[row + 1]] = share
+        return DecisionRows(SparseRows.concatenate(self.states), offsets,
                             *(np.concatenate(self.actions[k]) for k in ACTION_ARRAYS),
-                            np.array(self.labels, np.int16))
+                            labels, target)
+
+
+def one_hot(act_offsets: np.ndarray, label: np.ndarray) -> np.ndarray:
+    """Per-action target shares that put each row's whole share on its label."""
+    target = np.zeros(int(act_offsets[-1]), np.float16)
+    target[act_offsets[:-1] + label] = 1.0
+    return target
 
 
 @dataclass
@@ -70,7 +90,9 @@ class DecisionRows:
     """Labelled decisions: the states (5,150 wide: observation and projected VP) by
     their non-zero entries; the legal actions of row ``i`` at
     ``act_offsets[i]:act_offsets[i + 1]`` of ``legal``, ``cards`` and ``feats``; the
-    label, a position among them."""
+    label, a position among them; ``target`` (optional, per action like ``legal``) the
+    share of each legal action to learn, where the labels came with an improved policy
+    (:mod:`training.dagger`'s ``target_temperature``)."""
 
     state: SparseRows
     act_offsets: np.ndarray
@@ -78,6 +100,7 @@ class DecisionRows:
     cards: np.ndarray
     feats: np.ndarray
     label: np.ndarray
+    target: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.label)
@@ -87,23 +110,29 @@ class DecisionRows:
         np.savez(path, state_indptr=s.indptr, state_indices=s.indices, state_values=s.values,
                  state_shape=np.array(s.row_shape),
                  act_offsets=self.act_offsets, label=self.label,
-                 **{k: getattr(self, k) for k in ACTION_ARRAYS})
+                 **{k: getattr(self, k) for k in ACTION_ARRAYS},
+                 **({} if self.target is None else {"target": self.target}))
 
     @classmethod
     def load(cls, path) -> "DecisionRows":
         with np.load(path) as d:
             state = SparseRows(d["state_indptr"], d["state_indices"], d["state_values"],
                                tuple(d["state_shape"]))
-            return cls(state, d["act_offsets"], *(d[k] for k in ACTION_ARRAYS), d["label"])
+            return cls(state, d["act_offsets"], *(d[k] for k in ACTION_ARRAYS), d["label"],
+                       d["target"] if "target" in d else None)
 
     @classmethod
     def join(cls, parts: list["DecisionRows"]) -> "DecisionRows":
-        """The rows of ``parts`` end to end."""
+        """The rows of ``parts`` end to end (with targets where any part has them)."""
         bases = np.cumsum([0] + [p.act_offsets[-1] for p in parts[:-1]])
         offsets = np.concatenate([[0]] + [p.act_offsets[1:] + b for p, b in zip(parts, bases)])
+        target = None
+        if any(p.target is not None for p in parts):
+            target = np.concatenate([one_hot(p.act_offsets, p.label) if p.target is None
+                                     else p.target for p in parts])
         return cls(SparseRows.concatenate([p.state for p in parts]), offsets.astype(np.int64),
                    *(np.concatenate([getattr(p, k) for p in parts]) for k in ACTION_ARRAYS),
-                   np.concatenate([p.label for p in parts]))
+                   np.concatenate([p.label for p in parts]), target)
 
     def batch(self, ids: np.ndarray, net) -> tuple:
         """``(csr, legal, (cards, feats), label)`` of rows ``ids`` as ``net`` (a
@@ -112,12 +141,25 @@ class DecisionRows:
         s = self.state[ids]
         csr = scipy.sparse.csr_matrix((s.values, s.indices, s.indptr),
                                       shape=(len(ids), net.obs_size))
-        a = self.act_offsets
-        counts = a[ids + 1] - a[ids]
-        pos = np.arange(int(counts.max()))
-        valid = pos[None, :] < counts[:, None]
-        src = np.where(valid, a[ids][:, None] + pos[None, :], 0)
+        src, valid = self._padded(ids)
         legal = np.where(valid, self.legal[src], net.n_actions).astype(np.int64)
         cards = np.where(valid, self.cards[src], 0).astype(np.int64)
         feats = np.where(valid[..., None], self.feats[src][..., :net.n_features], 0)
         return csr, legal, (cards, feats.astype(np.float32)), self.label[ids].astype(np.int64)
+
+    def target_batch(self, ids: np.ndarray) -> np.ndarray:
+        """The target shares of rows ``ids`` padded as in :meth:`batch` (zero on the
+        padding; all on the label for rows without targets)."""
+        target = (self.target if self.target is not None
+                  else one_hot(self.act_offsets, self.label))
+        src, valid = self._padded(ids)
+        return np.where(valid, target[src], 0).astype(np.float32)
+
+    def _padded(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(src, valid)``, ``(N, W)``: where in the per-action arrays each padded slot
+        of rows ``ids`` reads (0 on the padding), and which slots are legal actions."""
+        a = self.act_offsets
+        counts = a[ids + 1] - a[ids]
+        pos = np.arange(int(counts.max()))
+        valid = pos[None, :] < counts[:, None]
+        return np.where(valid, a[ids][:, None] + pos[None, :], 0), valid
