@@ -60,7 +60,7 @@ class LookaheadPolicies(Agent):
     positions were collected, ``training/lookahead_value.py``). Each answer is scored in
     ``worlds`` sampled worlds (the mean of its values): more worlds, less noise from the
     hidden cards, at ``worlds`` times the cost (DAgger's teacher ``lookahead:worlds=4``,
-    ``training/configs/pure_ei.toml``)."""
+    ``training/configs/pure_ei_soft.toml``)."""
 
     looks_ahead = True
 

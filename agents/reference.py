@@ -10,9 +10,9 @@ without training one.
   (imitation of the heuristic, then PPO against it) made the networks that
   ``singapore-1819 train --config training/configs/pure_dagger.toml --out
   runs/pure_dagger`` then taught ``rerank:net=default``'s choices on the states they
-  reach, and ``training/configs/pure_ei.toml`` the choices of ``pure``'s lookahead over
-  the current student (expert iteration; the teachers label, the network reads no
-  heuristic input);
+  reach, and ``training/configs/pure_ei.toml`` then ``pure_ei_soft.toml`` the choices
+  and then the scores of ``pure``'s lookahead over the current student (expert
+  iteration; the teachers label, the network reads no heuristic input);
 - ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
   best answers played on to the seat's Action question after next) with the value
   networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`, made by

@@ -16,6 +16,7 @@ SHIPPED = {"demo.toml": "selfplay", "selfplay.toml": "selfplay", "zero.toml": "s
            "expert.toml": "expert", "expert_demo.toml": "expert",
            "expert_tiny.toml": "expert", "rerank.toml": "expert",
            "rerank_malay.toml": "expert", "pure_dagger.toml": "dagger", "pure_ei.toml": "dagger",
+           "pure_ei_soft.toml": "dagger",
            "pure_value.toml": "lookahead_value", "pure.toml": "sb3",
            "reference.toml": "sb3", "sb3.toml": "sb3", "rllib.toml": "rllib"}
 
