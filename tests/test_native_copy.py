@@ -55,8 +55,8 @@ def test_the_copy_is_the_position_and_plays_on_the_same(ruleset):
 
 @needs_native
 def test_learned_pure_decides_the_same_on_a_native_copy(pure):
-    positions = [g for g in _positions(2, every=3) if len(pure.candidates(
-        g, g.acting_seat, g.legal_decisions())) >= 2][:6]  # questions it looks ahead on
+    positions = [g for seed in (2, 4) for g in _positions(seed, every=3) if len(
+        pure.candidates(g, g.acting_seat, g.legal_decisions())) >= 2][:6]  # it looks ahead
     positions += _positions(3, every=53)  # and questions the student answers alone
     copied, looked = NativeCopy(make_agent("learned:pure")), 0
     for game in positions:
