@@ -150,10 +150,10 @@ class DecisionRows:
     def target_batch(self, ids: np.ndarray) -> np.ndarray:
         """The target shares of rows ``ids`` padded as in :meth:`batch` (zero on the
         padding; all on the label for rows without targets)."""
-        target = (self.target if self.target is not None
-                  else one_hot(self.act_offsets, self.label))
         src, valid = self._padded(ids)
-        return np.where(valid, target[src], 0).astype(np.float32)
+        if self.target is None:
+            return (np.arange(valid.shape[1]) == self.label[ids][:, None]).astype(np.float32)
+        return np.where(valid, self.target[src], 0).astype(np.float32)
 
     def _padded(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(src, valid)``, ``(N, W)``: where in the per-action arrays each padded slot
