@@ -44,7 +44,7 @@ class NativeActor:
 
     def __init__(self, policy: NumpyPolicy | PointerActor, threads: int = 1):
         module = native.require()
-        self.policy = policy
+        # (no reference to ``policy`` is kept: the twin cache is weakly keyed by it)
         self.needs_candidates = policy.needs_candidates
         self.meta = policy.meta
         if isinstance(policy, PointerActor):

@@ -48,12 +48,14 @@ def _rss_mb() -> float:
     return sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)]) / 2**20
 
 
-def selfplay(config: str, seconds: float) -> dict:
-    """Learned decisions/s of the batched trainer (no evaluation), and its memory."""
+def selfplay(config: str, seconds: float, **overrides) -> dict:
+    """Learned decisions/s of the batched trainer (no evaluation; ``overrides``: config
+    keys replaced), the games finished and the decisions its search labelled, and its
+    memory."""
     from training.config import load_config
     from training.ppo_trainer import Trainer, learn
 
-    cfg = load_config(config)
+    cfg = load_config(config, **overrides)
     with tempfile.TemporaryDirectory() as out:
         trainer = Trainer(cfg, Path(out))
         collector = trainer.collector()
@@ -62,16 +64,21 @@ def selfplay(config: str, seconds: float) -> dict:
             learn(trainer, collector, stats)            # warm-up
             memory = [_rss_mb()]
             clock = time.process_time if cfg.workers == 0 else time.perf_counter
+            search = collector.search
+            searched = search.searched if search else 0
+            collector.games_played = 0
             decisions, start, wall = 0, clock(), time.perf_counter()
             while time.perf_counter() - wall < seconds:
                 decisions += learn(trainer, collector, stats)
                 memory.append(_rss_mb())
             elapsed = clock() - start
+            searched = search.searched - searched if search else 0
         finally:
             collector.venv.close()
     return {"rate": decisions / elapsed, "decisions": decisions, "seconds": elapsed,
             "memory_mb": (memory[0], max(memory), memory[-1]),
-            "games": cfg.num_games, "workers": cfg.workers}
+            "games": cfg.num_games, "workers": cfg.workers,
+            "finished": collector.games_played, "searched": searched}
 
 
 def profile(config: str, updates: int = 3) -> dict:

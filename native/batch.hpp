@@ -78,6 +78,7 @@ public:
         std::lock_guard<std::mutex> hold(busy_);
         illegal = -1;
         if ((int)actions.size() != size()) return "expected " + std::to_string(size()) + " actions";
+        if (!started()) return "no game started yet: reset the batch first";
         for (int i = 0; i < size(); ++i) {
             int64_t a = actions[i];
             if (a < 0 || a >= (int64_t)decisions_.size() || !games_[i]->is_legal(decisions_[a])) {
@@ -100,10 +101,19 @@ public:
         });
     }
 
-    // A copy of slot i's game.
+    // A copy of slot i's game (std::runtime_error before the first reset).
     Game game(int i) {
         std::lock_guard<std::mutex> hold(busy_);
-        return *games_.at(i);
+        const auto& g = games_.at(i);
+        if (!g) throw std::runtime_error("no game started yet: reset the batch first");
+        return *g;
+    }
+
+    // Whether reset has started every slot's game.
+    bool started() const {
+        for (const auto& g : games_)
+            if (!g) return false;
+        return true;
     }
 
 private:

@@ -200,6 +200,8 @@ class VectorEnv:
         if self.seed < 0:  # (any other int seeds numpy's SeedSequence, on either engine)
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.obs_size, self.num_actions = encoder.size, len(encoder.table)
+        #: The decision of each action index (:class:`~singapore_env.engine.decisions.ActionTable`).
+        self.action_table = encoder.table
         self.workers = min(workers, num_games) if workers > 1 else 0
         # worker processes (the native engine's workers are threads of its step)
         self._processes = self.workers if engine == "python" else 0

@@ -160,3 +160,20 @@ def test_without_the_module_it_says_so(monkeypatch):
     monkeypatch.setattr(native, "_native", None)
     with pytest.raises(native.NativeUnavailable, match="not built here"):
         native_actor(load("pure/british.npz"))
+
+
+def test_a_policys_native_twin_does_not_keep_it_alive():
+    # Trainers export a new policy after every update: its cached twin (and the C++
+    # network) must go with it, or each update leaks a network's weights.
+    import gc
+    import weakref
+
+    from agents.native_nets import native_twin
+
+    policy = load("pure/british.npz")
+    twin = native_twin(policy)
+    assert native_twin(policy) is twin
+    gone = weakref.ref(policy)
+    del policy, twin
+    gc.collect()
+    assert gone() is None

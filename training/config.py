@@ -39,7 +39,8 @@ KEYS: dict[str, tuple[str, ...]] = {
                  "total_decisions", "network", "hidden", "embed_dim", "activation", "init",
                  "teacher", "imitation_games", "imitation_epochs", *_PPO, "max_grad_norm",
                  "past_self_share", "pool_every", "pool_size", "pfsp_power", "league",
-                 "league_share", "eval_every", "eval_games", "checkpoint_every_s"),
+                 "league_share", "search_worlds", "target_temperature", "eval_every",
+                 "eval_games", "checkpoint_every_s"),
     "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta",
                "target_temperature", "epochs", "learning_rate", "minibatch_size", "workers"),
     "lookahead_value": ("seed", "student", "init", "iterations", "games", "job_games",
@@ -230,7 +231,11 @@ class TrainConfig:
     dagger_rounds: int = 0  # sb3 imitation: DAgger rounds after cloning
     dagger_games: int = 100  # sb3 imitation: games per DAgger round
     beta: float = 0.5  # dagger: chance that a decision plays the teacher's choice (else the student's)
-    target_temperature: float = 0.0  # dagger with a lookahead teacher: above 0, a looked-ahead question is learned as the softmax of the compared answers' scores over this temperature (the search's improved policy); 0: the teacher's choice alone
+    target_temperature: float = 0.0  # dagger with a lookahead teacher, selfplay with search_worlds: above 0, a looked-ahead question is learned as the softmax of the compared answers' scores over this temperature (the search's improved policy); 0: the teacher's choice alone
+    # selfplay: the learners' moves at the main Action question are chosen by the
+    # lookahead over their own networks (training/ppo_search.py), each proposal scored in
+    # this many sampled worlds, and learned as its improved policy; 0: no search.
+    search_worlds: int = 0
 
     # ---------------------------------------------------------------- lookahead values
     student: str = "agents/policies/pure"  # folder with the student pair (british.npz, malay.npz)

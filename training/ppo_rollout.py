@@ -45,7 +45,7 @@ class Rollout:
     """One faction's rows of a rollout (preallocated; ``n`` rows filled)."""
 
     #: The arrays a row is made of (the candidate ones only with ``n_features``).
-    FIELDS = ("index", "value_in", "legal", "choice", "logp", "value", "stream")
+    FIELDS = ("index", "value_in", "legal", "choice", "logp", "value", "stream", "target")
 
     def __init__(self, capacity: int, n_actions: int, n_features: int = 0):
         self.capacity, self.n, self.n_actions = capacity, 0, n_actions
@@ -63,6 +63,8 @@ class Rollout:
         self.reward = np.zeros(capacity, np.float32)
         self.terminal = np.zeros(capacity, np.bool_)
         self.stream = np.zeros(capacity, np.int64)        # slot * 4 + seat
+        # the search's policy target over the legal row (all zeros: not searched)
+        self.target = np.zeros((capacity, LEGAL_WIDTH), np.float32)
         self.ready = np.zeros(capacity, np.bool_)         # complete: learned from
         self.advantage = np.zeros(capacity, np.float32)
         self.ret = np.zeros(capacity, np.float32)
@@ -82,13 +84,17 @@ class Rollout:
         self.clear()
         return self.add(*(kept[k] for k in self.FIELDS), candidates=candidates)
 
-    def add(self, index, value_in, legal, choice, logp, value, stream,
+    def add(self, index, value_in, legal, choice, logp, value, stream, target=None,
             candidates=None) -> np.ndarray:
-        """Append rows (``candidates``: their legal actions' cards and features, kept
-        when the rollout has ``n_features``); their positions."""
+        """Append rows (``target``: the search's policy targets over their legal rows,
+        None: none searched; ``candidates``: their legal actions' cards and features,
+        kept when the rollout has ``n_features``); their positions."""
         k = len(choice)
         at = np.arange(self.n, self.n + k)
         self.put_rows(at, index, value_in, legal)
+        self.target[at] = 0.0
+        if target is not None:
+            self.target = put_padded(self.target, at, target, 0.0)
         if self.n_features:
             self.cand_card = put_padded(self.cand_card, at, candidates[0], 0)
             self.cand_feat = put_padded(self.cand_feat, at, candidates[1], 0)
@@ -133,8 +139,12 @@ class Collector:
 
     def __init__(self, venv, learners: list[ActorCritic], rng: np.random.Generator,
                  past_self_share: float, rollout_steps: int, gamma: float = 1.0,
-                 lam: float = 0.95, league: list[str] = (), league_share: float = 0.0):
+                 lam: float = 0.95, league: list[str] = (), league_share: float = 0.0,
+                 search=None):
         self.venv, self.learners, self.rng = venv, learners, rng
+        #: The learners' lookahead at the main Action question
+        #: (:class:`training.ppo_search.SelfPlaySearch`), or None.
+        self.search = search
         self.past_self_share, self.gamma, self.lam = past_self_share, gamma, lam
         self.league, self.league_share = list(league), league_share
         self.pool: list[list[ActorCritic]] = [[], []]
@@ -200,7 +210,10 @@ class Collector:
         p = np.asarray(weights, np.float64)
         return int(self.rng.choice(n, p=p / p.sum()))
 
-    def _act(self, net: ActorCritic, rows: np.ndarray) -> tuple:
+    def _act(self, net: ActorCritic, rows: np.ndarray, search: bool = False) -> tuple:
+        """The actions of ``net`` in the games ``rows``, their rows' arrays, candidate
+        keys and (with ``search``, for a learner) the search's targets (None if none
+        was searched)."""
         obs = self.obs[rows]
         legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
         width = int((legal != net.n_actions).sum(axis=1).max())
@@ -217,10 +230,18 @@ class Collector:
         logits = logits.numpy()
         gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
         choice = (logits + gumbel[:, :width]).argmax(axis=1)
+        target = None
+        if search and self.search is not None:
+            searched = np.flatnonzero(self.search.wanted(legal))
+            if len(searched):
+                target = np.zeros((len(rows), width), np.float32)
+                choice[searched], target[searched] = self.search.choose(
+                    net, rows[searched], legal[searched], logits[searched])
         shifted = logits - logits.max(axis=1, keepdims=True)
         logp = shifted[np.arange(len(rows)), choice] - np.log(np.exp(shifted).sum(axis=1))
         actions = legal[np.arange(len(rows)), choice]
-        return actions, (index, value_in, legal, choice, logp, values.numpy()), candidates
+        return (actions, (index, value_in, legal, choice, logp, values.numpy()), candidates,
+                target)
 
     def _agent_action(self, agent, slot: int) -> int:
         """The action index a league agent picks in ``slot``'s game."""
@@ -249,9 +270,9 @@ class Collector:
                 mine = faction == f
                 rows = np.flatnonzero(mine & (who == LEARNER))
                 if len(rows):
-                    acts, rec, candidates = self._act(self.learners[f], rows)
+                    acts, rec, candidates, target = self._act(self.learners[f], rows, True)
                     actions[rows] = acts
-                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows],
+                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows], target,
                                               candidates=candidates)
                     self.last_row[rows, self.seat[rows]] = at
                 for k in np.unique(who[mine & (who != LEARNER)]):

@@ -83,8 +83,9 @@ def load_actor(net: ActorCritic, path: Path) -> None:
 
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
                cfg: TrainConfig, rng: np.random.Generator) -> dict:
-    """PPO epochs over one faction's complete rows (:attr:`Rollout.ready`); mean
-    entropy and losses of the last epoch."""
+    """PPO epochs over one faction's complete rows (:attr:`Rollout.ready`): the clipped
+    ratio, or on a row the search chose (:mod:`training.ppo_search`) the cross-entropy
+    to its target; mean entropy and losses of the last epoch."""
     ready = np.flatnonzero(r.ready[:r.n])
     if len(ready) == 0:
         return {}
@@ -107,7 +108,13 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
             adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(mb) > 1 else adv
             ratio = torch.exp(logp - torch.from_numpy(r.logp[mb]))
             clipped = torch.clamp(ratio, 1 - cfg.clip_range, 1 + cfg.clip_range)
-            policy_loss = -torch.min(ratio * adv, clipped * adv).mean()
+            row_loss = -torch.min(ratio * adv, clipped * adv)
+            target = torch.from_numpy(r.target[mb][:, :width])
+            searched = target.sum(-1) > 0
+            if searched.any():  # the search's improved policy, by cross-entropy
+                cross_entropy = -(target * logp_all.clamp_min(-1e4)).sum(-1)
+                row_loss = torch.where(searched, cross_entropy, row_loss)
+            policy_loss = row_loss.mean()
             value_loss = ((values - torch.from_numpy(r.ret[mb])) ** 2).mean()
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
             loss = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
@@ -123,6 +130,8 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
 def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
     """One rollout and one PPO update per faction; the learned decisions (``stats``
     gets the update's entropy and losses)."""
+    if collector.search is not None:
+        collector.search.refresh(trainer.nets)
     learned = collector.collect(trainer.cfg.rollout_steps)
     trainer.count_results(collector)
     for f in (0, 1):
@@ -221,16 +230,23 @@ class Trainer:
         if ray_address:
             from .ppo_ray import RayCollector
 
-            if cfg.network != "flat" or cfg.league_share or cfg.pfsp_power:
+            if cfg.network != "flat" or cfg.league_share or cfg.pfsp_power or cfg.search_worlds:
                 raise TrainConfigError("--ray collects for network = \"flat\" without a "
-                                       "league or prioritized past selves (league_share "
-                                       "= 0, pfsp_power = 0)")
+                                       "league, prioritized past selves or search "
+                                       "(league_share = 0, pfsp_power = 0, search_worlds = 0)")
             return RayCollector(self, ray_address, log)
         venv = VectorEnv(cfg.num_games, cfg.ruleset, seed=self.session_seed(),
                          engine=cfg.engine, workers=cfg.workers)
+        search = None
+        if cfg.search_worlds:
+            from .ppo_rollout import NONZERO_WIDTH
+            from .ppo_search import SelfPlaySearch
+
+            search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature,
+                                    self.rng, NONZERO_WIDTH)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda,
-                              cfg.league, cfg.league_share)
+                              cfg.league, cfg.league_share, search)
         self.show_pool(collector)
         return collector
 
