@@ -117,6 +117,7 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
         f"Batched self-play PPO (`training/ppo_trainer.py`, `docs/selfplay.md`) in "
         f"{seconds / 60:.1f} min: one network per faction reads the observation alone "
         f"(no heuristic input). {start} British and the Malay policy learn at once, "
+        f"{_search(cfg)}"
         f"against each other and a pool of their past selves, on {cfg.num_games} games "
         f"in lockstep ({cfg.engine} engine, seed {cfg.seed}): "
         f"{counters['decisions']:,} learned decisions in {counters['wall_s']:.0f} s "
@@ -134,6 +135,15 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
                        for o in ("random", "heuristic")) + " |" for r in rows], "",
         f"![learning curve]({run.name}/learning_curve.png)", "",
     ]
+
+
+def _search(cfg: TrainConfig) -> str:
+    """The training paragraph's words on the search in the loop (none without it)."""
+    if not cfg.search_worlds:
+        return ""
+    return (f"the main Action question's moves chosen by the lookahead over their own "
+            f"networks ({cfg.search_worlds} sampled world{'s' * (cfg.search_worlds > 1)} "
+            f"an answer, `training/ppo_search.py`) and learned as its improved policy, ")
 
 
 def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
@@ -230,7 +240,8 @@ def demo_config(path: str | Path | None = None, ruleset: str | None = None,
         if read_toml(path).get("engine") == "native":
             log(f"{exc}. The demo trains on the Python engine instead (the same games, "
                 f"slower).")
-            return _selfplay_config(path, ruleset=ruleset, engine="python")
+            return _selfplay_config(path, ruleset=ruleset, engine="python",
+                                    search_worlds=0, target_temperature=0.0)
     return _selfplay_config(path, ruleset=ruleset)
 
 

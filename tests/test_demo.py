@@ -3,6 +3,7 @@ batched trainer and the report built on its outputs; its config and errors."""
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from singapore_app import demo
@@ -18,6 +19,20 @@ hidden = [16]
 minibatch_size = 32
 imitation_games = 1
 imitation_epochs = 1
+eval_games = 1
+eval_every = 100
+"""
+#: The demo's own kind of run, tiny: the pointer network with search in the loop.
+TINY_SEARCH = """algorithm = "selfplay"
+engine = "native"
+network = "pointer"
+num_games = 4
+rollout_steps = 8
+hidden = [16]
+embed_dim = 8
+minibatch_size = 32
+search_worlds = 1
+target_temperature = 0.05
 eval_games = 1
 eval_every = 100
 """
@@ -93,17 +108,34 @@ def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict)
 def test_the_demo_config_is_a_self_play_run_on_the_native_engine_or_says_why_not(monkeypatch):
     said = []
     cfg = demo.demo_config(log=said.append)
-    assert cfg.imitation_games > 0 and cfg.eval_every < 100_000
-    assert cfg.engine == "native" or "Python engine instead" in said[0]
+    assert cfg.init and cfg.network == "pointer" and cfg.eval_every < 100_000
+    assert (cfg.engine == "native" and cfg.search_worlds > 0) or "Python engine instead" in said[0]
 
     def missing():
         raise NativeUnavailable("the native engine is not built here")
 
     monkeypatch.setattr(demo, "require", missing)
     said.clear()
-    assert demo.demo_config(log=said.append).engine == "python"
+    fallback = demo.demo_config(log=said.append)
+    assert fallback.engine == "python" and fallback.search_worlds == 0  # (rollouts in C++)
     assert said == ["the native engine is not built here. The demo trains on the Python "
                     "engine instead (the same games, slower)."]
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built here")
+def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY_SEARCH)
+    out = tmp_path / "demo"
+    result = CliRunner().invoke(main, ["demo", "--config", str(config), "--out", str(out),
+                                       "--seconds", "1", "--games", "1", "--no-expert",
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    report = (out / "report.md").read_text()
+    assert "From random weights, the British and the Malay policy learn at once, the main " \
+           "Action question's moves chosen by the lookahead over their own networks (1 " \
+           "sampled world an answer" in report
+    assert int(read_progress(out / "train" / "progress.csv")[-1]["decisions"]) > 0
 
 
 def test_the_demo_refuses_a_config_of_another_trainer_before_training(tmp_path):
