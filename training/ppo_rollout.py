@@ -9,7 +9,9 @@ probability ``past_self_share`` (once the pool holds one; drawn by the pool's we
 prioritized fictitious self-play, :mod:`training.ppo_league`). That player plays the
 whole game, even if the pool changes meanwhile; a past self's result against the
 learner is counted in :attr:`Collector.results`. A decision of a learner is a row of its
-faction's :class:`Rollout`; the others' decisions are played, not learned from.
+faction's :class:`Rollout`; the others' decisions are played, not learned from. With a
+search (:class:`training.ppo_search.SelfPlaySearch`), a learner's main Action question
+is answered by it, and the row keeps its policy target (:attr:`Rollout.target`).
 
 A network that reads candidate features (the pointer network) gets, for each decision,
 the legal actions' cards and features and the seats' projected VP from the vector env
