@@ -210,31 +210,25 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Self-play config (backend \"native\", algorithm \"selfplay\"; default: "
                    "training/configs/demo.toml).")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=60,
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=120,
               show_default=True,
-              help="Seconds of self-play after the warm start (run again on the same "
-                   "--out to train that much longer).")
+              help="Seconds of self-play (run again on the same --out to train that much "
+                   "longer).")
 @click.option("--games", type=click.IntRange(min=1), default=30, show_default=True,
               help="Evaluation seeds per matchup (each played twice, seats swapped).")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the config's ruleset.")
-@click.option("--expert-config", type=click.Path(exists=True, dir_okay=False),
-              help="Expert-iteration config of the short expert run "
-                   "(default: training/configs/expert_demo.toml).")
-@click.option("--expert/--no-expert", default=True, show_default=True,
-              help="Add a short expert-iteration run to the report.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def demo(out, config_path, seconds, games, ruleset, expert_config, expert, progress) -> None:
-    """Short batched self-play training and a short expert-iteration run, then an
-    evaluation report (markdown + PNGs) in OUT."""
+def demo(out, config_path, seconds, games, ruleset, progress) -> None:
+    """Short batched self-play training with search in the loop, then an evaluation
+    report (markdown + PNGs) in OUT."""
     from training.config import TrainConfigError
     from singapore_app.demo import run_demo
 
     try:
         report = run_demo(out, config_path, games, progress=progress, log=click.echo,
-                          ruleset=ruleset, expert_config=expert_config, expert=expert,
-                          seconds=seconds)
+                          ruleset=ruleset, seconds=seconds)
     except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--config' / '--expert-config'") from None
+        raise click.BadParameter(str(exc), param_hint="'--config'") from None
     click.echo(f"report: {report}")
 
 

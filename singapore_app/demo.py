@@ -9,8 +9,6 @@
   ``learned:pure`` on each faction against two heuristics, next to the mirror on the same
   seeds (:func:`against_the_mirror`);
 - ``faction_win_rates.png``;
-- ``expert/`` — a short expert-iteration run (``training/configs/expert_demo.toml``): its
-  checkpoints, ``progress.csv`` and ``learning_curve.png``;
 - ``report.md`` — the above as a readable page.
 """
 
@@ -33,7 +31,6 @@ from singapore_env.native import NativeUnavailable, require
 from arena.evaluate import MatchupResult, mirror_difference, run_matchup, write_json
 from arena.summary import faction_wins, openskill_ratings, rate
 from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
-from training.expert import train as train_expert
 from training.ppo_trainer import train
 from training.progress import read_progress
 
@@ -41,7 +38,6 @@ from .cli_options import points
 from .plots import plot_faction_win_rates
 
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
-EXPERT_DEMO_CONFIG = CONFIG_DIR / "expert_demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 #: The shipped learned players (:mod:`agents.reference`) the report plays against the
 #: heuristic next to the run's networks: the student policy alone, and looking ahead.
@@ -147,9 +143,9 @@ def _search(cfg: TrainConfig) -> str:
 
 
 def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
-                 sections: list[str] = (), training: list[str] = ()) -> Path:
+                 training: list[str] = ()) -> Path:
     """``report.md`` of the demo in ``out``: ``training`` (markdown lines: the run and
-    its players next to the mirror) first, then the evaluation, then ``sections``."""
+    its players next to the mirror) first, then the evaluation."""
     games = next(iter(summaries.values()))["games"]
     lines = [
         "# 1819 Singapore — self-play demo report", "",
@@ -170,61 +166,10 @@ def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
         "| agent | mu | sigma | ordinal |", "|---|---|---|---|",
         *[f"| {name} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |"
           for name, r in ratings.items()], "",
-        *sections,
     ]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
-
-
-def expert_section(run: Path, cfg: TrainConfig, seconds: float) -> list[str]:
-    """The report's lines on the expert-iteration run in ``run`` (folder name relative
-    to the report: ``expert``): each faction's distilled policy at the gate, per
-    iteration, next to the mirror on the same seeds."""
-    baseline = json.loads((run / "baseline.json").read_text())
-    searchers = "the two seats of one faction search against two heuristics"
-    start = {"reference": "the shipped `learned:default`",
-             "scratch": "a new network"}.get(cfg.init, f"`{cfg.init}`")
-    lines = [
-        "## Expert iteration (a short run)", "",
-        f"`{run.name}/`: {cfg.iterations} iterations of {cfg.games_per_iteration} games in "
-        f"{seconds / 60:.1f} min (configuration: `{run.name}/config.json`). In each game "
-        f"{searchers} (`{cfg.search}`), and every decision of a searching seat is a "
-        "row: the search's choice is the policy's target, the game's outcome the value "
-        f"head's. One policy-value network per faction, started from {start}, is "
-        "trained on the rows. "
-        f"The *gate* plays it without search (one forward pass a decision) on "
-        f"{cfg.eval_games} seeds, seat-swapped, against two heuristics, next to the "
-        "mirror on the same seeds, and keeps it if it is not worse than the best so "
-        "far. A run this short shows the loop working, not a stronger player: the "
-        "shipped networks and their measured strength are in `docs/agents.md`.", "",
-        "| iteration | faction | rows (searched) | distilled vs heuristic [95% CI] "
-        "| mirror [95% CI] | kept |", "|---|---|---|---|---|---|",
-    ]
-    for f, name in enumerate(FACTIONS):
-        start, mirror = (_interval(r["rate"], r["low"], r["high"])
-                         for r in (baseline[str(f)]["start"], baseline[str(f)]["mirror"]))
-        lines.append(f"| start | {name} | | {start} | {mirror} | |")
-    for row in read_progress(run / "progress.csv"):
-        for name in FACTIONS:
-            win, mirror = (_interval(*(float(row[f"{name}_{k}{s}"]) for s in ("", "_low", "_high")))
-                           for k in ("win", "mirror"))
-            lines.append(f"| {row['iteration']} | {name} | {row[f'{name}_samples']} "
-                         f"({row[f'{name}_searched']}) | {win} | {mirror} "
-                         f"| {'yes' if row[f'{name}_accepted'] == '1' else 'no'} |")
-    return lines + ["", f"![expert iteration]({run.name}/learning_curve.png)", ""]
-
-
-def expert_demo_config(path: str | Path | None = None,
-                       ruleset: str | None = None) -> TrainConfig:
-    """The short expert run's config (default ``training/configs/expert_demo.toml``); a
-    TrainConfigError if ``path`` is not an expert-iteration config."""
-    path = path or EXPERT_DEMO_CONFIG
-    cfg = load_config(path, ruleset=ruleset)
-    if cfg.kind != "expert":
-        raise TrainConfigError(f"{path}: not an expert-iteration config "
-                               f"(it needs algorithm = \"expert\")")
-    return cfg
 
 
 def demo_config(path: str | Path | None = None, ruleset: str | None = None,
@@ -328,16 +273,12 @@ def mirror_section(comparison: dict, summaries: dict, run: Path,
 
 def run_demo(out: str | Path, config_path: str | Path | None = None, games: int = 30,
              progress: bool = True, log: Callable[[str], None] = print,
-             ruleset: str | None = None, expert_config: str | Path | None = None,
-             expert: bool = True, seconds: float = 60.0) -> Path:
-    """Train a short self-play run (``seconds`` of PPO after the warm start; run again
-    on the same ``out`` to train that much longer) and write the evaluation report
-    (``ruleset`` overrides the training config's); with ``expert``, a short
-    expert-iteration run (``expert_config``, default ``training/configs/expert_demo.toml``)
-    joins the report."""
+             ruleset: str | None = None, seconds: float = 120.0) -> Path:
+    """Train a short self-play run (``seconds`` of training; run again on the same
+    ``out`` to train that much longer) and write the evaluation report (``ruleset``
+    overrides the training config's)."""
     out = Path(out)
     cfg = demo_config(config_path, ruleset, log)
-    expert_cfg = expert_demo_config(expert_config, ruleset) if expert else None
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     counters = train(cfg, out / "train", seconds=seconds, progress=progress, log=log)
@@ -356,10 +297,4 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
                out / "evaluation.json")
     plot_faction_win_rates(summaries, out / "faction_win_rates.png")
     training += mirror_section(comparison, summaries, out / "train", training_seconds)
-    sections = []
-    if expert_cfg:
-        log("expert iteration...")
-        t2 = time.time()
-        train_expert(expert_cfg, out / "expert", log=log, progress=progress)
-        sections = expert_section(out / "expert", expert_cfg, time.time() - t2)
-    return write_report(out, summaries, ratings, eval_seconds, sections, training)
+    return write_report(out, summaries, ratings, eval_seconds, training)

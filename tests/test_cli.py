@@ -179,7 +179,6 @@ BAD_INPUTS = [
     ("balance", "--games", "1", "--out", "{file}/sub"),
     ("train", "--config", "{broken_toml}"),
     ("demo", "--config", "{broken_toml}", "--out", "{folder}/demo", "--games", "1"),
-    ("demo", "--expert-config", "{broken_toml}", "--out", "{folder}/demo", "--games", "1"),
 ]
 
 

@@ -10,6 +10,7 @@ from singapore_app import demo
 from singapore_app.cli import main
 from singapore_env import native
 from singapore_env.native import NativeUnavailable
+from training.config import CONFIG_DIR
 from training.progress import read_progress
 
 TINY = """algorithm = "selfplay"
@@ -43,8 +44,7 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     config.write_text(TINY)
     out = tmp_path / "demo"
     result = CliRunner().invoke(main, ["demo", "--config", str(config), "--out", str(out),
-                                       "--seconds", "1", "--games", "1", "--no-expert",
-                                       "--no-progress"])
+                                       "--seconds", "1", "--games", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     rows = read_progress(out / "train" / "progress.csv")
     assert len(rows) >= 2 and rows[0]["decisions"] == "0"
@@ -65,7 +65,6 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     assert evaluation["training"]["decisions"] == learned
     assert {"learned British", "learned Malay", "learned:pure",
             "learned:pure-policy"} <= set(evaluation["ratings"])
-    assert "Expert iteration" not in report
     _check_the_learned_players_next_to_the_mirror(report, evaluation)
 
 
@@ -128,8 +127,7 @@ def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
     config.write_text(TINY_SEARCH)
     out = tmp_path / "demo"
     result = CliRunner().invoke(main, ["demo", "--config", str(config), "--out", str(out),
-                                       "--seconds", "1", "--games", "1", "--no-expert",
-                                       "--no-progress"])
+                                       "--seconds", "1", "--games", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     report = (out / "report.md").read_text()
     assert "From random weights, the British and the Malay policy learn at once, the main " \
@@ -139,7 +137,7 @@ def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
 
 
 def test_the_demo_refuses_a_config_of_another_trainer_before_training(tmp_path):
-    expert = demo.EXPERT_DEMO_CONFIG
+    expert = CONFIG_DIR / "expert_tiny.toml"
     result = CliRunner().invoke(main, ["demo", "--config", str(expert),
                                        "--out", str(tmp_path / "demo"), "--games", "1"])
     assert result.exit_code == 2 and "not a self-play config" in result.output

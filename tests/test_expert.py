@@ -317,28 +317,3 @@ def test_rows_of_an_older_version_are_a_clear_error(tiny_run, tmp_path):
     assert result.exit_code == 2, result.output
     assert "no advantages (rows written by an older version" in result.output
     assert "Traceback" not in result.output
-
-
-def test_the_demo_report_shows_the_expert_run_next_to_the_mirror(tiny_run):
-    from singapore_app.demo import expert_section
-
-    cfg = load_config(TINY)
-    lines = expert_section(tiny_run, cfg, 30.0)
-    text = "\n".join(lines)
-    row = _rows(tiny_run / "progress.csv")[0]
-    for name in ("british", "malay"):
-        start = [line for line in lines if line.startswith(f"| start | {name} |")]
-        assert len(start) == 1 and start[0].count("[") == 2
-        win = f"{100 * float(row[f'{name}_win']):.1f}% [{100 * float(row[f'{name}_win_low']):.1f}%"
-        mirror = f"{100 * float(row[f'{name}_mirror']):.1f}%"
-        line = next(line for line in lines if line.startswith(f"| 0 | {name} |"))
-        assert win in line and mirror in line and f"({row[f'{name}_searched']})" in line
-    assert cfg.search in text and "a new network" in text  # the tiny run starts from scratch
-
-
-def test_the_demo_refuses_a_bad_expert_config_before_training(tmp_path):
-    ppo = ROOT / "training" / "configs" / "demo.toml"
-    result = CliRunner().invoke(main, ["demo", "--out", str(tmp_path / "demo"),
-                                       "--expert-config", str(ppo), "--games", "1"])
-    assert result.exit_code == 2 and "not an expert-iteration config" in result.output
-    assert not (tmp_path / "demo").exists()

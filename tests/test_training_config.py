@@ -13,7 +13,7 @@ from training.config import CONFIG_DIR, KEYS, TrainConfig, TrainConfigError, loa
 TRAINING = Path(__file__).resolve().parents[1] / "training"
 #: The kind of run of each shipped config.
 SHIPPED = {"demo.toml": "selfplay", "selfplay.toml": "selfplay", "zero.toml": "selfplay",
-           "expert.toml": "expert", "expert_demo.toml": "expert",
+           "expert.toml": "expert",
            "expert_tiny.toml": "expert", "rerank.toml": "expert",
            "rerank_malay.toml": "expert", "pure_dagger.toml": "dagger", "pure_ei.toml": "dagger",
            "pure_ei_soft.toml": "dagger",
