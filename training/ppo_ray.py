@@ -92,6 +92,9 @@ class RayCollector:
     """The trainer's collector (``collect``, ``rollouts``, ``games_played``, ``pool``,
     ``close``, as :class:`Collector`) over one Ray actor per block of games."""
 
+    #: No search in the loop on Ray actors (the config check refuses it with --ray).
+    search = None
+
     def __init__(self, trainer, address: str, log=print):
         import ray
 
