@@ -13,8 +13,9 @@ a policy with few simulations:
    determinize`), and both learners play on, their most likely answers, in C++
    (:func:`agents.native_nets.roll_out`), until the seat faces the main Action question
    for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends.
-3. **Values**: every position reached, in every game of the step, is scored by the
-   learner's own value head in **one batched forward pass** (a finished game by its
+3. **Values**: every position reached, in every game of the step where the faction's
+   learner searches, is scored by that learner's own value head in **one batched
+   forward pass** (a finished game by its
    outcome); a proposal's score is its mean value plus
    :data:`~agents.lookahead.LOGP_WEIGHT` times the policy's log-probability of it.
 4. **Target and move**: the policy target is the softmax of the scores over
@@ -57,7 +58,7 @@ class SelfPlaySearch:
         self.searchable = np.array([d.kind in LOOKAHEAD_KINDS for d in self.decisions]
                                    + [False])
         self.students: list | None = None
-        #: Proposals compared and positions scored so far (the throughput benchmark's).
+        #: Questions searched and positions scored so far (the throughput benchmark's).
         self.searched = self.leaves = 0
 
     def refresh(self, nets: list[ActorCritic]) -> None:
