@@ -39,13 +39,19 @@ eval_every = 100
 """
 
 
-def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp_path):
+def run_tiny_demo(tmp_path, config_text: str):
+    """The demo of ``config_text`` for a second, one evaluation seed: its folder."""
     config = tmp_path / "tiny.toml"
-    config.write_text(TINY)
+    config.write_text(config_text)
     out = tmp_path / "demo"
     result = CliRunner().invoke(main, ["demo", "--config", str(config), "--out", str(out),
                                        "--seconds", "1", "--games", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp_path):
+    out = run_tiny_demo(tmp_path, TINY)
     rows = read_progress(out / "train" / "progress.csv")
     assert len(rows) >= 2 and rows[0]["decisions"] == "0"
     report = (out / "report.md").read_text()
@@ -123,12 +129,7 @@ def test_the_demo_config_is_a_self_play_run_on_the_native_engine_or_says_why_not
 
 @pytest.mark.skipif(not native.available(), reason="the native engine is not built here")
 def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
-    config = tmp_path / "tiny.toml"
-    config.write_text(TINY_SEARCH)
-    out = tmp_path / "demo"
-    result = CliRunner().invoke(main, ["demo", "--config", str(config), "--out", str(out),
-                                       "--seconds", "1", "--games", "1", "--no-progress"])
-    assert result.exit_code == 0, result.output
+    out = run_tiny_demo(tmp_path, TINY_SEARCH)
     report = (out / "report.md").read_text()
     assert "From random weights, the British and the Malay policy learn at once, the main " \
            "Action question's moves chosen by the lookahead over their own networks (1 " \
