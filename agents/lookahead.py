@@ -165,6 +165,15 @@ class LookaheadPolicies(Agent):
         return [agents[0].policy, agents[1].policy]
 
 
+def improved_policy(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """The search's improved policy over the answers it compared: the softmax of their
+    scores (mean value plus :data:`LOGP_WEIGHT` times the log-probability) over
+    ``temperature`` (what DAgger's ``target_temperature`` and the self-play search
+    learn)."""
+    logits = np.asarray(scores, np.float64) / temperature
+    return np.exp(logits - np.logaddexp.reduce(logits))
+
+
 def _looks_ahead(legal: list) -> bool:
     """Whether a question with these legal answers is one the lookahead answers."""
     return len(legal) >= 2 and bool({d.kind for d in legal} & LOOKAHEAD_KINDS)

@@ -11,7 +11,7 @@ from singapore_env import native
 from singapore_env.vector import VectorEnv
 from training.config import load_config
 from training.config_base import TrainConfigError
-from training.ppo_rollout import NONZERO_WIDTH, Collector
+from training.ppo_rollout import Collector
 from training.ppo_search import SelfPlaySearch
 from training.ppo_trainer import ppo_update
 
@@ -30,7 +30,7 @@ def collector(seed: int = 5, share: float = 0.0) -> Collector:
     nets = [PointerActorCritic(venv.obs_size, venv.num_actions, [16], "tanh",
                                len(RULES_FEATURES), n_cards, 8) for _ in range(2)]
     rng = np.random.default_rng(seed)
-    search = SelfPlaySearch(venv, 2, 0.05, rng, NONZERO_WIDTH)
+    search = SelfPlaySearch(venv, 2, 0.05, rng)
     search.refresh(nets)
     return Collector(venv, nets, rng, share, 12, search=search)
 

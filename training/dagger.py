@@ -40,6 +40,7 @@ from typing import Callable
 
 import numpy as np
 
+from agents.lookahead import improved_policy
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .config import TrainConfig
@@ -113,9 +114,8 @@ def _improved_policy(cfg: TrainConfig, teacher, game, legal: np.ndarray, writer)
     answers = game.legal_decisions()
     at = [int(np.flatnonzero(legal == writer.encoder.table.index(answers[i]))[0])
           for i in scores]
-    logits = np.array(list(scores.values())) / cfg.target_temperature
     share = np.zeros(len(legal), np.float16)
-    share[at] = np.exp(logits - np.logaddexp.reduce(logits))
+    share[at] = improved_policy(list(scores.values()), cfg.target_temperature)
     return share
 
 

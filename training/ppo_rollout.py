@@ -94,8 +94,9 @@ class Rollout:
         k = len(choice)
         at = np.arange(self.n, self.n + k)
         self.put_rows(at, index, value_in, legal)
-        self.target[at] = 0.0
-        if target is not None:
+        if target is None:
+            self.target[at] = 0.0
+        else:
             self.target = put_padded(self.target, at, target, 0.0)
         if self.n_features:
             self.cand_card = put_padded(self.cand_card, at, candidates[0], 0)

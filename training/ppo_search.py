@@ -34,32 +34,32 @@ import torch
 
 from agents.base import _encoder_for
 from agents.determinize import determinize
-from agents.lookahead import LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS, TOP_K
+from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
+                              TOP_K, improved_policy)
 from agents.native_nets import roll_out
 from agents.outcome import outcome
 from singapore_env.candidates import projected_vp
 
 from .ppo_network import ActorCritic, sparse_rows, to_csr
+from .ppo_rollout import NONZERO_WIDTH
 
 
 class SelfPlaySearch:
     """The lookahead of the self-play loop over ``venv``'s games (a native vector env):
     ``worlds`` sampled worlds per proposal, targets at ``temperature``."""
 
-    def __init__(self, venv, worlds: int, temperature: float, rng: np.random.Generator,
-                 nonzero_width: int):
+    def __init__(self, venv, worlds: int, temperature: float, rng: np.random.Generator):
         if worlds < 1 or not temperature > 0:
             raise ValueError("search needs worlds >= 1 and a temperature > 0")
         self.venv, self.worlds, self.temperature, self.rng = venv, worlds, temperature, rng
-        self.nonzero_width = nonzero_width
         self.decisions = venv.action_table.decisions
         # whether each action of the table (and the padding index after it) is one of
         # the kinds the lookahead answers
         self.searchable = np.array([d.kind in LOOKAHEAD_KINDS for d in self.decisions]
                                    + [False])
         self.students: list | None = None
-        #: Questions searched and positions scored so far (the throughput benchmark's).
-        self.searched = self.leaves = 0
+        #: Questions searched so far (the throughput benchmark's).
+        self.searched = 0
 
     def refresh(self, nets: list[ActorCritic]) -> None:
         """Take the learners' current weights for the rollouts (after each update)."""
@@ -106,7 +106,7 @@ class SelfPlaySearch:
                         pending.append((i, j, obs))
         if pending:
             index, value_in = sparse_rows(np.stack([obs for _, _, obs in pending]),
-                                          self.nonzero_width)
+                                          NONZERO_WIDTH)
             with torch.no_grad():
                 leaf = net.value(net.trunk(to_csr(index, value_in, net.obs_size))
                                  ).squeeze(-1).numpy()
@@ -115,11 +115,9 @@ class SelfPlaySearch:
         choice = np.zeros(n, np.int64)
         target = np.zeros((n, width), np.float32)
         for i, p in enumerate(proposals):
-            scores = values[i] / self.worlds + LOGP_WEIGHT * log_p[i, p]
-            shares = np.exp((scores - scores.max()) / self.temperature)
-            shares /= shares.sum()
+            shares = improved_policy(values[i] / self.worlds + LOGP_WEIGHT * log_p[i, p],
+                                     self.temperature)
             target[i, p] = shares
             choice[i] = p[int(self.rng.choice(len(p), p=shares))]
         self.searched += n
-        self.leaves += len(pending)
         return choice, target

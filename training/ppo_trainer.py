@@ -239,11 +239,9 @@ class Trainer:
                          engine=cfg.engine, workers=cfg.workers)
         search = None
         if cfg.search_worlds:
-            from .ppo_rollout import NONZERO_WIDTH
             from .ppo_search import SelfPlaySearch
 
-            search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature,
-                                    self.rng, NONZERO_WIDTH)
+            search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature, self.rng)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda,
                               cfg.league, cfg.league_share, search)
