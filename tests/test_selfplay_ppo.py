@@ -127,3 +127,20 @@ def test_a_position_wider_than_the_starting_rows_widens_them():
     net = ActorCritic(5146, 1040, [8])
     logits, _ = net(to_csr(rollout.index[:2], rollout.value_in[:2], 5146), rollout.legal[:2])
     assert (logits[0, 1:] < -1e8).all() and (logits[1] > -1e8).all()
+
+
+def test_the_batched_trainer_needs_no_stable_baselines3():
+    """The one trainer's networks are plain torch: with Stable-Baselines3 absent, a
+    pointer network is built and a tiny selfplay config is loaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['stable_baselines3'] = sys.modules['sb3_contrib'] = None\n"
+            "from singapore_env.candidates import RULES_FEATURES\n"
+            "from training.ppo_network import PointerActorCritic\n"
+            "import training.ppo_trainer, training.ppo_rollout, training.ppo_search\n"
+            "PointerActorCritic(10, 6, [8], 'tanh', len(RULES_FEATURES), 5, 4)\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]

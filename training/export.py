@@ -65,7 +65,7 @@ def pointer_actor_from_sb3(policy, meta: dict | None = None) -> PointerActor:
 def network_arrays(trunk, head) -> dict[str, np.ndarray]:
     """The numpy arrays of a torch pointer network: the linear layers of the state MLP
     ``trunk`` (``w0``, ``b0``, ...) and the pointer ``head``'s query, embeddings and
-    feature weights (a :class:`training.pointer_policy.PointerHead`)."""
+    feature weights (a :class:`training.pointer_head.PointerHead`)."""
     import torch.nn as nn
 
     def np_(t):
@@ -79,7 +79,7 @@ def network_arrays(trunk, head) -> dict[str, np.ndarray]:
 
 
 def head_arrays(head) -> dict[str, np.ndarray]:
-    """The numpy arrays of a :class:`training.pointer_policy.PointerHead`: its query,
+    """The numpy arrays of a :class:`training.pointer_head.PointerHead`: its query,
     embeddings and feature weights."""
     def np_(t):
         return t.detach().cpu().numpy()

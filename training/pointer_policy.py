@@ -28,6 +28,8 @@ from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPo
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from .pointer_head import PointerHead, mlp
+
 
 class CandidateExtractor(BaseFeaturesExtractor):
     """Concatenates the state (``observation`` and ``projected_vp``), ``candidate_card``
@@ -45,13 +47,6 @@ class CandidateExtractor(BaseFeaturesExtractor):
                           obs["candidate_features"].flatten(1)], dim=1)
 
 
-def _mlp(sizes: list[int], activation) -> nn.Sequential:
-    layers: list[nn.Module] = []
-    for a, b in zip(sizes, sizes[1:]):
-        layers += [nn.Linear(a, b), activation()]
-    return nn.Sequential(*layers)
-
-
 class PointerExtractor(nn.Module):
     """The ``mlp_extractor``: state MLPs for the actor and the critic; the actor's
     latent carries the candidate block through to :class:`PointerHead` unchanged."""
@@ -62,8 +57,8 @@ class PointerExtractor(nn.Module):
         pi_arch = net_arch["pi"] if isinstance(net_arch, dict) else list(net_arch)
         vf_arch = net_arch["vf"] if isinstance(net_arch, dict) else list(net_arch)
         self.d = d
-        self.policy_net = _mlp([d] + pi_arch, activation)
-        self.value_net = _mlp([d] + vf_arch, activation)
+        self.policy_net = mlp([d] + pi_arch, activation)
+        self.value_net = mlp([d] + vf_arch, activation)
         self.hidden = pi_arch[-1] if pi_arch else d
         self.latent_dim_pi = self.hidden + sum(sizes) - d
         self.latent_dim_vf = vf_arch[-1] if vf_arch else d
@@ -76,41 +71,6 @@ class PointerExtractor(nn.Module):
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
         return self.value_net(features[:, :self.d])
-
-
-class PointerHead(nn.Module):
-    """Logits from the state's query and each action's key (see the module docstring)."""
-
-    def __init__(self, hidden: int, n_actions: int, n_features: int, n_cards: int,
-                 embed_dim: int):
-        super().__init__()
-        self.hidden, self.n, self.k = hidden, n_actions, n_features
-        self.query = nn.Linear(hidden, embed_dim)
-        self.action_embedding = nn.Parameter(torch.randn(n_actions, embed_dim) * 0.02)
-        self.card_embedding = nn.Embedding(n_cards + 1, embed_dim)
-        nn.init.normal_(self.card_embedding.weight, std=0.02)
-        self.feature_key = nn.Linear(n_features, embed_dim, bias=False)
-        self.feature_logit = nn.Linear(n_features, 1, bias=False)
-        self.action_bias = nn.Parameter(torch.zeros(n_actions))
-
-    def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        h, n = self.hidden, self.n
-        state = latent[:, :h]
-        cards = latent[:, h:h + n].long()
-        feats = latent[:, h + n:].reshape(-1, n, self.k)
-        keys = self.action_embedding + self.card_embedding(cards) + self.feature_key(feats)
-        logits = torch.einsum("be,bne->bn", self.query(state), keys)
-        return logits + self.action_bias + self.feature_logit(feats).squeeze(-1)
-
-    def score(self, state: torch.Tensor, actions: torch.Tensor, cards: torch.Tensor,
-              feats: torch.Tensor) -> torch.Tensor:
-        """The logits of some actions only (those of :meth:`forward` at their columns):
-        ``state`` (B, hidden), ``actions`` (B, W) action indices, their ``cards``
-        (B, W) and features (B, W, n_features)."""
-        keys = (self.action_embedding[actions] + self.card_embedding(cards)
-                + self.feature_key(feats))
-        logits = torch.einsum("be,bwe->bw", self.query(state), keys)
-        return logits + self.action_bias[actions] + self.feature_logit(feats).squeeze(-1)
 
 
 class PointerPolicy(MaskableMultiInputActorCriticPolicy):

@@ -8,7 +8,7 @@ of :mod:`training.pointer_policy` plus a value head.
     v        = Linear(act(Linear(s))) + skip * projected_margin(projected_vp)
     value    = [sigmoid(v0), tanh(v1)]
 
-The policy part is the same trunk and :class:`~training.pointer_policy.PointerHead` as
+The policy part is the same trunk and :class:`~training.pointer_head.PointerHead` as
 the PPO pointer policy, so a shipped reference policy (``agents/policies/*.npz``) is a
 valid starting point (:meth:`PolicyValueNet.from_actor`: its weights copied, the value
 head new). The value head shares the trunk and predicts, for the observing seat's
@@ -34,7 +34,7 @@ from agents.pointer_actor import VALUE_KEYS, PointerActor
 from singapore_env.candidates import FEATURES, VP_SCALE
 
 from .export import network_arrays
-from .pointer_policy import PointerHead, _mlp
+from .pointer_head import PointerHead, mlp
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 #: Initial skip weights of a new value head (win share, margin) on the projected margin.
@@ -52,7 +52,7 @@ class PolicyValueNet(nn.Module):
             raise ValueError("net_arch needs at least one hidden layer")
         act = ACTIVATION_MODULES[activation]
         self.activation, self.candidate_prior = activation, candidate_prior or None
-        self.trunk = _mlp([obs_dim + 4] + list(net_arch), act)
+        self.trunk = mlp([obs_dim + 4] + list(net_arch), act)
         hidden = int(net_arch[-1])
         self.head = PointerHead(hidden, n_actions, len(FEATURES), n_cards, embed_dim)
         self.value_net = nn.Sequential(nn.Linear(hidden, value_hidden), act(),

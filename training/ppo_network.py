@@ -19,7 +19,7 @@ actions.
 
 :class:`PointerActorCritic` is the pointer network on the same sparse trunk: the trunk
 reads the observation and the seats' projected VP, and the pointer head
-(:class:`training.pointer_policy.PointerHead`) scores each legal action from its query and
+(:class:`training.pointer_head.PointerHead`) scores each legal action from its query and
 the action's key (its embedding, its card's, its candidate features': the per-action
 rows of :mod:`singapore_env.candidates`). :meth:`PointerActorCritic.to_numpy` writes it
 as an :class:`agents.pointer_actor.PointerActor`.
@@ -184,7 +184,7 @@ class ActorCritic(nn.Module):
 class PointerActorCritic(ActorCritic):
     """The sparse trunk of :class:`ActorCritic` over the observation and the seats'
     projected VP (``obs_size + 4`` inputs, the projected VP last), a
-    :class:`~training.pointer_policy.PointerHead` over the legal actions and a value
+    :class:`~training.pointer_head.PointerHead` over the legal actions and a value
     head. ``n_features`` candidate feature columns (the first ``n_features`` of
     :data:`singapore_env.candidates.FEATURES`)."""
 
@@ -192,7 +192,7 @@ class PointerActorCritic(ActorCritic):
 
     def __init__(self, obs_size: int, n_actions: int, hidden: list[int], activation: str,
                  n_features: int, n_cards: int, embed_dim: int):
-        from .pointer_policy import PointerHead
+        from .pointer_head import PointerHead
 
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
         self.n_features = n_features
