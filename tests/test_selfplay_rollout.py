@@ -3,7 +3,6 @@ whatever rollout its game ends in, a trajectory cut by a rollout's end is comple
 the next one (not bootstrapped from itself), and a past self plays its whole game."""
 
 import numpy as np
-import pytest
 import torch
 
 from singapore_env.vector import VectorEnv
@@ -90,47 +89,3 @@ def test_a_past_self_plays_its_whole_game_while_the_pool_changes():
                   for p in c.pool]
     c.close()
     assert played and all(len(seen) == 1 for seen in played.values())
-
-
-def test_shaping_pays_the_projected_margin_along_the_way_and_keeps_the_return():
-    """Potential-based shaping telescopes (gamma = 1): from any decision, the shaped
-    rewards to the game's end sum to the outcome minus that decision's potential."""
-    from training.ppo_rollout import Rollout
-
-    r = Rollout(8, 10)
-    potentials = np.array([0.0, 0.3, -0.2, 0.5], np.float32)
-    at = r.add(np.zeros((4, 1), np.int32), np.zeros((4, 1), np.float32),
-               np.zeros((4, 1), np.int32), np.zeros(4), np.zeros(4), np.zeros(4),
-               np.full(4, 7), potential=potentials)
-    r.reward[at[-1]], r.terminal[at[-1]] = 1.0, True
-    r.finish(gamma=1.0, lam=1.0, n_streams=8)
-    # value 0 everywhere, lambda 1: the advantage is the shaped return
-    assert np.allclose(r.advantage[:4], 1.0 - potentials)
-    assert r.ready[:4].all()
-
-
-def test_a_shaping_collector_gives_each_row_its_factions_projected_margin():
-    from singapore_env.candidates import RULES_FEATURES
-    from training.ppo_network import PointerActorCritic
-    from training.ppo_rollout import shaping_margin
-
-    pytest.importorskip("singapore_env._native")
-    venv = VectorEnv(2, seed=3, engine="native")
-    nets = [PointerActorCritic(venv.obs_size, venv.num_actions, [8], "tanh",
-                               len(RULES_FEATURES), 112, 4) for _ in range(2)]
-    c = Collector(venv, nets, np.random.default_rng(3), 0.0, 60, shaping=0.05)
-    projected = {}
-    real_candidates = venv.candidates
-
-    def spy(slots, n_features=None):
-        out = real_candidates(slots, n_features)
-        for slot, margin in zip(slots, shaping_margin(out[2])):
-            projected.setdefault(int(slot), []).append(float(margin))
-        return out
-
-    venv.candidates = spy
-    c.collect(60)
-    rows = [float(p) for r in c.rollouts for p in r.potential[:r.n]]
-    assert sorted(rows) == pytest.approx(sorted(0.05 * m for ms in projected.values() for m in ms))
-    assert any(rows)                  # VP come and go in 60 steps
-    c.close()

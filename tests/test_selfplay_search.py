@@ -107,12 +107,8 @@ def test_the_update_fits_the_search_target():
     ({"target_temperature": 0.05}, "needs the search"),
     ({"search_worlds": 2, "target_temperature": 0.05, "engine": "python"}, "in C\\+\\+"),
     ({"search_worlds": -1, "target_temperature": 0.05}, "search_worlds"),
-    ({"shaping": 0.02}, "network = \"pointer\""),
-    ({"shaping": -0.1, "network": "pointer"}, "shaping must be >= 0"),
-    ({"shaping": 0.02, "network": "pointer", "search_worlds": 1, "target_temperature": 0.1},
-     "shaping and search_worlds"),
 ])
-def test_bad_search_and_shaping_keys_are_config_errors(overrides, words):
+def test_bad_search_keys_are_config_errors(overrides, words):
     with pytest.raises(TrainConfigError, match=words):
         load_config(None, **{"engine": "native", **overrides})
 

@@ -39,7 +39,7 @@ KEYS: dict[str, tuple[str, ...]] = {
                  "total_decisions", "network", "hidden", "embed_dim", "activation", "init",
                  "teacher", "imitation_games", "imitation_epochs", *_PPO, "max_grad_norm",
                  "past_self_share", "pool_every", "pool_size", "pfsp_power", "league",
-                 "league_share", "search_worlds", "target_temperature", "shaping", "eval_every",
+                 "league_share", "search_worlds", "target_temperature", "eval_every",
                  "eval_games", "checkpoint_every_s"),
     "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta",
                "target_temperature", "epochs", "learning_rate", "minibatch_size", "workers"),
@@ -170,9 +170,7 @@ class TrainConfig:
     timesteps_per_phase: int = 20_000  # env steps of the learning faction per phase
     vec_env: str = "dummy"  # SB3's vector env: "dummy" (one process) or "subproc"
     reward_mode: str = "faction"  # env reward: "win", "vp_margin" or "faction"
-    # Potential-based shaping from projected final VP: a decision also earns gamma x
-    # potential(next) - potential, the potential being this x the faction's mean projected
-    # final VP minus the other's (0 = off; sb3: FactionEnv's, selfplay: its rows').
+    # Potential-based shaping from projected final VP (0 = off; see FactionEnv).
     shaping: float = 0.0
     train_batch_size: int = 4000  # RLlib: env steps per iteration (all four seats)
     # The run's rounds: of label-and-fit (dagger, lookahead_value, expert), or of RLlib

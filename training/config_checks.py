@@ -113,16 +113,6 @@ def check_selfplay(cfg) -> None:
                                    "over it)")
     elif cfg.target_temperature:
         raise TrainConfigError("target_temperature needs the search: search_worlds > 0")
-    if not cfg.shaping >= 0:
-        raise TrainConfigError(f"shaping must be >= 0, got {cfg.shaping}")
-    if cfg.shaping:
-        if cfg.network != "pointer":
-            raise TrainConfigError("shaping reads the projected VP of the pointer network's "
-                                   "rows: network = \"pointer\"")
-        if cfg.search_worlds:
-            raise TrainConfigError("shaping and search_worlds: the search's leaves read the "
-                                   "critic as the game's value, which shaping changes; "
-                                   "give one of them")
     _check_league(cfg)
     _check_hidden(cfg)
     _at_least(cfg, 1, "num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",

@@ -32,8 +32,6 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from singapore_env.candidates import VP_SCALE
-
 from .ppo_network import (ActorCritic, legal_candidates, legal_rows, put_padded,
                           sparse_rows, to_csr)
 
@@ -45,20 +43,11 @@ LEGAL_WIDTH = 64
 LEARNER = -1
 
 
-def shaping_margin(projected: np.ndarray) -> np.ndarray:
-    """The shaping's margin in VP from ``projected_vp`` rows (observer first, then
-    clockwise): the observer's faction's mean projected final VP minus the other
-    faction's, as :class:`arena.faction_env.FactionEnv`'s potential."""
-    pv = np.asarray(projected, np.float32) * np.float32(VP_SCALE)
-    return (pv[:, 0] + pv[:, 2] - pv[:, 1] - pv[:, 3]) / 2
-
-
 class Rollout:
     """One faction's rows of a rollout (preallocated; ``n`` rows filled)."""
 
     #: The arrays a row is made of (the candidate ones only with ``n_features``).
-    FIELDS = ("index", "value_in", "legal", "choice", "logp", "value", "stream", "target",
-              "potential")
+    FIELDS = ("index", "value_in", "legal", "choice", "logp", "value", "stream", "target")
 
     def __init__(self, capacity: int, n_actions: int, n_features: int = 0):
         self.capacity, self.n, self.n_actions = capacity, 0, n_actions
@@ -74,8 +63,6 @@ class Rollout:
         self.logp = np.zeros(capacity, np.float32)
         self.value = np.zeros(capacity, np.float32)
         self.reward = np.zeros(capacity, np.float32)
-        # the shaping potential of the row's position (0 without shaping)
-        self.potential = np.zeros(capacity, np.float32)
         self.terminal = np.zeros(capacity, np.bool_)
         self.stream = np.zeros(capacity, np.int64)        # slot * 4 + seat
         # the search's policy target over the legal row (all zeros: not searched)
@@ -100,11 +87,10 @@ class Rollout:
         return self.add(*(kept[k] for k in self.FIELDS), candidates=candidates)
 
     def add(self, index, value_in, legal, choice, logp, value, stream, target=None,
-            potential=0.0, candidates=None) -> np.ndarray:
+            candidates=None) -> np.ndarray:
         """Append rows (``target``: the search's policy targets over their legal rows,
-        None: none searched; ``potential``: their positions' shaping potentials;
-        ``candidates``: their legal actions' cards and features, kept when the rollout
-        has ``n_features``); their positions."""
+        None: none searched; ``candidates``: their legal actions' cards and features,
+        kept when the rollout has ``n_features``); their positions."""
         k = len(choice)
         at = np.arange(self.n, self.n + k)
         self.put_rows(at, index, value_in, legal)
@@ -117,7 +103,6 @@ class Rollout:
             self.cand_feat = put_padded(self.cand_feat, at, candidates[1], 0)
         self.choice[at], self.logp[at], self.value[at], self.stream[at] = \
             choice, logp, value, stream
-        self.potential[at] = potential
         self.n += k
         return at
 
@@ -131,29 +116,23 @@ class Rollout:
         """Generalized advantage estimates and returns of the complete rows: those that
         end their trajectory or that the same seat's next decision follows in this
         rollout. A pending row (its trajectory's last so far) gets none and is not
-        :attr:`ready`; the rows before it bootstrap from its value. A row's reward
-        includes the potential-based shaping ``gamma * potential(next) - potential``
-        (the next row's potential, 0 after the game's end)."""
+        :attr:`ready`; the rows before it bootstrap from its value."""
         next_value = np.zeros(n_streams, np.float32)
         next_adv = np.zeros(n_streams, np.float32)
-        next_potential = np.zeros(n_streams, np.float32)
         seen = np.zeros(n_streams, np.bool_)
         for t in range(self.n - 1, -1, -1):
             s = self.stream[t]
             if self.terminal[t]:
-                nv, na, npot = 0.0, 0.0, 0.0
+                nv, na = 0.0, 0.0
             elif seen[s]:
-                nv, na, npot = next_value[s], next_adv[s], next_potential[s]
+                nv, na = next_value[s], next_adv[s]
             else:                       # pending: completed in a later rollout
                 self.advantage[t], self.ready[t] = 0.0, False
                 next_value[s], next_adv[s], seen[s] = self.value[t], 0.0, True
-                next_potential[s] = self.potential[t]
                 continue
-            shaped = self.reward[t] + gamma * npot - self.potential[t]
-            delta = shaped + gamma * nv - self.value[t]
+            delta = self.reward[t] + gamma * nv - self.value[t]
             adv = delta + gamma * lam * na
             self.advantage[t], next_value[s], next_adv[s], seen[s] = adv, self.value[t], adv, True
-            next_potential[s] = self.potential[t]
             self.ready[t] = True
         self.ret[:self.n] = self.advantage[:self.n] + self.value[:self.n]
 
@@ -164,11 +143,8 @@ class Collector:
     def __init__(self, venv, learners: list[ActorCritic], rng: np.random.Generator,
                  past_self_share: float, rollout_steps: int, gamma: float = 1.0,
                  lam: float = 0.95, league: list[str] = (), league_share: float = 0.0,
-                 search=None, shaping: float = 0.0):
+                 search=None):
         self.venv, self.learners, self.rng = venv, learners, rng
-        #: The shaping's weight of a VP of projected margin (0: none; candidate-reading
-        #: learners only, whose rows have the projected VP).
-        self.shaping = shaping
         #: The learners' lookahead at the main Action question
         #: (:class:`training.ppo_search.SelfPlaySearch`), or None.
         self.search = search
@@ -239,17 +215,14 @@ class Collector:
 
     def _act(self, net: ActorCritic, rows: np.ndarray, search: bool = False) -> tuple:
         """The actions of ``net`` in the games ``rows``, their rows' arrays, candidate
-        keys, (with ``search``, for a learner) the search's targets (None if none
-        was searched) and the positions' shaping potentials."""
+        keys and (with ``search``, for a learner) the search's targets (None if none
+        was searched)."""
         obs = self.obs[rows]
         legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
         width = int((legal != net.n_actions).sum(axis=1).max())
         candidates = used = None
-        potential = 0.0
         if net.reads_candidates:
             card, features, projected = self.venv.candidates(rows, net.n_features)
-            if self.shaping:
-                potential = self.shaping * shaping_margin(projected)
             obs = np.concatenate([obs, projected], axis=1)
             candidates = legal_candidates(card, features, legal, net.n_actions)
             used = (candidates[0][:, :width], candidates[1][:, :width])
@@ -271,7 +244,7 @@ class Collector:
         logp = shifted[np.arange(len(rows)), choice] - np.log(np.exp(shifted).sum(axis=1))
         actions = legal[np.arange(len(rows)), choice]
         return (actions, (index, value_in, legal, choice, logp, values.numpy()), candidates,
-                target, potential)
+                target)
 
     def _agent_action(self, agent, slot: int) -> int:
         """The action index a league agent picks in ``slot``'s game."""
@@ -300,11 +273,10 @@ class Collector:
                 mine = faction == f
                 rows = np.flatnonzero(mine & (who == LEARNER))
                 if len(rows):
-                    acts, rec, candidates, target, potential = self._act(
-                        self.learners[f], rows, True)
+                    acts, rec, candidates, target = self._act(self.learners[f], rows, True)
                     actions[rows] = acts
                     at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows], target,
-                                              potential, candidates=candidates)
+                                              candidates=candidates)
                     self.last_row[rows, self.seat[rows]] = at
                 for k in np.unique(who[mine & (who != LEARNER)]):
                     rows = np.flatnonzero(mine & (who == k))

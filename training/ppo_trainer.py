@@ -244,7 +244,7 @@ class Trainer:
             search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature, self.rng)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda,
-                              cfg.league, cfg.league_share, search, cfg.shaping)
+                              cfg.league, cfg.league_share, search)
         self.show_pool(collector)
         return collector
 
