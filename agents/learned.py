@@ -129,8 +129,8 @@ def load_value_nets(path: str | Path, need_value: bool = True,
             raise ValueError(f"{file}: not a pointer policy (the network reads the "
                              f"candidate features)")
         if need_value and not net.has_value:
-            raise ValueError(f"{file}: this policy has no value head (train one with "
-                             f"expert iteration: training/configs/expert.toml)")
+            raise ValueError(f"{file}: this policy has no value head (the self-play "
+                             f"trainer's pointer networks carry one: network = \"pointer\")")
         loaded[file] = _READ[key] = net
     return {faction: loaded[file] for faction, file in enumerate(files)}
 

@@ -79,17 +79,21 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
     return agent
 
 
-def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = 1) -> Agent:
-    """``learned:pure``'s lookahead (its value networks) over other students: the
-    pointer policies ``british.npz`` and ``malay.npz`` in ``folder``, which must read no
-    prior, each answer scored in ``worlds`` sampled worlds (what DAgger's ``teacher =
-    "lookahead"`` labels with: the search over the current student)."""
+def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = 1,
+                   values: str | Path | None = None) -> Agent:
+    """A lookahead (:mod:`agents.lookahead`) over the students in ``folder`` (the
+    pointer policies ``british.npz`` and ``malay.npz``, which must read no prior), each
+    answer scored in ``worlds`` sampled worlds by the value networks in ``values``: by
+    default ``learned:pure``'s (what DAgger's ``teacher = "lookahead"`` labels with:
+    the search over the current student); ``values = folder`` for a pair that carries
+    its own value heads (the self-play trainer's pointer networks: ``lookahead:DIR``)."""
     students = FactionPolicies({
         f: LearnedAgent.load(Path(folder) / f"{name}.npz",
                              seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
-    agent = LookaheadPolicies(students, dict(_shipped_values(LOOKAHEAD_VALUES["pure"])), seed,
-                              worlds=worlds)
+    nets = (dict(_shipped_values(LOOKAHEAD_VALUES["pure"])) if values is None
+            else load_value_nets(values))
+    agent = LookaheadPolicies(students, nets, seed, worlds=worlds)
     agent.name = f"lookahead over {folder}"
     return agent
 

@@ -12,6 +12,10 @@ type raises ValueError naming the allowed parameters. A trained policy is named 
 file: ``learned:PATH`` (a ``.npz`` actor), most likely legal action; or
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
 ``learned:default`` and ``learned:pure`` are shipped pairs (:mod:`agents.reference`).
+``lookahead:DIR`` plays the pair of pointer networks with value heads in the folder DIR
+(``british.npz`` and ``malay.npz``, as the self-play trainer writes them) with the
+lookahead of :mod:`agents.lookahead`, each network's value head scoring its faction's
+answers, as ``learned:pure`` does with its value networks.
 
 Inside the code a spec is an :class:`AgentSpec` (name, parameters, target), built with
 ``AgentSpec("mcts", {"iters": 400})`` or ``AgentSpec.parse(text)`` and written back with
@@ -47,7 +51,7 @@ from .plugins import (check_agent, entry_point_factory, entry_point_names, facto
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
-LEARNED_KINDS = ("learned", "learned-sample")
+LEARNED_KINDS = ("learned", "learned-sample", "lookahead")
 
 _REGISTRY: dict[str, tuple[AgentFactory, dict]] = {}
 
@@ -125,7 +129,8 @@ class AgentSpec:
 
     @property
     def is_learned(self) -> bool:
-        """Does the spec name a policy file (``learned:PATH`` / ``learned-sample:PATH``)?"""
+        """Does the spec name policy files (``learned:PATH``, ``learned-sample:PATH``,
+        ``lookahead:DIR``)?"""
         return self.name in LEARNED_KINDS
 
     def with_params(self, **params) -> "AgentSpec":
@@ -139,7 +144,8 @@ def _text(value) -> str:
 
 
 def is_learned(spec: "str | AgentSpec") -> bool:
-    """Does ``spec`` name a policy file (``learned:PATH`` / ``learned-sample:PATH``)?"""
+    """Does ``spec`` name policy files (``learned:PATH``, ``learned-sample:PATH``,
+    ``lookahead:DIR``)?"""
     try:
         return AgentSpec.parse(spec).is_learned
     except ValueError:
@@ -198,7 +204,7 @@ def make_agent(spec: "str | AgentSpec", seed: int | None = None) -> Agent:
         plugins = entry_point_names()
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents() + plugins)}, "
-            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, "
+            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, lookahead:DIR, "
             "path/to/bot.py:Class, package.module:Class")
     factory, allowed = _REGISTRY[name]
     seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
@@ -237,11 +243,13 @@ def _make_external(spec: str, factory, given: dict, seed) -> Agent:
 
 def _make_learned(spec: AgentSpec, seed: int | None) -> Agent:
     from .learned import LearnedAgent
-    from .reference import SHIPPED, reference_agent
+    from .reference import SHIPPED, lookahead_over, reference_agent
 
     kind, path = spec.name, spec.target
     try:
-        if path in SHIPPED:
+        if kind == "lookahead":
+            agent = lookahead_over(path, seed, values=path)
+        elif path in SHIPPED:
             agent = reference_agent(deterministic=kind == "learned", seed=seed, pair=path)
         else:
             agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)

@@ -195,7 +195,7 @@ def value_net(tmp_path_factory):
 
     torch.manual_seed(0)
     net = PolicyValueNet(**network_dims(), net_arch=(16,), embed_dim=4, value_hidden=8)
-    torch.nn.init.normal_(net.value_net[2].weight)  # a value that reads the state
+    torch.nn.init.normal_(net.value_head.net[2].weight)  # a value that reads the state
     path = tmp_path_factory.mktemp("net") / "net.npz"
     net.to_actor({"faction": "british"}).save(path)
     return path

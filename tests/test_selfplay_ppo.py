@@ -12,6 +12,7 @@ from agents.learned import NumpyPolicy
 from agents.registry import make_agent
 from arena.simulate import play_game
 from singapore_app.cli import main
+from singapore_env.native import available as native_built
 from singapore_env.vector import VectorEnv
 from training.ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
 
@@ -144,3 +145,63 @@ def test_the_batched_trainer_needs_no_stable_baselines3():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def _pointer_net(venv, seed: int = 0):
+    from singapore_env.candidates import RULES_FEATURES
+    from training.ppo_network import PointerActorCritic
+
+    torch.manual_seed(seed)
+    return PointerActorCritic(venv.obs_size, venv.num_actions, [16, 8], "tanh",
+                              len(RULES_FEATURES), 112, 4)
+
+
+@pytest.mark.skipif(not native_built(), reason="the native engine is not built here")
+def test_the_pointer_networks_value_is_its_saved_value_heads_win_share():
+    """PPO's value of the pointer network is the win share of the value head that its
+    saved actor carries (what the lookahead reads); a new head is the smoothed
+    projected-VP evaluation sigmoid(4 m)."""
+    from agents.outcome import projected_margin
+    from training.ppo_network import PointerActorCritic
+
+    with VectorEnv(4, seed=5, engine="native") as venv:
+        net = _pointer_net(venv)
+        for _ in range(30):    # into the game, where the projected VP differ
+            obs, mask, seat = venv.reset() if _ == 0 else venv.step(actions)[:3]
+            actions = np.array([np.flatnonzero(m)[0] for m in mask])
+        card, features, projected = venv.candidates(np.arange(4), net.n_features)
+        full = np.concatenate([obs, projected], axis=1)
+        index, value_in = sparse_rows(full, 256)
+        with torch.no_grad():
+            fresh = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
+        margin = projected_margin(projected)
+        assert np.ptp(margin) > 0
+        np.testing.assert_allclose(fresh, 1 / (1 + np.exp(-4 * margin)), rtol=1e-5)
+        torch.nn.init.normal_(net.value_head.net[2].weight)    # a head that reads the state
+        with torch.no_grad():
+            value = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
+        actor = net.to_numpy()
+        assert actor.has_value
+        for row in range(4):
+            win, _ = actor.outcome({"observation": obs[row], "projected_vp": projected[row]})
+            assert win == pytest.approx(float(value[row]), abs=1e-5)
+        again = PointerActorCritic.from_actor(actor)
+        with torch.no_grad():
+            np.testing.assert_allclose(again.critic(to_csr(index, value_in, net.obs_size)),
+                                       value, atol=1e-6)
+
+
+@pytest.mark.skipif(not native_built(), reason="the native engine is not built here")
+def test_lookahead_dir_plays_a_trained_pair_with_its_own_value_heads(tmp_path):
+    from agents.lookahead import LookaheadPolicies
+
+    with VectorEnv(1, engine="native") as venv:
+        for seed, name in enumerate(("british", "malay")):
+            _pointer_net(venv, seed).to_numpy().save(tmp_path / f"{name}.npz")
+    agent = make_agent(f"lookahead:{tmp_path}", seed=3)
+    assert isinstance(agent, LookaheadPolicies) and agent.name == f"lookahead:{tmp_path}"
+    assert agent.values[0] is not agent.values[1]     # each faction's own head
+    record = play_game(3, [agent, make_agent("heuristic"), agent, make_agent("heuristic")])
+    assert record.final_scores
+    with pytest.raises(ValueError, match="cannot load agent.*no policy file"):
+        make_agent(f"lookahead:{tmp_path / 'missing'}")

@@ -84,7 +84,8 @@ def test_a_seat_spec_naming_a_file_opens_nothing_and_says_one_thing(tmp_path):
     specs_given = [f"mcts:net={fifo}", f"rerank:net={fifo}", f"learned:{fifo}",
                    f"learned-sample:{fifo}", f"{fifo}:Bot", f"rerank:net={real}",
                    "rerank:net=/no/such/file", "mcts:net=../agents/policies",
-                   "os.path:join", "learned:/dev/zero", "heuristic:net=default"]
+                   "os.path:join", "learned:/dev/zero", "heuristic:net=default",
+                   f"lookahead:{tmp_path}", "lookahead:pure"]
     answers = {}
     with client() as c:
         def ask():

@@ -172,7 +172,7 @@ def fit(cfg: TrainConfig, init: Path, positions: Positions, seed: int) -> tuple:
     held_games = games[len(games) - max(1, len(games) // HELD_OUT):]
     is_held = np.isin(positions.games, held_games)
     held, train = np.flatnonzero(is_held), np.flatnonzero(~is_held)
-    params = [*net.trunk.parameters(), *net.value_net.parameters(), net.value_skip]
+    params = [*net.trunk.parameters(), *net.value_head.parameters()]
     opt = torch.optim.Adam(params, lr=cfg.learning_rate)
     before = best = _cross_entropy(net, positions, held)
     kept = _value_actor(net, start.activation)
@@ -200,16 +200,10 @@ def _losses(net, positions: Positions, ids: np.ndarray):
     """Cross-entropy of the win share and squared error of the margin on ``ids``."""
     import torch
 
-    from agents.outcome import MARGIN_SCALE
-    from singapore_env.candidates import VP_SCALE
-
     x = torch.from_numpy(np.asarray(positions.observations[ids]))
     pv = torch.from_numpy(positions.projected_vp[ids])
     y = torch.from_numpy(positions.outcomes[ids])
-    state = net.trunk(torch.cat([x, pv], 1))
-    margin = (torch.maximum(pv[:, 0], pv[:, 2]) - torch.maximum(pv[:, 1], pv[:, 3])) \
-        * (VP_SCALE / MARGIN_SCALE)
-    out = net.value_net(state) + net.value_skip * margin[:, None]
+    out = net.value_head.logits(net.trunk(torch.cat([x, pv], 1)), pv)
     win = torch.nn.functional.binary_cross_entropy_with_logits(out[:, 0], y[:, 0])
     return win, ((torch.tanh(out[:, 1]) - y[:, 1]) ** 2).mean()
 

@@ -5,20 +5,17 @@ of :mod:`training.pointer_policy` plus a value head.
 
     s        = MLP(observation, projected_vp)                     # the state (trunk)
     logit[a] = PointerHead(s, candidate_card[a], candidate_features[a])
-    v        = Linear(act(Linear(s))) + skip * projected_margin(projected_vp)
-    value    = [sigmoid(v0), tanh(v1)]
+    value    = ValueHead(s, projected_vp)                          # [win share, margin]
 
 The policy part is the same trunk and :class:`~training.pointer_head.PointerHead` as
 the PPO pointer policy, so a shipped reference policy (``agents/policies/*.npz``) is a
 valid starting point (:meth:`PolicyValueNet.from_actor`: its weights copied, the value
-head new). The value head shares the trunk and predicts, for the observing seat's
-faction, its win share and its VP margin over the other faction (over 20 VP, clipped:
-:func:`agents.outcome.outcome`). A new head starts with its last layer at zero and the
-skip weights at :data:`SKIP_INIT`, that is as a smoothed projected-VP evaluation
-(win share ``sigmoid(4 m)``, margin ``tanh(m)`` for a projected margin ``m`` in units
-of 20 VP): with the few hundred games an iteration affords, the outcome of one game is
-too noisy a target to learn a value from nothing, so the head learns a correction to
-the evaluation the search already trusts. :meth:`PolicyValueNet.to_actor` exports a numpy
+head new). The value head (:class:`~training.pointer_head.ValueHead`) shares the trunk
+and predicts, for the observing seat's faction, its win share and its VP margin over
+the other faction (over 20 VP, clipped: :func:`agents.outcome.outcome`); a new one
+starts as a smoothed projected-VP evaluation: with the few hundred games an iteration
+affords, the outcome of one game is too noisy a target to learn a value from nothing,
+so the head learns a correction to the evaluation the search already trusts. :meth:`PolicyValueNet.to_actor` exports a numpy
 :class:`~agents.pointer_actor.PointerActor` whose ``value`` / ``outcome`` compute the
 same numbers without torch.
 """
@@ -29,16 +26,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.outcome import MARGIN_SCALE
-from agents.pointer_actor import VALUE_KEYS, PointerActor
-from singapore_env.candidates import FEATURES, VP_SCALE
+from agents.pointer_actor import PointerActor
+from singapore_env.candidates import FEATURES
 
 from .export import network_arrays
-from .pointer_head import PointerHead, mlp
+from .pointer_head import PointerHead, ValueHead, mlp
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
-#: Initial skip weights of a new value head (win share, margin) on the projected margin.
-SKIP_INIT = (4.0, 1.0)
 
 
 class PolicyValueNet(nn.Module):
@@ -55,11 +49,7 @@ class PolicyValueNet(nn.Module):
         self.trunk = mlp([obs_dim + 4] + list(net_arch), act)
         hidden = int(net_arch[-1])
         self.head = PointerHead(hidden, n_actions, len(FEATURES), n_cards, embed_dim)
-        self.value_net = nn.Sequential(nn.Linear(hidden, value_hidden), act(),
-                                       nn.Linear(value_hidden, 2))
-        nn.init.zeros_(self.value_net[2].weight)
-        nn.init.zeros_(self.value_net[2].bias)
-        self.value_skip = nn.Parameter(torch.tensor(SKIP_INIT))
+        self.value_head = ValueHead(hidden, value_hidden, activation)
 
     def forward(self, obs: dict) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits (B, N), value (B, 2))`` for a batch of observation dicts (float
@@ -68,23 +58,13 @@ class PolicyValueNet(nn.Module):
         state = self.trunk(torch.cat([obs["observation"], obs["projected_vp"]], dim=1))
         latent = torch.cat([state, obs["candidate_card"], obs["candidate_features"].flatten(1)],
                            dim=1)
-        pv = obs["projected_vp"]
-        margin = (torch.maximum(pv[:, 0], pv[:, 2]) - torch.maximum(pv[:, 1], pv[:, 3])) \
-            * (VP_SCALE / MARGIN_SCALE)
-        out = self.value_net(state) + self.value_skip * margin[:, None]
-        return self.head(latent), torch.stack([torch.sigmoid(out[:, 0]),
-                                               torch.tanh(out[:, 1])], dim=1)
+        return self.head(latent), self.value_head(state, obs["projected_vp"])
 
     # -------------------------------------------------------------- numpy actors
     def to_actor(self, meta: dict | None = None) -> PointerActor:
         """The numpy actor (policy and value head) of this network."""
-        def np_(t):
-            return t.detach().cpu().numpy()
-
         arrays = network_arrays(self.trunk, self.head)
-        v0, v1 = self.value_net[0], self.value_net[2]
-        arrays.update(zip(VALUE_KEYS, (np_(v0.weight).T, np_(v0.bias), np_(v1.weight).T,
-                                       np_(v1.bias), np_(self.value_skip))))
+        arrays.update(self.value_head.arrays())
         meta = dict(meta or {})
         if self.candidate_prior:
             meta["candidate_prior"] = self.candidate_prior
@@ -120,12 +100,7 @@ class PolicyValueNet(nn.Module):
         put(h.feature_logit.weight, a["feature_logit"][None, :])
         put(h.action_bias, a["action_bias"])
         if actor.has_value:
-            v0, v1 = net.value_net[0], net.value_net[2]
-            put(v0.weight, a["value_w0"].T)
-            put(v0.bias, a["value_b0"])
-            put(v1.weight, a["value_w1"].T)
-            put(v1.bias, a["value_b1"])
-            put(net.value_skip, a["value_skip"])
+            net.value_head.load(a)
         return net
 
 

@@ -165,7 +165,15 @@ class ActorCritic(nn.Module):
         acts = torch.from_numpy(legal[rows, pos].astype(np.int64))
         scores = (x[rows_t] * self.head_w[acts]).sum(-1) + self.head_b[acts]
         logits = torch.full(legal.shape, PAD_LOGIT).index_put((rows_t, pos_t), scores)
-        return logits, self.value(x).squeeze(-1)
+        return logits, self.state_value(x, csr)
+
+    def state_value(self, x: torch.Tensor, csr) -> torch.Tensor:
+        """The values (N,) of the trunk's states ``x`` of the observations ``csr``."""
+        return self.value(x).squeeze(-1)
+
+    def critic(self, csr) -> torch.Tensor:
+        """The values (N,) of the observations of ``csr`` (the value head alone)."""
+        return self.state_value(self.trunk(csr), csr)
 
     def to_numpy(self, meta: dict | None = None):
         """The actor as an :class:`agents.learned.NumpyPolicy` (dense, whole table)."""
@@ -184,35 +192,43 @@ class ActorCritic(nn.Module):
 class PointerActorCritic(ActorCritic):
     """The sparse trunk of :class:`ActorCritic` over the observation and the seats'
     projected VP (``obs_size + 4`` inputs, the projected VP last), a
-    :class:`~training.pointer_head.PointerHead` over the legal actions and a value
-    head. ``n_features`` candidate feature columns (the first ``n_features`` of
-    :data:`singapore_env.candidates.FEATURES`)."""
+    :class:`~training.pointer_head.PointerHead` over the legal actions and a
+    :class:`~training.pointer_head.ValueHead` (``value_hidden`` units) whose win share
+    is the value PPO learns: it starts as a smoothed projected-VP evaluation, and the
+    saved actor carries it, so the lookahead can read it (``learned:DIR`` with
+    ``lookahead:DIR``). ``n_features`` candidate feature columns (the first
+    ``n_features`` of :data:`singapore_env.candidates.FEATURES`)."""
 
     reads_candidates = True
 
     def __init__(self, obs_size: int, n_actions: int, hidden: list[int], activation: str,
-                 n_features: int, n_cards: int, embed_dim: int):
-        from .pointer_head import PointerHead
+                 n_features: int, n_cards: int, embed_dim: int, value_hidden: int = 64):
+        from .pointer_head import PointerHead, ValueHead
 
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
         self.n_features = n_features
         self.head = PointerHead(hidden[-1], n_actions, n_features, n_cards, embed_dim)
+        del self.value
+        self.value_head = ValueHead(hidden[-1], value_hidden, activation)
 
     @classmethod
     def from_actor(cls, actor) -> "PointerActorCritic":
         """A network of a :class:`~agents.pointer_actor.PointerActor`'s shapes holding
-        its weights (a new value head); the inverse of :meth:`to_numpy`."""
+        its weights (its value head's too if it has one, else a new one); the inverse of
+        :meth:`to_numpy`."""
         hidden = [w.shape[1] for w, _ in actor.layers]
+        value_hidden = actor.arrays["value_w0"].shape[1] if actor.has_value else 64
         net = cls(actor.layers[0][0].shape[0] - 4, actor.n_actions, hidden, actor.activation,
                   len(RULES_FEATURES), actor.arrays["card_embedding"].shape[0] - 1,
-                  actor.arrays["query_w"].shape[1])
+                  actor.arrays["query_w"].shape[1], value_hidden)
         net.copy_actor(actor)
         return net
 
     def copy_actor(self, actor) -> None:
         """Copy a :class:`~agents.pointer_actor.PointerActor` of this network's shapes
         that reads no prior (its feature columns past the rules facts are written as
-        zeros) into the trunk and the pointer head; ValueError if it does not fit."""
+        zeros) into the trunk and the pointer head, and its value head if it has one
+        (else this one's stays); ValueError if it does not fit."""
         from agents.pointer_actor import PointerActor
 
         if not isinstance(actor, PointerActor) or actor.meta.get("candidate_prior"):
@@ -236,6 +252,8 @@ class PointerActorCritic(ActorCritic):
             head.feature_key.weight.copy_(torch.from_numpy(a["feature_key"][:k].T))
             head.feature_logit.weight.copy_(torch.from_numpy(a["feature_logit"][None, :k]))
             head.action_bias.copy_(torch.from_numpy(a["action_bias"]))
+        if actor.has_value:
+            self.value_head.load(a)
 
     def forward(self, csr, legal: np.ndarray, candidates=None
                 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -248,10 +266,16 @@ class PointerActorCritic(ActorCritic):
         actions = torch.from_numpy(np.where(legal != self.n_actions, legal, 0).astype(np.int64))
         scores = self.head.score(x, actions, torch.from_numpy(cards.astype(np.int64)),
                                  torch.from_numpy(features))
-        return scores.masked_fill(~valid, PAD_LOGIT), self.value(x).squeeze(-1)
+        return scores.masked_fill(~valid, PAD_LOGIT), self.state_value(x, csr)
+
+    def state_value(self, x: torch.Tensor, csr) -> torch.Tensor:
+        """The value head's win shares (N,) of the states ``x`` of the observations
+        ``csr`` (whose last four columns are the projected VP)."""
+        projected = torch.from_numpy(csr[:, -4:].toarray().astype(np.float32))
+        return self.value_head(x, projected)[:, 0]
 
     def to_numpy(self, meta: dict | None = None):
-        """The actor as an :class:`agents.pointer_actor.PointerActor` (its feature
+        """The actor and its value head as an :class:`agents.pointer_actor.PointerActor` (its feature
         weights padded with zeros to every column of
         :data:`~singapore_env.candidates.FEATURES`, which the players' candidate
         encoders write: the columns not trained on weigh nothing)."""
@@ -270,4 +294,5 @@ class PointerActorCritic(ActorCritic):
         extra = len(FEATURES) - self.n_features
         arrays["feature_key"] = np.pad(arrays["feature_key"], ((0, extra), (0, 0)))
         arrays["feature_logit"] = np.pad(arrays["feature_logit"], (0, extra))
+        arrays.update(self.value_head.arrays())
         return PointerActor(arrays, self.activation, meta)

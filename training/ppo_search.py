@@ -108,8 +108,7 @@ class SelfPlaySearch:
             index, value_in = sparse_rows(np.stack([obs for _, _, obs in pending]),
                                           NONZERO_WIDTH)
             with torch.no_grad():
-                leaf = net.value(net.trunk(to_csr(index, value_in, net.obs_size))
-                                 ).squeeze(-1).numpy()
+                leaf = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
             for (i, j, _), v in zip(pending, leaf):
                 values[i][j] += float(v)
         choice = np.zeros(n, np.int64)

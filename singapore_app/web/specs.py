@@ -64,8 +64,8 @@ def is_shipped(spec: AgentSpec | None) -> bool:
     are numbers or words (never a path)."""
     if spec is None:
         return False
-    if spec.is_learned:
-        return spec.target in SHIPPED_NETS and not spec.params
+    if spec.is_learned:  # lookahead:DIR always names a folder
+        return spec.name != "lookahead" and spec.target in SHIPPED_NETS and not spec.params
     allowed = _shipped_params().get(spec.name)
     if allowed is None or spec.target is not None:
         return False
