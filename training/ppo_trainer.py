@@ -352,7 +352,8 @@ def train(cfg: TrainConfig, out: str | Path, seconds: float | None = None,
             if c["updates"] % cfg.pool_every == 0:
                 trainer.snapshot()
                 trainer.show_pool(collector)
-            if c["decisions"] - c["last_eval"] >= cfg.eval_every and evaluator.idle():
+            # idle() first: a finished evaluation's row is written as soon as it is done
+            if evaluator.idle() and c["decisions"] - c["last_eval"] >= cfg.eval_every:
                 evaluator.start(dict(c), stats)
             if time.perf_counter() - last_save >= cfg.checkpoint_every_s:
                 trainer.save()
