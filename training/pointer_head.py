@@ -1,9 +1,9 @@
 """The pointer network's parts in plain torch (no Stable-Baselines3): :class:`PointerHead`,
 which scores each action from what it refers to, :class:`ValueHead`, which scores the
-position, and :func:`mlp`, the state trunk's layers. The batched self-play network (:mod:`training.ppo_network`), expert iteration's
-policy-value network (:mod:`training.policy_value`) and the SB3 pointer policy
-(:mod:`training.pointer_policy`) are built from them, the first two with the same
-:class:`ValueHead`::
+position, and :func:`mlp`, the state trunk's layers. The batched self-play network
+(:mod:`training.ppo_network`), expert iteration's policy-value network
+(:mod:`training.policy_value`) and the SB3 pointer policy (:mod:`training.pointer_policy`)
+are built from them, the first two with the same :class:`ValueHead`::
 
     q      = Linear(state)                                  # the state's query
     key[a] = E_action[a] + E_card[card[a]] + W · features[a]

@@ -21,7 +21,8 @@ actions.
 reads the observation and the seats' projected VP, and the pointer head
 (:class:`training.pointer_head.PointerHead`) scores each legal action from its query and
 the action's key (its embedding, its card's, its candidate features': the per-action
-rows of :mod:`singapore_env.candidates`). :meth:`PointerActorCritic.to_numpy` writes it
+rows of :mod:`singapore_env.candidates`); its value head is
+:class:`training.pointer_head.ValueHead`. :meth:`PointerActorCritic.to_numpy` writes both
 as an :class:`agents.pointer_actor.PointerActor`.
 """
 
