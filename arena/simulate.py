@@ -14,7 +14,8 @@ decisions give the same game, so the same result and record. Only agents that re
 observation alone or have a native twin (:attr:`agents.base.Agent.plays_native`:
 ``heuristic``, ``random``, ``rerank``, ``learned:PATH`` of a flat actor or of a pointer
 policy (with the heuristic's prior columns or none: ``learned:default``,
-``learned:pure-policy``), ``learned:pure``, an agent playing through ``act``) sit at
+``learned:pure-policy``), ``learned:pure``, ``lookahead:DIR``, an agent playing through
+``act``) sit at
 a native game; :func:`check_engine` refuses the others by name. Many games
 (:mod:`arena.runner`) play where :func:`default_engine` says unless told: on the
 native engine where it is built and every player sits there, else on the Python engine.
@@ -56,7 +57,8 @@ ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
 NATIVE_PLAYERS = ("heuristic, random, rerank, learned:PATH or learned-sample:PATH of a flat "
                   "actor or of a pointer policy (learned:default, learned:pure-policy), "
-                  "learned:pure, an agent that plays through act(observation, mask) alone")
+                  "learned:pure, lookahead:DIR, an agent that plays through act(observation, "
+                  "mask) alone")
 
 
 @dataclass

@@ -22,7 +22,7 @@ from .cli_options import (OUTPUT_FILE, RECORDS_HELP, engine_option, format_summa
 @click.option("--players", default="random,random,random,random", show_default=True,
               callback=parse_players,
               help="Four comma-separated agents, in seat order: a name with parameters "
-                   "after colons (mcts:iters=200:topk=3), learned:PATH, path/to/bot.py:Class "
+                   "after colons (mcts:iters=200:topk=3), learned:PATH, lookahead:DIR, path/to/bot.py:Class "
                    "or package.module:Class.")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Number of games (seeds).")
