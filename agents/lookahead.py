@@ -12,8 +12,9 @@ on a copy of the game in which everything the seat cannot see is resampled
 faces the main Action question for the :data:`ROLLOUT_QUESTIONS`-th time (the
 *rollout*: the rest of the action, the seat's next action, the other seats' turns), and
 the answer with the highest value of the position reached (the win share, where the
-game ended; the mean over the worlds), plus :data:`LOGP_WEIGHT` times the student's
-log-probability of it, is played. Every other question gets the student's most likely
+game ended; the mean over the worlds; plus ``vp_weight`` times the VP margin where the
+value network's meta gives one, as the self-play trainer's do with ``vp_weight``), plus
+:data:`LOGP_WEIGHT` times the student's log-probability of it, is played. Every other question gets the student's most likely
 answer.
 
 Neither network reads a heuristic score: the student reads the observation and the
@@ -114,6 +115,7 @@ class LookaheadPolicies(Agent):
         if len(candidates) == 1:
             return legal[candidates[0]]
         value_net = self.values[SEAT_FACTION[seat]]
+        vp_weight = float(value_net.meta.get("vp_weight", 0.0))
         values = np.zeros(len(candidates))
         for _ in range(self.worlds):
             world = determinize(game, seat, self.rng)
@@ -122,8 +124,11 @@ class LookaheadPolicies(Agent):
                 after.step(legal[i])
                 if self.rollout:
                     self.roll_out(after, seat)
-                values[j] += (outcome(after.final_scores, seat)[0] if after.is_over
-                              else position_value(value_net, after, seat))
+                if after.is_over:
+                    win, margin = outcome(after.final_scores, seat)
+                    values[j] += win + vp_weight * margin
+                else:
+                    values[j] += position_value(value_net, after, seat, vp_weight)
         scores = [float(v) for v in values / self.worlds + LOGP_WEIGHT * log_p[candidates]]
         self.last_scores = dict(zip(candidates, scores))
         return legal[candidates[int(np.argmax(scores))]]

@@ -189,6 +189,17 @@ def test_the_pointer_networks_value_is_its_saved_value_heads_win_share():
         with torch.no_grad():
             np.testing.assert_allclose(again.critic(to_csr(index, value_in, net.obs_size)),
                                        value, atol=1e-6)
+        # with vp_weight the value is the win share plus vp_weight times the margin, and
+        # the saved actor says so (the lookahead scores with it)
+        net.vp_weight = 0.5
+        with torch.no_grad():
+            summed = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
+        actor = net.to_numpy()
+        assert actor.meta["vp_weight"] == 0.5
+        for row in range(4):
+            obs_row = {"observation": obs[row], "projected_vp": projected[row]}
+            assert actor.value(obs_row, 0.5) == pytest.approx(float(summed[row]), abs=1e-5)
+        assert PointerActorCritic.from_actor(actor).vp_weight == 0.5
 
 
 @pytest.mark.skipif(not native_built(), reason="the native engine is not built here")

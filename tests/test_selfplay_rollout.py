@@ -89,3 +89,29 @@ def test_a_past_self_plays_its_whole_game_while_the_pool_changes():
                   for p in c.pool]
     c.close()
     assert played and all(len(seen) == 1 for seen in played.values())
+
+
+def test_with_vp_weight_a_finished_games_reward_adds_the_factions_margin():
+    from agents.outcome import outcome
+
+    c = collector()
+    c.vp_weight = 0.5
+    finals = []
+    real_step = c.venv.step
+
+    def spy(actions):
+        out = real_step(actions)
+        finals.extend(c.venv.final_vp[slot].tolist() for slot in np.flatnonzero(out[4]))
+        return out
+
+    c.venv.step = spy
+    terminal = []
+    while len(finals) < 3:
+        c.collect(5)
+        terminal += [(f, round(float(x), 5)) for f, r in enumerate(c.rollouts)
+                     for x in r.reward[:r.n][r.terminal[:r.n]]]
+    c.close()
+    expected = sorted((f, round(w + 0.5 * m, 5)) for scores in finals for seat in range(4)
+                      for f, (w, m) in [(seat >> 1, outcome(scores, seat))])
+    assert sorted(terminal) == expected
+    assert any(abs(x - round(x)) > 1e-6 for _, x in terminal)   # margins, not just wins

@@ -107,6 +107,7 @@ def test_the_update_fits_the_search_target():
     ({"target_temperature": 0.05}, "needs the search"),
     ({"search_worlds": 2, "target_temperature": 0.05, "engine": "python"}, "in C\\+\\+"),
     ({"search_worlds": -1, "target_temperature": 0.05}, "search_worlds"),
+    ({"vp_weight": -0.5}, "vp_weight must be >= 0"),
 ])
 def test_bad_search_keys_are_config_errors(overrides, words):
     with pytest.raises(TrainConfigError, match=words):

@@ -125,6 +125,8 @@ def check_selfplay(cfg) -> None:
                                "must be in [0, 1]")
     if cfg.past_self_share + cfg.league_share > 1:
         raise TrainConfigError("past_self_share + league_share must be at most 1")
+    if not cfg.vp_weight >= 0:
+        raise TrainConfigError(f"vp_weight must be >= 0, got {cfg.vp_weight}")
     if not cfg.pfsp_power >= 0:
         raise TrainConfigError(f"pfsp_power must be >= 0, got {cfg.pfsp_power}")
     if not (cfg.learning_rate > 0 and cfg.clip_range > 0 and cfg.max_grad_norm > 0

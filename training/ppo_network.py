@@ -195,15 +195,17 @@ class PointerActorCritic(ActorCritic):
     projected VP (``obs_size + 4`` inputs, the projected VP last), a
     :class:`~training.pointer_head.PointerHead` over the legal actions and a
     :class:`~training.pointer_head.ValueHead` (``value_hidden`` units) whose win share
-    is the value PPO learns: it starts as a smoothed projected-VP evaluation, and the
-    saved actor carries it, so the lookahead can read it (``learned:DIR`` with
-    ``lookahead:DIR``). ``n_features`` candidate feature columns (the first
+    plus ``vp_weight`` times its margin is the value PPO learns (the reward's sum,
+    :class:`~training.ppo_rollout.Collector`): it starts as a smoothed projected-VP
+    evaluation, and the saved actor carries it and ``vp_weight`` (its meta), so the
+    lookahead can score with it (``lookahead:DIR``). ``n_features`` candidate feature columns (the first
     ``n_features`` of :data:`singapore_env.candidates.FEATURES`)."""
 
     reads_candidates = True
 
     def __init__(self, obs_size: int, n_actions: int, hidden: list[int], activation: str,
-                 n_features: int, n_cards: int, embed_dim: int, value_hidden: int = 64):
+                 n_features: int, n_cards: int, embed_dim: int, value_hidden: int = 64,
+                 vp_weight: float = 0.0):
         from .pointer_head import PointerHead, ValueHead
 
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
@@ -211,6 +213,7 @@ class PointerActorCritic(ActorCritic):
         self.head = PointerHead(hidden[-1], n_actions, n_features, n_cards, embed_dim)
         del self.value
         self.value_head = ValueHead(hidden[-1], value_hidden, activation)
+        self.vp_weight = vp_weight
 
     @classmethod
     def from_actor(cls, actor) -> "PointerActorCritic":
@@ -221,7 +224,8 @@ class PointerActorCritic(ActorCritic):
         value_hidden = actor.arrays["value_w0"].shape[1] if actor.has_value else 64
         net = cls(actor.layers[0][0].shape[0] - 4, actor.n_actions, hidden, actor.activation,
                   len(RULES_FEATURES), actor.arrays["card_embedding"].shape[0] - 1,
-                  actor.arrays["query_w"].shape[1], value_hidden)
+                  actor.arrays["query_w"].shape[1], value_hidden,
+                  float(actor.meta.get("vp_weight", 0.0)))
         net.copy_actor(actor)
         return net
 
@@ -270,10 +274,12 @@ class PointerActorCritic(ActorCritic):
         return scores.masked_fill(~valid, PAD_LOGIT), self.state_value(x, csr)
 
     def state_value(self, x: torch.Tensor, csr) -> torch.Tensor:
-        """The value head's win shares (N,) of the states ``x`` of the observations
-        ``csr`` (whose last four columns are the projected VP)."""
+        """The value head's win shares plus ``vp_weight`` times its margins (N,) of the
+        states ``x`` of the observations ``csr`` (whose last four columns are the
+        projected VP)."""
         projected = torch.from_numpy(csr[:, -4:].toarray().astype(np.float32))
-        return self.value_head(x, projected)[:, 0]
+        v = self.value_head(x, projected)
+        return v[:, 0] + self.vp_weight * v[:, 1]
 
     def to_numpy(self, meta: dict | None = None):
         """The actor and its value head as an :class:`agents.pointer_actor.PointerActor` (its feature
@@ -296,4 +302,6 @@ class PointerActorCritic(ActorCritic):
         arrays["feature_key"] = np.pad(arrays["feature_key"], ((0, extra), (0, 0)))
         arrays["feature_logit"] = np.pad(arrays["feature_logit"], (0, extra))
         arrays.update(self.value_head.arrays())
+        if self.vp_weight:
+            meta = {**(meta or {}), "vp_weight": self.vp_weight}
         return PointerActor(arrays, self.activation, meta)

@@ -54,7 +54,7 @@ class BlockCollector:
         venv = VectorEnv(num_games, cfg.ruleset, seed=seed, engine=cfg.engine)
         self.collector = Collector(venv, self.nets, np.random.default_rng(seed),
                                    cfg.past_self_share, cfg.rollout_steps, cfg.gamma,
-                                   cfg.gae_lambda)
+                                   cfg.gae_lambda, vp_weight=cfg.vp_weight)
 
     @staticmethod
     def _load(net: torch.nn.Module, params: dict) -> torch.nn.Module:

@@ -20,7 +20,8 @@ and its rows keep them.
 
 Each seat of each game is one trajectory: its decisions in order, the reward at its
 last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
-faction share it), no discount by default. A trajectory still running at the end of a
+faction share it; plus ``vp_weight`` times the faction's VP margin,
+:func:`agents.outcome.outcome`), no discount by default. A trajectory still running at the end of a
 rollout keeps its last row *pending*: the row moves to the front of the next rollout,
 where the seat's next decision (its value: the seat's position then) or the game's
 outcome completes it, whichever rollout the game ends in. Only complete rows
@@ -31,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+
+from agents.outcome import outcome
 
 from .ppo_network import (ActorCritic, legal_candidates, legal_rows, put_padded,
                           sparse_rows, to_csr)
@@ -143,8 +146,10 @@ class Collector:
     def __init__(self, venv, learners: list[ActorCritic], rng: np.random.Generator,
                  past_self_share: float, rollout_steps: int, gamma: float = 1.0,
                  lam: float = 0.95, league: list[str] = (), league_share: float = 0.0,
-                 search=None):
+                 search=None, vp_weight: float = 0.0):
         self.venv, self.learners, self.rng = venv, learners, rng
+        #: A finished game's reward: the faction's win share plus this times its margin.
+        self.vp_weight = vp_weight
         #: The learners' lookahead at the main Action question
         #: (:class:`training.ppo_search.SelfPlaySearch`), or None.
         self.search = search
@@ -287,7 +292,7 @@ class Collector:
                         actions[rows] = [self._agent_action(player, r) for r in rows]
             self.obs, self.mask, self.seat, rewards, done = self.venv.step(actions)
             for slot in np.flatnonzero(done):
-                self._end_game(slot, rewards[slot])
+                self._end_game(slot, rewards[slot], self.venv.final_vp[slot])
         for r in self.rollouts:
             r.finish(self.gamma, self.lam, n * 4)
         return sum(r.n for r in self.rollouts) - carried
@@ -296,8 +301,12 @@ class Collector:
         """Close the vector env."""
         self.venv.close()
 
-    def _end_game(self, slot: int, rewards: np.ndarray) -> None:
+    def _end_game(self, slot: int, rewards: np.ndarray, final_vp: np.ndarray) -> None:
         share = (rewards[0] + rewards[1], rewards[2] + rewards[3])
+        reward = share
+        if self.vp_weight:
+            reward = tuple(share[f] + self.vp_weight * outcome(final_vp.tolist(), 2 * f)[1]
+                           for f in (0, 1))
         for f in (0, 1):
             number = self.source.get(int(self.controller[slot, f]))
             if number is not None:
@@ -308,7 +317,7 @@ class Collector:
             row = self.last_row[slot, seat]
             if row >= 0:
                 r = self.rollouts[seat >> 1]
-                r.reward[row], r.terminal[row] = share[seat >> 1], True
+                r.reward[row], r.terminal[row] = reward[seat >> 1], True
         self.last_row[slot] = -1
         self.games_played += 1
         self._assign(slot)

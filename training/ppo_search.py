@@ -48,10 +48,13 @@ class SelfPlaySearch:
     """The lookahead of the self-play loop over ``venv``'s games (a native vector env):
     ``worlds`` sampled worlds per proposal, targets at ``temperature``."""
 
-    def __init__(self, venv, worlds: int, temperature: float, rng: np.random.Generator):
+    def __init__(self, venv, worlds: int, temperature: float, rng: np.random.Generator,
+                 vp_weight: float = 0.0):
         if worlds < 1 or not temperature > 0:
             raise ValueError("search needs worlds >= 1 and a temperature > 0")
         self.venv, self.worlds, self.temperature, self.rng = venv, worlds, temperature, rng
+        #: A finished rollout's value: win share plus this times the margin (the reward's).
+        self.vp_weight = vp_weight
         self.decisions = venv.action_table.decisions
         # whether each action of the table (and the padding index after it) is one of
         # the kinds the lookahead answers
@@ -98,7 +101,8 @@ class SelfPlaySearch:
                     roll_out(after, seat, self.students, LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS,
                              ROLLOUT_LIMIT)
                     if after.is_over:
-                        values[i][j] += outcome(after.final_scores, seat)[0]
+                        win, margin = outcome(after.final_scores, seat)
+                        values[i][j] += win + self.vp_weight * margin
                     else:
                         obs = _encoder_for(after).encode(after, seat)
                         if net.reads_candidates:  # its trunk reads the projected VP too

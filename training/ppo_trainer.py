@@ -50,7 +50,8 @@ def new_network(cfg: TrainConfig, obs_size: int, n_actions: int) -> ActorCritic:
 
         n_cards = len(resolve_content(None, RulesConfig.named(cfg.ruleset).slavery).defs)
         return PointerActorCritic(obs_size, n_actions, list(cfg.hidden), cfg.activation,
-                                  len(RULES_FEATURES), n_cards, cfg.embed_dim)
+                                  len(RULES_FEATURES), n_cards, cfg.embed_dim,
+                                  vp_weight=cfg.vp_weight)
     return ActorCritic(obs_size, n_actions, list(cfg.hidden), cfg.activation)
 
 
@@ -241,10 +242,11 @@ class Trainer:
         if cfg.search_worlds:
             from .ppo_search import SelfPlaySearch
 
-            search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature, self.rng)
+            search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature, self.rng,
+                                    cfg.vp_weight)
         collector = Collector(venv, self.nets, self.rng, cfg.past_self_share,
                               cfg.rollout_steps, cfg.gamma, cfg.gae_lambda,
-                              cfg.league, cfg.league_share, search)
+                              cfg.league, cfg.league_share, search, cfg.vp_weight)
         self.show_pool(collector)
         return collector
 
