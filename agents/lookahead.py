@@ -14,8 +14,8 @@ faces the main Action question for the :data:`ROLLOUT_QUESTIONS`-th time (the
 the answer with the highest value of the position reached (the win share, where the
 game ended; the mean over the worlds; plus ``vp_weight`` times the VP margin where the
 value network's meta gives one, as the self-play trainer's do with ``vp_weight``), plus
-:data:`LOGP_WEIGHT` times the student's log-probability of it, is played. Every other question gets the student's most likely
-answer.
+:data:`LOGP_WEIGHT` times the student's log-probability of it, is played. Every other
+question gets the student's most likely answer.
 
 Neither network reads a heuristic score: the student reads the observation and the
 candidate features without the prior, the value network the observation and the

@@ -21,10 +21,10 @@ and its rows keep them.
 Each seat of each game is one trajectory: its decisions in order, the reward at its
 last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
 faction share it; plus ``vp_weight`` times the faction's VP margin,
-:func:`agents.outcome.outcome`), no discount by default. A trajectory still running at the end of a
-rollout keeps its last row *pending*: the row moves to the front of the next rollout,
-where the seat's next decision (its value: the seat's position then) or the game's
-outcome completes it, whichever rollout the game ends in. Only complete rows
+:func:`agents.outcome.outcome`), no discount by default. A trajectory still running at
+the end of a rollout keeps its last row *pending*: the row moves to the front of the
+next rollout, where the seat's next decision (its value: the seat's position then) or
+the game's outcome completes it, whichever rollout the game ends in. Only complete rows
 (:attr:`Rollout.ready`) are learned from.
 """
 
