@@ -21,6 +21,10 @@ from agents.pointer_actor import VALUE_KEYS
 from singapore_env.candidates import VP_SCALE
 
 
+#: The torch module of each activation name of the configs.
+ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
 def mlp(sizes: list[int], activation) -> nn.Sequential:
     """Linear layers of ``sizes``, each followed by ``activation``."""
     layers: list[nn.Module] = []
@@ -85,7 +89,7 @@ class ValueHead(nn.Module):
 
     def __init__(self, hidden: int, value_hidden: int, activation: str):
         super().__init__()
-        act = {"tanh": nn.Tanh, "relu": nn.ReLU}[activation]
+        act = ACTIVATION_MODULES[activation]
         self.net = nn.Sequential(nn.Linear(hidden, value_hidden), act(),
                                  nn.Linear(value_hidden, 2))
         nn.init.zeros_(self.net[2].weight)

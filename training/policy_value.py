@@ -30,9 +30,7 @@ from agents.pointer_actor import PointerActor
 from singapore_env.candidates import FEATURES
 
 from .export import network_arrays
-from .pointer_head import PointerHead, ValueHead, mlp
-
-ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
+from .pointer_head import ACTIVATION_MODULES, PointerHead, ValueHead, mlp
 
 
 class PolicyValueNet(nn.Module):

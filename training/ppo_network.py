@@ -135,10 +135,10 @@ class ActorCritic(nn.Module):
         self.b0 = nn.Parameter(torch.zeros(hidden[0]))
         self.dense = nn.ModuleList(nn.Linear(a, b) for a, b in zip(hidden, hidden[1:]))
         self.act = torch.tanh if activation == "tanh" else torch.relu
-        if flat_head:
+        if flat_head:  # else a subclass brings its own policy and value heads
             self.head_w = nn.Parameter(torch.randn(n_actions, hidden[-1]) * 0.01)
             self.head_b = nn.Parameter(torch.zeros(n_actions))
-        self.value = nn.Linear(hidden[-1], 1)
+            self.value = nn.Linear(hidden[-1], 1)
 
     def copy_layers(self, layers) -> None:
         """Copy numpy ``(weight, bias)`` layers (an actor's, inputs first) into the trunk."""
@@ -211,7 +211,6 @@ class PointerActorCritic(ActorCritic):
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
         self.n_features = n_features
         self.head = PointerHead(hidden[-1], n_actions, n_features, n_cards, embed_dim)
-        del self.value
         self.value_head = ValueHead(hidden[-1], value_hidden, activation)
         self.vp_weight = vp_weight
 
