@@ -102,9 +102,32 @@ def test_the_update_fits_the_search_target():
     c.close()
 
 
+def test_the_search_waits_for_search_after_decisions(tmp_path):
+    """Before ``search_after`` learned decisions the learners play and learn without the
+    search (no row carries a target); from then on the main Action questions are
+    searched."""
+    from training.ppo_trainer import Trainer, learn
+
+    cfg = load_config(None, engine="native", network="pointer", num_games=3,
+                      rollout_steps=12, hidden=[16], embed_dim=8, minibatch_size=16,
+                      search_worlds=1, target_temperature=0.05, search_after=40)
+    trainer = Trainer(cfg, tmp_path)
+    collector = trainer.collector()
+    learned = learn(trainer, collector, {})
+    assert learned > 0 and collector.search.searched == 0
+    assert not any(len(rows) for _, rows in searched_rows(collector))
+    trainer.counters["decisions"] = 40
+    learn(trainer, collector, {})
+    assert collector.search.searched > 0
+    assert sum(len(rows) for _, rows in searched_rows(collector)) == collector.search.searched
+    collector.close()
+
+
 @pytest.mark.parametrize("overrides, words", [
     ({"search_worlds": 2}, "target_temperature > 0"),
-    ({"target_temperature": 0.05}, "needs the search"),
+    ({"target_temperature": 0.05}, "need the search"),
+    ({"search_after": 1000}, "need the search"),
+    ({"search_worlds": 1, "target_temperature": 0.05, "search_after": -1}, "search_after"),
     ({"search_worlds": 2, "target_temperature": 0.05, "engine": "python"}, "in C\\+\\+"),
     ({"search_worlds": -1, "target_temperature": 0.05}, "search_worlds"),
     ({"vp_weight": -0.5}, "vp_weight must be >= 0"),

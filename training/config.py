@@ -39,8 +39,8 @@ KEYS: dict[str, tuple[str, ...]] = {
                  "total_decisions", "network", "hidden", "embed_dim", "activation", "init",
                  "teacher", "imitation_games", "imitation_epochs", *_PPO, "max_grad_norm",
                  "past_self_share", "pool_every", "pool_size", "pfsp_power", "league",
-                 "league_share", "search_worlds", "target_temperature", "vp_weight", "eval_every",
-                 "eval_games", "checkpoint_every_s"),
+                 "league_share", "search_worlds", "search_after", "target_temperature",
+                 "vp_weight", "eval_every", "eval_games", "checkpoint_every_s"),
     "dagger": ("seed", "ruleset", "init", "teacher", "iterations", "games", "beta",
                "target_temperature", "epochs", "learning_rate", "minibatch_size", "workers"),
     "lookahead_value": ("seed", "student", "init", "iterations", "games", "job_games",
@@ -236,6 +236,10 @@ class TrainConfig:
     # lookahead over their own networks (training/ppo_search.py), each proposal scored in
     # this many sampled worlds, and learned as its improved policy; 0: no search.
     search_worlds: int = 0
+    # selfplay with search_worlds: the learners play without the search until they have
+    # learned from this many decisions (their value heads must first know what a
+    # position is worth: from random weights the search's verdicts teach too little).
+    search_after: int = 0
     # selfplay: a finished game's reward is the faction's win share plus this times its
     # VP margin (agents.outcome: best VP minus the other side's best, over 20, within
     # +-1); the value heads learn the same sum, and the lookahead over them scores with it.

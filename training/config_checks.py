@@ -111,14 +111,15 @@ def check_selfplay(cfg) -> None:
             raise TrainConfigError("search_worlds > 0 needs target_temperature > 0 (the "
                                    "search's improved policy is the softmax of its scores "
                                    "over it)")
-    elif cfg.target_temperature:
-        raise TrainConfigError("target_temperature needs the search: search_worlds > 0")
+    elif cfg.target_temperature or cfg.search_after:
+        raise TrainConfigError("target_temperature and search_after need the search: "
+                               "search_worlds > 0")
     _check_league(cfg)
     _check_hidden(cfg)
     _at_least(cfg, 1, "num_games", "rollout_steps", "epochs", "minibatch_size", "pool_every",
               "pool_size", "eval_every", "eval_games", "embed_dim")
     _at_least(cfg, 0, "workers", "total_decisions", "imitation_games", "imitation_epochs",
-              "search_worlds")
+              "search_worlds", "search_after")
     if not (0 <= cfg.past_self_share <= 1 and 0 <= cfg.gamma <= 1
             and 0 <= cfg.gae_lambda <= 1 and 0 <= cfg.league_share <= 1):
         raise TrainConfigError("past_self_share, league_share, gamma and gae_lambda "

@@ -259,9 +259,10 @@ class Collector:
         decision = agent.choose(game, int(self.seat[slot]))
         return encoder_for(game.c, game.cfg).table.index(decision)
 
-    def collect(self, steps: int) -> int:
+    def collect(self, steps: int, search: bool = True) -> int:
         """Play ``steps`` steps of every game into the rollouts (after the pending rows
-        of the last one); the learned decisions made."""
+        of the last one), the learners searching (where the collector has a search)
+        unless ``search`` is false; the learned decisions made."""
         for f, r in enumerate(self.rollouts):
             games, seats = np.nonzero(self.last_row >= 0)
             mine = (seats >> 1) == f
@@ -278,7 +279,7 @@ class Collector:
                 mine = faction == f
                 rows = np.flatnonzero(mine & (who == LEARNER))
                 if len(rows):
-                    acts, rec, candidates, target = self._act(self.learners[f], rows, True)
+                    acts, rec, candidates, target = self._act(self.learners[f], rows, search)
                     actions[rows] = acts
                     at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows], target,
                                               candidates=candidates)

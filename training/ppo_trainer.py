@@ -131,9 +131,11 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
 def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
     """One rollout and one PPO update per faction; the learned decisions (``stats``
     gets the update's entropy and losses)."""
-    if collector.search is not None:
+    searching = (collector.search is not None
+                 and trainer.counters["decisions"] >= trainer.cfg.search_after)
+    if searching:
         collector.search.refresh(trainer.nets)
-    learned = collector.collect(trainer.cfg.rollout_steps)
+    learned = collector.collect(trainer.cfg.rollout_steps, searching)
     trainer.count_results(collector)
     for f in (0, 1):
         s = ppo_update(trainer.nets[f], trainer.opts[f], collector.rollouts[f], trainer.cfg,
