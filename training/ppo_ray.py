@@ -119,9 +119,11 @@ class RayCollector:
         log(f"collecting on {n_blocks} Ray actors ({address}): "
             f"{' + '.join(str(hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:]))} games")
 
-    def collect(self, steps: int) -> int:
+    def collect(self, steps: int, search: bool = False) -> int:
         """Every actor plays ``steps`` steps with the learners' current weights; their
-        rows joined into ``rollouts``; the learned decisions."""
+        rows joined into ``rollouts``; the learned decisions (``search``: the
+        :class:`~training.ppo_rollout.Collector`'s signature; never true here, as
+        :attr:`search` is None)."""
         import ray
 
         learners = ray.put([weights(net) for net in self.learners])
