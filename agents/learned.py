@@ -21,7 +21,7 @@ from singapore_env.candidates import CandidateEncoder, projected_vp
 from singapore_env.engine.content import FACTIONS
 
 from .base import Agent, _encoder_for
-from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
+from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice, save_npz
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import PRIORS, resolve_prior
 from .threads import limit_threads
@@ -83,7 +83,7 @@ class NumpyPolicy:
         arrays["head_w"], arrays["head_b"] = (a.astype(dtype) for a in self.head)
         for key, value in self.meta.items():
             arrays[f"meta_{key}"] = np.array(value)
-        np.savez_compressed(path, **arrays)
+        save_npz(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path):

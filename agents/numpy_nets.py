@@ -1,7 +1,10 @@
-"""The numpy pieces that every learned actor shares: hidden-layer activations and a choice
-among the actions a mask allows (no torch)."""
+"""The numpy pieces that every learned actor shares: hidden-layer activations, a choice
+among the actions a mask allows and the writing of its file (no torch)."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import numpy as np
 
@@ -35,3 +38,20 @@ def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator
         return int(np.argmax(logits))
     z = np.exp(logits - logits.max())
     return int(rng.choice(len(z), p=z / z.sum()))
+
+
+def save_npz(path: str | Path, **arrays) -> None:
+    """``np.savez_compressed(path, **arrays)`` written whole or not at all: into a
+    temporary file beside ``path``, then renamed over it, so that a reader (or a run
+    stopped mid-write) never meets a half-written network. As numpy does, ``.npz`` is
+    appended to a path without it."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

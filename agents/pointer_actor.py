@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice
+from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice, save_npz
 from .outcome import projected_margin
 
 KIND = "pointer"
@@ -107,8 +107,8 @@ class PointerActor:
         halves the file; loading reads them back as float32)."""
         extra = {f"meta_{k}": np.array(v) for k, v in self.meta.items()}
         arrays = {k: v.astype(dtype) for k, v in self.arrays.items()}
-        np.savez_compressed(path, kind=np.array(KIND), activation=np.array(self.activation),
-                            **arrays, **extra)
+        save_npz(path, kind=np.array(KIND), activation=np.array(self.activation),
+                 **arrays, **extra)
 
     @classmethod
     def from_arrays(cls, data) -> "PointerActor":
