@@ -16,7 +16,12 @@ without training one.
 - ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
   best answers played on to the seat's Action question after next) with the value
   networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`, made by
-  ``training/configs/pure_value.toml``); no heuristic input either.
+  ``training/configs/pure_value.toml``); no heuristic input either;
+- ``zero``: ``agents/policies/zero/``, learned by the self-play trainer from random
+  weights with nothing hand-written beyond the rules (``training/configs/zero.toml``:
+  no heuristic teacher, opponent, prior or feature), looking ahead as ``pure`` does
+  with its own value heads (what ``lookahead:agents/policies/zero`` plays);
+  ``zero-policy``: the same networks without the lookahead.
 
 They are numpy actors (no torch needed), copied from the run folders. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
@@ -59,10 +64,11 @@ class FactionPolicies(Agent):
 
 #: The shipped pairs: ``learned:NAME`` -> the folder of its british.npz and malay.npz.
 SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure",
-           "pure-policy": POLICY_DIR / "pure"}
+           "pure-policy": POLICY_DIR / "pure", "zero": POLICY_DIR / "zero",
+           "zero-policy": POLICY_DIR / "zero"}
 #: The pairs that look ahead (:mod:`agents.lookahead`) -> the folder of
 #: their value networks.
-LOOKAHEAD_VALUES = {"pure": POLICY_DIR / "pure" / "value"}
+LOOKAHEAD_VALUES = {"pure": POLICY_DIR / "pure" / "value", "zero": POLICY_DIR / "zero"}
 
 
 def reference_agent(deterministic: bool = True, seed: int | None = None,

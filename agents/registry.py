@@ -204,8 +204,8 @@ def make_agent(spec: "str | AgentSpec", seed: int | None = None) -> Agent:
         plugins = entry_point_names()
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents() + plugins)}, "
-            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, lookahead:DIR, "
-            "path/to/bot.py:Class, package.module:Class")
+            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, learned:zero, "
+            "lookahead:DIR, path/to/bot.py:Class, package.module:Class")
     factory, allowed = _REGISTRY[name]
     seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
     agent = factory(seed=seed, **params)

@@ -56,9 +56,9 @@ MAX_DECISIONS = 100_000
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
 NATIVE_PLAYERS = ("heuristic, random, rerank, learned:PATH or learned-sample:PATH of a flat "
-                  "actor or of a pointer policy (learned:default, learned:pure-policy), "
-                  "learned:pure, lookahead:DIR, an agent that plays through act(observation, "
-                  "mask) alone")
+                  "actor or of a pointer policy (learned:default, learned:pure-policy, "
+                  "learned:zero-policy), learned:pure, learned:zero, lookahead:DIR, an agent "
+                  "that plays through act(observation, mask) alone")
 
 
 @dataclass

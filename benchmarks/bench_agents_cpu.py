@@ -27,7 +27,8 @@ from arena.simulate import game_seeds, play_game  # noqa: E402
 #: (spec, faction it plays, games): every shipped agent, fewer games for the slow ones.
 AGENTS = [("random", "british", 10), ("heuristic", "british", 10),
           ("learned:default", "british", 6), ("learned:pure-policy", "british", 6),
-          ("learned:pure", "british", 3), ("rerank:net=default", "british", 6),
+          ("learned:pure", "british", 3), ("learned:zero", "british", 3),
+          ("rerank:net=default", "british", 6),
           ("rerank:net=default:margin=1", "malay", 6),
           ("mcts:iters=24:net=default", "british", 2), ("mcts:iters=24", "british", 2),
           ("openspiel-ismcts:seconds=0.05", "british", 1)]

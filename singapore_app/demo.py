@@ -5,9 +5,9 @@
   ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
   ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, ratings, and
-  ``against_the_mirror``: the run's networks and the shipped ``learned:pure-policy`` and
-  ``learned:pure`` on each faction against two heuristics, next to the mirror on the same
-  seeds (:func:`against_the_mirror`);
+  ``against_the_mirror``: the run's networks and the shipped ``learned:zero``,
+  ``learned:pure-policy`` and ``learned:pure`` on each faction against two heuristics,
+  next to the mirror on the same seeds (:func:`against_the_mirror`);
 - ``faction_win_rates.png``;
 - ``report.md`` — the above as a readable page.
 """
@@ -40,8 +40,9 @@ from .plots import plot_faction_win_rates
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 #: The shipped learned players (:mod:`agents.reference`) the report plays against the
-#: heuristic next to the run's networks: the student policy alone, and looking ahead.
-SHIPPED_PLAYERS = ("learned:pure-policy", "learned:pure")
+#: heuristic next to the run's networks: the one learned from zero, and the student
+#: policy alone and looking ahead.
+SHIPPED_PLAYERS = ("learned:zero", "learned:pure-policy", "learned:pure")
 #: The run's networks' name in the matchups (``learned British``, ``learned Malay``).
 RUN_PLAYER = "learned"
 
@@ -250,10 +251,12 @@ def mirror_section(comparison: dict, summaries: dict, run: Path,
         f"Each learned player on its faction's two seats against two heuristics, on the "
         f"same {games // 2} seeds (seat-swapped, {engines} engine) as the mirror; its "
         "difference from the mirror is paired by seed (points, a t interval over the "
-        "seeds). `learned:pure-policy` is the shipped student policy alone (one forward "
+        "seeds). `learned:zero` learned by self-play from random weights, nothing "
+        "hand-written beyond the rules, and looks ahead with its own value heads; "
+        "`learned:pure-policy` is the shipped student policy alone (one forward "
         "pass a decision, no heuristic input); `learned:pure` is the same policy looking "
         "ahead on the main Action question (`docs/agents.md`). The shipped players were "
-        "trained for hours, in several stages (`docs/training.md`); this run's network "
+        "trained for hours (`docs/training.md`); this run's network "
         f"had {training_seconds / 60:.1f} min.", "",
         "| faction | player | wins against the heuristic [95% CI] "
         "| minus the mirror, paired by seed [95% CI] |", "|---|---|---|---|",

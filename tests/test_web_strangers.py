@@ -109,6 +109,9 @@ def test_shipped_agents_and_networks_play(tmp_path):
                          "mcts:net=default:iters=2:horizon=1", "learned-sample:default"])
         view = wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] >= 8)
         assert not view["error"]
+        game = start(c, ["learned:zero", "random", "learned:pure", "random"])
+        view = wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] >= 8)
+        assert not view["error"]
 
 
 def test_a_search_over_the_think_limit_is_refused():

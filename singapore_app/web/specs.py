@@ -3,8 +3,8 @@
 A seat's agent spec from the page or the API is read here as a name and ``key=value``
 parameters (:func:`parse`) before anything is built. Without ``--allow-code`` only the
 shipped agents play, with the shipped networks: ``random``, ``heuristic``, ``mcts``,
-``rerank:net=default``, ``mcts:net=default``, ``learned:default``, ``learned:pure`` (and
-``learned-sample:`` of those), with parameters that are numbers or words (no path can be
+``rerank:net=default``, ``mcts:net=default``, ``learned:default``, ``learned:pure``,
+``learned:zero`` (and ``learned-sample:`` of those), with parameters that are numbers or words (no path can be
 written in one); any other spec is refused with one message whatever it names, before
 any file is opened. A search budget over the server's think limit is refused too.
 Building the agent (which loads its networks) happens on a thread, never on the event
@@ -23,7 +23,7 @@ from .inputs import ApiError
 from .table import PERSON
 
 #: The shipped networks a spec may name (``net=default``, ``learned:pure``).
-SHIPPED_NETS = ("default", "pure")
+SHIPPED_NETS = ("default", "pure", "zero")
 #: Seconds an agent may think per decision unless the server says otherwise.
 THINK_LIMIT = 5.0
 #: Search simulations a second of thinking is counted as (a conservative rate: a
@@ -37,8 +37,8 @@ _NUMBER = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_+]{1,40}")
 REFUSED = ("this server plays its own agents only: random, heuristic, mcts (parameters as "
            "mcts:iters=24), mcts:net=default, rerank:net=default, learned:default, "
-           "learned:pure; an agent from a file, a module or another network needs a "
-           "server started with --allow-code")
+           "learned:pure, learned:zero; an agent from a file, a module or another network "
+           "needs a server started with --allow-code")
 
 
 def parse(text: str) -> AgentSpec | None:
