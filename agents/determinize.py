@@ -125,7 +125,7 @@ def determinize(game: "Game", seat: int, rng: np.random.Generator) -> "Game":
             holes.append((fac, _list_setter(hand, i), conflict_star if i in marked else True))
 
     war_star = star_allowed_in_war(g)
-    for idx, f in enumerate(s.stack):
+    for f in s.stack:
         if f.kind == "keep_battle" and f.seat != seat:
             fac = SEAT_FACTION[f.seat]
             cards = f.d.cards

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import weakref
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -38,11 +39,20 @@ from .priors import resolve_prior
 TOLERANCE = 1e-4
 
 
+class Actor(Protocol):
+    """A numpy actor as its native twin reads it: a :class:`~agents.pointer_actor.
+    PointerActor`, or the flat ``agents.learned.NumpyPolicy`` (not imported here:
+    ``agents.learned`` imports this module)."""
+
+    needs_candidates: bool
+    meta: dict
+
+
 class NativeActor:
     """A numpy actor's forward passes in C++: ``logits``, ``outcome``, ``value`` and
     ``choose`` as the numpy actor's, for one position or a batch of rows."""
 
-    def __init__(self, policy: NumpyPolicy | PointerActor, threads: int = 1):
+    def __init__(self, policy: Actor, threads: int = 1):
         module = native.require()
         # (no reference to ``policy`` is kept: the twin cache is weakly keyed by it)
         self.needs_candidates = policy.needs_candidates
@@ -115,7 +125,7 @@ def _floats(a) -> np.ndarray:
 _TWINS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def native_twin(policy: NumpyPolicy | PointerActor) -> NativeActor | NumpyPolicy | PointerActor:
+def native_twin(policy: Actor) -> NativeActor | Actor:
     """What plays ``policy`` on a native game: its native actor (one a policy, built at
     the first call), or ``policy`` itself where the module is not built."""
     if not native.available():
@@ -126,7 +136,7 @@ def native_twin(policy: NumpyPolicy | PointerActor) -> NativeActor | NumpyPolicy
     return twin
 
 
-def native_net(policy: NumpyPolicy | PointerActor):
+def native_net(policy: Actor):
     """The C++ network of ``policy``'s native twin (:func:`native_twin`), as the native
     players (rollout, rerank, search) take it."""
     return native_twin(policy)._net
@@ -188,7 +198,7 @@ def _writers(game) -> tuple:
     return encoder._writer, native_candidates_for(encoder)._writer
 
 
-def native_actor(policy: NumpyPolicy | PointerActor, threads: int = 1) -> NativeActor:
+def native_actor(policy: Actor, threads: int = 1) -> NativeActor:
     """``policy``'s forward passes in C++ (``threads`` share a batch);
     :class:`~singapore_env.native.NativeUnavailable` where the module is not built."""
     return NativeActor(policy, threads)
@@ -266,7 +276,7 @@ class Comparison:
         self.mismatches += int(not tie and not same)
 
 
-def compare(policy: NumpyPolicy | PointerActor, positions: list[dict],
+def compare(policy: Actor, positions: list[dict],
             batch: int = 64) -> Comparison:
     """The native actor of ``policy`` against ``policy`` on ``positions``: the logits
     and decisions (where the network has a policy head) and the value head's outcome

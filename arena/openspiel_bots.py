@@ -19,12 +19,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from agents.base import Agent
 
-from .openspiel_game import GAME_NAME, SingaporeGame
+from .openspiel_game import SingaporeGame
 
 MAX_SIMULATIONS = 1_000_000
 

@@ -218,7 +218,7 @@ def _vp_by_source(records: Sequence[dict]) -> tuple[dict, dict]:
     means, intervals = {}, {}
     for faction in FACTIONS:
         for src in VP_SOURCES:
-            groups = by_seed(records, lambda r, src=src: faction_source_vp(r, faction, src))
+            groups = by_seed(records, lambda r, src=src, faction=faction: faction_source_vp(r, faction, src))
             means.setdefault(faction, {})[src], intervals.setdefault(faction, {})[src] = \
                 clustered_mean(groups)
     return means, intervals

@@ -126,7 +126,7 @@ def play_aec(e: AECEnv, steps: int, seed: int) -> tuple[float, int]:
     while n < steps:
         e.reset(seed=seed + episode)
         episode += 1
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)

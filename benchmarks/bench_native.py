@@ -82,7 +82,7 @@ def env_steps(engine: str, seeds) -> int:
         e = env(engine=engine, seed=seed)
         e.reset()
         pick = random.Random(seed)
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             ob, _, terminated, truncated, _ = e.last()
             if terminated or truncated:
                 e.step(None)

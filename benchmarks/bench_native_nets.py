@@ -88,8 +88,8 @@ def main() -> None:
             nvalue.outcome)
     print(f"{len(positions)} positions of {args.games} random games, batches of {args.batch}, "
           f"positions a CPU-second (one core)\n")
-    print(f"| network | numpy, one a call | native, one a call | ratio | numpy, batched | "
-          f"native, batched | ratio to numpy one a call |")
+    print("| network | numpy, one a call | native, one a call | ratio | numpy, batched | "
+          "native, batched | ratio to numpy one a call |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for what, n1, o1, nb, ob in rows:
         nb_text = f"{nb:,.0f}" if nb else "—"

@@ -49,9 +49,9 @@ def main() -> None:
                 try:
                     urllib.request.urlopen(url + "/api/games", timeout=2)
                     break
-                except OSError:
+                except OSError as exc:
                     if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start")
+                        raise SystemExit("the server did not start") from exc
                     time.sleep(0.2)
             client_cpu = time.process_time()
             result = asyncio.run(run_load(url, args.games, args.seconds))

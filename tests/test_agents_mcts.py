@@ -1,7 +1,6 @@
 """The search agent: legal moves in every ruleset, reproducible with a seed, blind to
 hidden information, and its parameters parsed from the agent spec."""
 
-import numpy as np
 import pytest
 
 from agents.base import _encoder_for

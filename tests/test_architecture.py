@@ -223,7 +223,7 @@ def test_the_layout_names_every_module():
     rows = {line.split("|")[2].strip(" `"): line for line in layout.splitlines()
             if line.startswith("| ") and line.count("|") >= 4}
     missing = []
-    for module, path in MODULES.items():
+    for path in MODULES.values():
         relative = path.relative_to(ROOT)
         folder = f"{relative.parts[0]}/" if relative.parts[0] != "singapore_env" else (
             "singapore_env/engine/" if relative.parts[1:2] == ("engine",) else "singapore_env/")

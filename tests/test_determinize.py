@@ -136,7 +136,7 @@ def test_unseen_cards_stay_in_their_faction_pool(engine):
         for seat in range(4):
             w = resample(g, seat, np.random.default_rng(seat))
             for fac in (0, 1):
-                def unseen(x):
+                def unseen(x, fac=fac, seat=seat):
                     cards = list(x.s.battle_deck[fac])
                     for p in range(4):
                         if p != seat and SEAT_FACTION[p] == fac:

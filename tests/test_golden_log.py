@@ -48,7 +48,7 @@ def golden_log() -> list[str]:
 def first_difference(want: list[str], got: list[str]) -> str:
     """The first line that differs, with the game it belongs to."""
     game = ""
-    for i, (a, b) in enumerate(zip(want, got)):
+    for a, b in zip(want, got):
         if a.startswith("game "):
             game = a
         if a != b:

@@ -16,7 +16,7 @@ from singapore_env.engine.content import DATA_DIR, load_content
 from singapore_env.engine.decisions import Decision, Kind
 from singapore_env.engine.game import Game, IllegalDecision
 from singapore_env.engine.save_validation import SaveFormatError
-from singapore_env.engine.scenario import card_id, give_tableau, put_on_top
+from singapore_env.engine.scenario import give_tableau, put_on_top
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")

@@ -43,7 +43,7 @@ def digests(ruleset: str) -> dict[str, str]:
     cfg = RulesConfig.named(ruleset)
     enc = ObservationEncoder(config=cfg)
     hashes: dict = {}  # slice name -> running sha256
-    for name, choose in _tables():
+    for _name, choose in _tables():
         for i in range(GAMES):
             g, rng = Game(7100 + i, cfg, keep_text_log=False), random.Random(i)
             while not g.is_over:

@@ -200,7 +200,7 @@ def test_hand_limit_blocks_buying():
     g = game()
     g.s.wealth[0] = 10
     g.s.hands[0] = []
-    for i in range(g.cfg.max_hand):
+    for _ in range(g.cfg.max_hand):
         g.s.hands[0].append(g.s.battle_discard[0].pop() if g.s.battle_discard[0]
                             else g.s.battle_deck[0].pop())
     assert buy_battle_options(g, 0) == []

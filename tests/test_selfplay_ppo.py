@@ -166,9 +166,9 @@ def test_the_pointer_networks_value_is_its_saved_value_heads_win_share():
 
     with VectorEnv(4, seed=5, engine="native") as venv:
         net = _pointer_net(venv)
-        for _ in range(30):    # into the game, where the projected VP differ
-            obs, mask, seat = venv.reset() if _ == 0 else venv.step(actions)[:3]
-            actions = np.array([np.flatnonzero(m)[0] for m in mask])
+        obs, mask, seat = venv.reset()
+        for _ in range(29):    # into the game, where the projected VP differ
+            obs, mask, seat = venv.step(np.array([np.flatnonzero(m)[0] for m in mask]))[:3]
         card, features, projected = venv.candidates(np.arange(4), net.n_features)
         full = np.concatenate([obs, projected], axis=1)
         index, value_in = sparse_rows(full, 256)

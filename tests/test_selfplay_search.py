@@ -47,7 +47,7 @@ def test_the_main_action_questions_are_searched_and_carry_the_improved_policy():
     decisions = c.venv.action_table.decisions
     pad = c.venv.num_actions
     searched_any = 0
-    for f, r in enumerate(c.rollouts):
+    for r in c.rollouts:
         for t in range(r.n):
             legal = r.legal[t][r.legal[t] != pad]
             wanted = len(legal) >= 2 and any(decisions[a].kind in LOOKAHEAD_KINDS for a in legal)

@@ -103,7 +103,7 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
         except StaleElementReferenceException:
             continue   # the question was drawn again between reading and clicking
         clicks += 1
-        _until(driver, lambda d: _taken(button), what="the answer taken")
+        _until(driver, lambda d, button=button: _taken(button), what="the answer taken")
         error = _by(driver, "#error")[0].text
         # a click on a view that an agent's move made stale is refused (409) and the
         # page draws the new question: the one answer a busy machine may see
@@ -237,7 +237,7 @@ def test_a_phone_400_px_wide_plays_a_seat(driver, url, shots):
             assert 0 <= rect["left"] and rect["right"] <= width and rect["top"] < 900
             driver.save_screenshot(str(shots / "play-400.png"))
             buttons[0].click()
-            _until(driver, lambda d: _taken(buttons[0]), what="the answer taken")
+            _until(driver, lambda d, buttons=buttons: _taken(buttons[0]), what="the answer taken")
         assert _by(driver, "#board-svg .leader-space") and _by(driver, ".market-card")
         assert "played by heuristic" in _by(driver, "#players")[0].text
     finally:

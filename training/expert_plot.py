@@ -31,7 +31,7 @@ def plot_progress(progress_csv: Path, out_png: Path, baseline: dict | None = Non
     for col, (f, name) in enumerate(trained):
         ax = axes[0][col]
 
-        def series(key):
+        def series(key, name=name):
             return np.array([float(r[f"{name}_{key}"]) for r in rows])
 
         ax.plot(x, series("win"), marker="o", color="tab:blue", label="distilled policy")

@@ -356,7 +356,7 @@ def load_content(data_dir: str | Path = DATA_DIR, slavery: bool = True) -> Conte
             rows.append((row[0], row[1], effs))
         tables[name] = tuple(rows)
 
-    for cid, cdef in enumerate(defs):
+    for cdef in defs:
         for e in cdef.instant:
             if e.type == "conflict" and e["table"] not in tables:
                 raise ContentError(

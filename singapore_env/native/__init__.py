@@ -31,7 +31,7 @@ from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
                                 is_decision)
-from ..engine.game import Game, IllegalDecision, SaveFormatError
+from ..engine.game import Game, SaveFormatError
 from ..engine.query import ACTION_COST, D4_SIDES, FACES
 from ..engine.rulesets import BY_NAME, ruleset_of
 from ..engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
