@@ -36,8 +36,10 @@ every decision is the same in determinized worlds). Ties are broken with the age
 own RNG, so a fixed seed gives a fixed game. The exchange rates are in
 :data:`DEFAULT_PARAMS` (tuned by self-play A/B matches).
 
-This module holds the agent and its answer to each question; its parts live beside
-it: the seat's view and exchange rates (:mod:`agents.heuristic.context`), the
+The agent and its scoring of the turn's main decisions are in
+:mod:`agents.heuristic.agent`, its answers to the other questions in
+:mod:`agents.heuristic.answers`; their parts live beside them: the seat's view and
+exchange rates (:mod:`agents.heuristic.context`), the
 Influence model (:mod:`agents.heuristic.influence`), the values of cards, Wars and
 Decrees (:mod:`agents.heuristic.values`), small shared choices
 (:mod:`agents.heuristic.choices`) and the other rulesets' questions
