@@ -58,6 +58,57 @@ class Shares:
         self.in_all -= n
 
 
+class Connections:
+    """The connections held, by client address: at most ``total`` in all and ``share``
+    for one client (default: a :data:`CLIENT_PART` of ``total``). A newcomer past the
+    limits takes the place of a connection that waits for a request (one that never
+    sent one first, then one idle between requests; the oldest), of its own address
+    when that address holds its share, else of the address holding the most while that
+    holds two more than the newcomer's, else of its own address; with no such
+    connection the newcomer is refused. So a client past its share loses its own
+    waiting connections (each answered 503), a client's new connection replaces its
+    own waiting ones, and another client is turned away only when every client holds
+    about as many as it, none of them waiting."""
+
+    def __init__(self, total: int, share: int | None = None):
+        self.total = total
+        self.share = share if share is not None else max(1, total // CLIENT_PART)
+        self.by_client: dict[str, list] = {}
+        self.count = 0
+
+    def admit(self, client: str, conn, rank) -> tuple[bool, object | None, str]:
+        """Hold ``conn`` of ``client`` if the limits allow, making room by dropping a
+        connection ``c`` with the lowest ``rank(c)`` (None: busy, never dropped):
+        ``(held, the connection dropped or None, "client" | "all": which limit was met,
+        "" for none)``."""
+        mine = self.by_client.get(client, [])
+        victim, why = None, ""
+        if len(mine) >= self.share or self.count >= self.total:
+            why = "client" if len(mine) >= self.share else "all"
+            owner = client if why == "client" else max(self.by_client,
+                                                       key=lambda c: len(self.by_client[c]))
+            if len(self.by_client[owner]) < len(mine) + 2:
+                owner = client  # (none holds two more: only its own can give way)
+            ranked = [(r, i) for i, c in enumerate(self.by_client.get(owner, []))
+                      if (r := rank(c)) is not None]
+            if not ranked:
+                return False, None, why
+            victim = self.by_client[owner][min(ranked)[1]]
+            self.drop(owner, victim)
+        self.by_client.setdefault(client, []).append(conn)
+        self.count += 1
+        return True, victim, why
+
+    def drop(self, client: str, conn) -> None:
+        """Forget ``conn`` of ``client`` (closed, or dropped to make room)."""
+        held = self.by_client.get(client, [])
+        if conn in held:
+            held.remove(conn)
+            self.count -= 1
+            if not held:
+                del self.by_client[client]
+
+
 def client_of(peer) -> str:
     """The client address of a peer name (``(host, port)`` or a Unix path)."""
     if isinstance(peer, (tuple, list)) and peer:

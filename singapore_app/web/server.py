@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 
-from .limits import Shares, carried, client_of, connection_cap, file_limit
+from .limits import Connections, carried, client_of, connection_cap, file_limit
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 #: Seconds a connection may take to send its whole request, headers and body.
@@ -37,8 +37,8 @@ def _busy(message: bytes) -> bytes:
 
 
 _FULL = _busy(b"this server holds all the connections it takes: try again")
-_YOURS_FULL = _busy(b"this server holds all the connections it takes from one client "
-                    b"(your address): close one, or try again")
+_YOURS_FULL = _busy(b"your address holds more than its share of this server's "
+                    b"connections: this one is closed (keep fewer open)")
 
 
 def default_connections() -> int:
@@ -51,29 +51,45 @@ def default_connections() -> int:
 def guarded_protocol(request_seconds: float, max_connections: int,
                      client_connections: int | None = None):
     """uvicorn's h11 protocol with a deadline for each request, a connection cap and a
-    share of it for each client address (default: a quarter); at a stop, a connection
-    still sending its request is closed (its handler ends quietly, nothing waits on
-    it)."""
+    share of it for each client address (default: a quarter; past the limits a
+    newcomer takes the place of a waiting connection of the client past its share:
+    :class:`~singapore_app.web.limits.Connections`); at a stop, a connection still
+    sending its request is closed (its handler ends quietly, nothing waits on it)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     finished = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)
-    shares = Shares(max_connections, client_connections)
+    held = Connections(max_connections, client_connections)
+
+    def waiting(protocol) -> int | None:
+        """A connection waiting for a request: 0 if it never sent one, 1 if idle
+        between two; None: a request is under way."""
+        if protocol.conn.their_state is not h11.IDLE or not (
+                protocol.cycle is None or protocol.cycle.response_complete):
+            return None
+        return int(protocol._served)
 
     class Guarded(H11Protocol):
         _deadline = None
-        _client = None  # (the address holding a share, once taken)
+        _client = None  # (the address it is held for, once held)
+        _served = False  # (it sent a whole request)
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             client = client_of(transport.get_extra_info("peername"))
-            if len(self.connections) > max_connections or not shares.take(client):
-                transport.write(_FULL if len(self.connections) > max_connections
-                                or shares.full_for(client) == "all" else _YOURS_FULL)
-                transport.close()
+            taken, dropped, why = held.admit(client, self, waiting)
+            if dropped is not None:
+                dropped._client = None
+                dropped._refuse(_YOURS_FULL)
+            if not taken:
+                self._refuse(_YOURS_FULL if why == "client" else _FULL)
                 return
             self._client = client
             self._arm()
+
+        def _refuse(self, answer: bytes) -> None:
+            self.transport.write(answer)
+            self.transport.close()
 
         def _arm(self) -> None:
             self._deadline = self.loop.call_later(request_seconds, self._too_slow)
@@ -82,9 +98,11 @@ def guarded_protocol(request_seconds: float, max_connections: int,
             if self._deadline is None and self.conn.their_state is h11.IDLE:
                 self._arm()  # (the next request on a kept connection)
             super().data_received(data)
-            if self._deadline is not None and self.conn.their_state in finished:
-                self._deadline.cancel()
-                self._deadline = None
+            if self.conn.their_state in finished:
+                self._served = True
+                if self._deadline is not None:
+                    self._deadline.cancel()
+                    self._deadline = None
 
         def _too_slow(self) -> None:
             self._deadline = None
@@ -104,7 +122,7 @@ def guarded_protocol(request_seconds: float, max_connections: int,
                 self._deadline.cancel()
                 self._deadline = None
             if self._client is not None:
-                shares.give(self._client)
+                held.drop(self._client, self)
                 self._client = None
             super().connection_lost(exc)
 
