@@ -21,9 +21,7 @@ import subprocess
 import sys
 import time
 
-import pytest
-
-from web_support import SHORT, client, start, wait  # noqa: F401  (skips without the web extra)
+from web_support import SHORT, client, start, wait  # (skips without the web extra)
 
 from singapore_app.web import driver as driver_module
 from singapore_app.web.inputs import FREE_BYTES, MAX_BODY
