@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 
-from .limits import Connections, carried, client_of, connection_cap, file_limit
+from .limits import Connections, client_of, connection_cap
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 #: Seconds a connection may take to send its whole request, headers and body.
@@ -44,8 +44,7 @@ _YOURS_FULL = _busy(b"your address holds more than its share of this server's "
 def default_connections() -> int:
     """:data:`MAX_CONNECTIONS`, or half the process's open-file limit if that is lower
     (the games' files and the journal need descriptors too)."""
-    most = carried(file_limit())
-    return MAX_CONNECTIONS if most is None else min(MAX_CONNECTIONS, most)
+    return connection_cap(None, MAX_CONNECTIONS)
 
 
 def guarded_protocol(request_seconds: float, max_connections: int,
@@ -138,7 +137,7 @@ def config(app, host: str, port: int, request_timeout: float = REQUEST_SECONDS,
     address (None: a quarter)."""
     import uvicorn
 
-    most = connection_cap(max_connections, default_connections(), warn)
+    most = connection_cap(max_connections, MAX_CONNECTIONS, warn)
     client = None if client_connections is None else min(client_connections, most)
     # (a listen backlog under the cap: the connections accepted at once before any is
     # turned away stay within the file limit)
