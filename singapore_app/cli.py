@@ -85,16 +85,21 @@ def main() -> None:
               "request (headers and body); a slower one is closed.")
 @click.option("--max-connections", type=click.IntRange(min=1), default=None,
               help="Connections held at once; one more is answered 503 and closed "
-                   "[default: 512, or half the open-file limit if lower].")
+                   "[default: 512, or half the open-file limit if lower; more than half "
+                   "the open-file limit is cut to it, with a warning].")
+@click.option("--max-client-connections", type=click.IntRange(min=1), default=None,
+              help="Connections one client address may hold at once; one more from it is "
+                   "answered 503 [default: a quarter of --max-connections].")
 def serve(host, port, games_dir, workers, allow_code, think_limit, max_games,
-          request_timeout, max_connections) -> None:
+          request_timeout, max_connections, max_client_connections) -> None:
     """The web app: play a seat in a browser, watch agents, replay saved games, and a
     JSON API under /api/ (docs/web.md). Needs the web extra."""
     from .web.server import serve as run_server
 
     run_server(host, port, games_dir, workers, allow_code, log=click.echo,
                request_timeout=request_timeout, max_connections=max_connections,
-               think_limit=think_limit, max_games=max_games)
+               client_connections=max_client_connections, think_limit=think_limit,
+               max_games=max_games)
 
 
 for _command in (simulate, replay, play, balance, cards, train, evaluate, ladder, demo, serve):

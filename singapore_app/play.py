@@ -68,8 +68,8 @@ def _readable(line: str) -> str:
 
 
 def board_text(game: Game, me: int) -> str:
-    """The board as ``me`` sees it, with numbered Market slots (price for ``me``) and
-    numbered cards of ``me``'s tableau and hand, each with its text."""
+    """The board as ``me`` sees it, with the Market slots (price for ``me``) and the
+    cards of ``me``'s tableau and hand numbered from 1, each with its text."""
     from singapore_env.render import render_text
     from singapore_env.engine.query import market_price
 
@@ -77,17 +77,18 @@ def board_text(game: Game, me: int) -> str:
     lines = [render_text(game, seat=me), "", "Market (slot: card, your price, text):"]
     for i, cid in enumerate(s.market):
         if cid < 0:
-            lines.append(f"  {i}: (empty)")
+            lines.append(f"  {i + 1}: (empty)")
         else:
             price = market_price(game, me, cid)[0] if not game.is_over else c.defs[cid].price
-            lines.append(f"  {i}: {c.defs[cid].name}  ${price}  {card_words(c.defs[cid])}")
-    lines.append(f"Your tableau ({seat_words(me)}), card #: name, text:")
+            lines.append(f"  {i + 1}: {c.defs[cid].name}  ${price}  {card_words(c.defs[cid])}")
+    lines.append(f"Your tableau ({seat_words(me)}), card: name, text:")
     for i, slot in enumerate(s.tableau[me]):
         state = "" if slot.up else f" (face down{': ' + slot.down if slot.down else ''})"
-        lines.append(f"  #{i}: {c.defs[slot.card].name}{state}  {card_words(c.defs[slot.card])}")
-    lines.append("Your hand, card #: name, text:")
+        lines.append(f"  {i + 1}: {c.defs[slot.card].name}{state}  "
+                     f"{card_words(c.defs[slot.card])}")
+    lines.append("Your hand, card: name, text:")
     for i, cid in enumerate(s.hands[me]):
-        lines.append(f"  #{i}: {c.defs[cid].name}  {card_words(c.defs[cid])}")
+        lines.append(f"  {i + 1}: {c.defs[cid].name}  {card_words(c.defs[cid])}")
     return "\n".join(lines)
 
 

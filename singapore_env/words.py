@@ -4,7 +4,8 @@ naming the place it is about (a district, a Storehouse, a Leader space, a card, 
 
 Shared by every human interface (the terminal seat, the web app); it reads the engine
 only. Decisions are the engine's :func:`singapore_env.engine.describe.describe`, with
-their place named (:func:`decision_words`).
+their place named and their cards by name, Market slots counted from 1
+(:func:`decision_words`).
 
     card_words(game.c.defs[cid])     # "Instant: 2 Influence. End of game: 2 VP."
     question_words(game)             # "Drop an Influence token on the British Storehouse?"
@@ -196,7 +197,9 @@ def leader_space_name(g, space: int) -> str:
 
 def decision_words(g, d) -> str:
     """A legal answer in words, naming its place (the district, Storehouse or Leader
-    space) where it has one; else the engine's words."""
+    space) and its cards by name (a tableau card by its place in the row only when the
+    row holds two of that name; Market slots counted from 1); else the engine's
+    words."""
     if d.kind == Kind.INFLUENCE_START:
         return f"start the Influence at {space_name(g, d.arg)}"
     if d.kind == Kind.REMOVE_INFLUENCE:
@@ -206,7 +209,74 @@ def decision_words(g, d) -> str:
     f = g.pending
     if d.kind == Kind.YES and f is not None and f.kind == "influence" and f.d.asking:
         return f"drop a token on {space_name(g, f.d.pos)}"
-    return _SEAT_ID.sub(lambda m: seat_words(SEAT_NAMES.index(m.group(0))), describe(g, d))
+    words = _on_cards(g, f, d) if f is not None else None
+    return _SEAT_ID.sub(lambda m: seat_words(SEAT_NAMES.index(m.group(0))),
+                        words or describe(g, d))
+
+
+def tableau_card(g, seat: int, i: int) -> str:
+    """Card ``i`` of ``seat``'s tableau by name, with its place in the row (counted
+    from 1) only when the row holds another card of that name."""
+    row = g.s.tableau[seat] if 0 <= seat < 4 else []
+    if not 0 <= i < len(row):
+        return "a card"
+    name = g.c.defs[row[i].card].name
+    if sum(g.c.defs[slot.card].name == name for slot in row) > 1:
+        return f"{name} (card {i + 1} of the tableau)"
+    return name
+
+
+#: Answers that name a card of the acting seat's tableau: kind -> words ({card}).
+_ON_TABLEAU = {Kind.ACTIVATE: "activate {card}", Kind.REBUILD: "rebuild {card}",
+               Kind.SEARCH: "search with {card}", Kind.CLOSE: "close {card}",
+               Kind.DISCARD_POP: "discard a Population card from {card}",
+               Kind.DISCARD_CARD: "discard {card}"}
+
+
+def _on_cards(g, f, d) -> str | None:
+    """The words of an answer about cards (a tableau's, the Market's), else None."""
+    k, a, seat = d.kind, d.arg, f.seat
+    try:
+        if k in _ON_TABLEAU and not (k == Kind.DISCARD_CARD and f.kind == "fe_plunder"):
+            return _ON_TABLEAU[k].format(card=tableau_card(g, seat, a))
+        if k == Kind.ATTACH_POP:
+            pop = _card(g, f.d.card) if f.kind == "attach_pop" else "the Population card"
+            return f"attach {pop} to {tableau_card(g, seat, a)}"
+        if k == Kind.CONNECT:
+            p, side = divmod(a, 2)
+            return f"connect it on the {'right' if side else 'left'} of " \
+                   f"{tableau_card(g, seat, p)}"
+        if k == Kind.PASS and f.kind == "connect":
+            return "connect it to nothing (it stands on its own)"
+        if k == Kind.BUY_MARKET:
+            verb = "take" if f.kind == "boom_pick" else "buy"
+            return f"{verb} {_card(g, g.s.market[a])} (Market slot {a + 1})"
+        if k == Kind.STORE:
+            return (f"store {_n(a, 'Influence token')} on {store_card(g, seat)}" if a
+                    else "store none: place it all")
+        if k in (Kind.MOVE_CARD, Kind.MOVE_POP) and f.kind == "moves":
+            return _move(g, f, d)
+    except (AttributeError, IndexError, KeyError, ValueError):
+        return None
+    return None
+
+
+def _move(g, f, d) -> str:
+    """A move in a tableau (John Crawfurd, G.D. Coleman) in words."""
+    owner = f.seat if f.d.scope == "own" else f.d.target
+    t = g.cfg.max_tableau
+    whose = "" if owner == f.seat else f" in the {_seat(owner)}'s tableau"
+    if d.kind == Kind.MOVE_POP:
+        src, dst = divmod(d.arg, t)
+        return (f"move a Population card from {tableau_card(g, owner, src)} to "
+                f"{tableau_card(g, owner, dst)}{whose}")
+    src, enc = divmod(d.arg, 2 * t + 1)
+    card = tableau_card(g, owner, src)
+    if enc == 2 * t:
+        return f"move {card} away from its neighbours{whose}"
+    p, side = divmod(enc, 2)
+    return (f"move {card} to the {'right' if side else 'left'} of "
+            f"{tableau_card(g, owner, p)}{whose}")
 
 
 def decision_seen_by(g, d, viewer: int) -> str:

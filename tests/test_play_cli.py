@@ -69,8 +69,8 @@ def test_play_shows_events_board_help_saves_and_resumes(tmp_path):
     assert first.exit_code == 1 and "abandoned" in first.output, first.output[-2000:]
     out = first.output
     assert "Commands at the prompt" in out and "save FILE" in out
-    assert "Market (slot: card, your price, text):" in out and "  0: " in out
-    assert "Your tableau (Temenggong)" in out and "#0:" in out
+    assert "Market (slot: card, your price, text):" in out and "  1: " in out
+    assert "Your tableau (Temenggong)" in out and "  1: " in out.split("Your tableau")[1]
     assert "Tax [LG 0 Res 0 Tem 0 Sul 0]" in out                # per-seat lists labelled
     assert "  * " in out and "round 1 begins" in out          # public events
     assert f"saved to {save}" in out and "cannot save to" in out

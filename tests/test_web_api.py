@@ -38,7 +38,7 @@ def test_four_agents_play_to_the_end_and_the_list_shows_it(tmp_path):
     with client(tmp_path) as c:
         game = start(c, ["random"] * 4, seed=2)
         view = wait(c, f"/api/games/{game['id']}", lambda v: v["over"])
-        assert view["open_book"] and view["status"].startswith("over")
+        assert view["open_book"] and view["status"].startswith("game over: the ")
         listed = c.get("/api/games").json()["games"]
         assert [g["id"] for g in listed] == [game["id"]] and listed[0]["over"]
         assert "key" not in json.dumps(listed)

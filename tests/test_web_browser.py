@@ -138,7 +138,7 @@ def _assert_words(driver) -> None:
     for notation in (r"_", r"\b[BM] \$?\d", r"\b1 (tokens|cards|ships)\b", r"\bTax \d+/",
                      r"\b(LG|Res|Tem|Sul)\b", r"\b(resident|sultan|temenggong)\b"):
         assert not re.search(notation, text), (notation, re.search(notation, text))
-    assert "Storehouses: British" in text and "Tax tokens:" in text
+    assert "Population cubes:" in text and "Tax tokens:" in text and "Storehouses:" not in text
 
 
 def test_an_empty_hand_says_so(driver, url):

@@ -64,7 +64,7 @@ CASES = [
      "larger than"),
     ("POST", "/api/games", {}, {"seats": ["person"]}, 400, "seats must be a list of 4"),
     ("POST", "/api/games", {}, {"seats": ["person", "nobody", "random", "random"]}, 400,
-     "resident: this server plays its own agents only"),
+     "the Resident's seat: this server plays its own agents only"),
     ("POST", "/api/games", {}, {"seats": ["person", "mcts:iters=1000000", "random", "random"]},
      400, "over this server's think limit"),
     ("POST", "/api/games", {}, {"seats": ["person", "mcts:seconds=60", "random", "random"]},

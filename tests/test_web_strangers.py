@@ -242,7 +242,7 @@ def test_with_allow_code_a_file_that_blocks_or_fails_is_answered(tmp_path, monke
     empty.write_bytes(b"")
     monkeypatch.setattr(specs, "BUILD_SECONDS", 1.0)
     with TestClient(create_app(allow_code=True)) as c:
-        for spec, words in ((f"learned:{empty}", "resident: "),
+        for spec, words in ((f"learned:{empty}", "the Resident's seat: "),
                             (f"learned:{fifo}", "took over 1 s to build")):
             r = c.post("/api/games", json={"seats": ["person", spec, "random", "random"]})
             assert r.status_code == 400 and words in r.json()["error"], r.text

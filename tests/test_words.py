@@ -123,3 +123,25 @@ def test_answers_on_the_board_name_their_place():
                 named.add(d.kind)
         g.step(rng.choice(g.legal_decisions()))
     assert named >= {Kind.INFLUENCE_START, Kind.PLACE_LEADER}
+
+
+def test_answers_name_cards_plainly_and_count_market_slots_from_one():
+    """No engine notation in any legal answer of three rulesets' games: cards by name
+    (not ``#3``), no "pop" or "standalone", Market slots from 1, no ids."""
+    from singapore_env.engine.decisions import Kind
+    from singapore_env.words import decision_words
+
+    notation = re.compile(r"#\d|\bpop\b|standalone|\bmarket slot\b|_|\(\d+, \d+\)")
+    kinds = set()
+    for ruleset, seed in (("standard", 3), ("standard", 4), ("first-edition", 5),
+                          ("simulation", 6)):
+        g, rng = Game(seed, RulesConfig.named(ruleset)), random.Random(seed)
+        while not g.is_over:
+            for d in g.legal_decisions():
+                words = decision_words(g, d)
+                assert not notation.search(words), (g.pending.kind, d, words)
+                if d.kind == Kind.BUY_MARKET:
+                    assert f"(Market slot {d.arg + 1})" in words, words
+                kinds.add(Kind(d.kind))
+            g.step(rng.choice(g.legal_decisions()))
+    assert {Kind.BUY_MARKET, Kind.ATTACH_POP, Kind.ACTIVATE, Kind.CONNECT} <= kinds

@@ -22,6 +22,7 @@ from starlette.routing import Route
 from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.game import IllegalDecision
 from singapore_env.engine.save_validation import SaveFormatError
+from singapore_env.words import seat_words
 
 from . import inputs, specs, views
 from .inputs import ApiError
@@ -56,11 +57,11 @@ def _seat(request: Request, table: Table) -> int:
     seat = inputs.seat_of(request.path_params["seat"])
     key = request.headers.get("x-seat-key") or request.query_params.get("key")
     if table.seats[seat] != PERSON:
-        raise ApiError(403, f"{SEAT_NAMES[seat]} is played by an agent "
+        raise ApiError(403, f"the {seat_words(seat)} is played by an agent "
                             f"({table.seats[seat]}), not by a person")
     if not table.key_fits(seat, key):
-        raise ApiError(403, f"wrong or missing secret for {SEAT_NAMES[seat]}: give the "
-                            f"seat's key (header X-Seat-Key or ?key=)")
+        raise ApiError(403, f"wrong or missing secret for the {seat_words(seat)}'s seat: "
+                            f"open the seat's own link (its key is in it)")
     return seat
 
 
@@ -183,9 +184,11 @@ async def seat_answer(request: Request):
     if table.finished:
         raise ApiError(409, f"the game is {'stopped' if table.stopped else 'over'}; "
                             f"no answer is taken")
+    if table.error:
+        raise ApiError(409, f"{table.error}; no answer is taken")
     if g.acting_seat != seat:
-        raise ApiError(409, f"it is {SEAT_NAMES[g.acting_seat]}'s decision, not "
-                            f"{SEAT_NAMES[seat]}'s")
+        raise ApiError(409, f"it is the {seat_words(g.acting_seat)}'s decision, not the "
+                            f"{seat_words(seat)}'s")
     decision = inputs.answer_of(body, g)
     web.tables.check_saving()
     try:

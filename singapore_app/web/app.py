@@ -4,7 +4,8 @@
 
 Errors are JSON ``{"error": message}``: a 4xx status for every refused request, a 500
 for anything else that goes wrong in a request (logged once, with its traceback; the
-connection is answered, never dropped).
+connection is answered, never dropped), a 503 for a request cut short by the server's
+stop (not logged).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from . import inputs
 from .api import ROUTES
 from .driver import Driver
 from .inputs import ApiError
+from .limits import OncePerSecond, Shares
 from .specs import THINK_LIMIT
 from .store import MAX_GAMES, Tables
 
@@ -38,7 +41,8 @@ log = logging.getLogger(__name__)
 class WebState:
     """What the handlers share: the tables, the agents' driver, whether agent specs
     may load code or files from the server's disk, the seconds an agent may think per
-    decision, and the threads that build pages."""
+    decision, the threads that build pages, and the bytes of request bodies being read
+    (:func:`singapore_app.web.inputs.read_json`)."""
 
     tables: Tables
     driver: Driver
@@ -47,6 +51,7 @@ class WebState:
     #: threads building views of finished games and replays (never behind agents)
     pages: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
         2, thread_name_prefix="pages"))
+    bodies: Shares = field(default_factory=lambda: inputs.bodies_budget())
 
 
 def _page(name: str):
@@ -85,6 +90,13 @@ class JsonErrors:
             await self.app(scope, receive, sending)
         except ClientDisconnect:
             return  # (the client went, or was cut off for sending too slowly)
+        except asyncio.CancelledError:
+            # (the server's stop cut the request short once its grace was over: said to
+            # the client, not logged as a failure)
+            if not started:
+                await JSONResponse({"error": "the server is stopping: try again later"},
+                                   status_code=503)(scope, receive, send)
+            return
         except Exception:  # noqa: BLE001 -- every failure of a request is answered
             log.exception("error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
@@ -105,6 +117,9 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        loop = asyncio.get_running_loop()
+        complaints = loop.get_exception_handler()
+        loop.set_exception_handler(OncePerSecond())
         opened = tables.load_all()
         if opened:
             log.info("opened %d saved games from %s", len(opened), games_dir)
@@ -118,6 +133,7 @@ def create_app(games_dir: str | Path | None = None, workers: int = 2,
         await asyncio.gather(flusher, return_exceptions=True)
         await tables.close()
         state.pages.shutdown(wait=False, cancel_futures=True)
+        loop.set_exception_handler(complaints)
 
     routes = [Route("/", _page("index.html")),
               Route("/favicon.ico", lambda request: Response(status_code=204)),

@@ -14,12 +14,23 @@ from singapore_env.engine.content import SEAT_NAMES
 from singapore_env.engine.decisions import Decision
 from singapore_env.engine.save_validation import SaveFormatError
 
+from .limits import Shares
 from .table import PERSON
+
+_too_many_bodies = {
+    "client": "too many request bodies from one client (your address) are being read at "
+              "once: try again when one is sent",
+    "all": "the server is reading too many request bodies at once: try again in a moment"}
 
 #: The largest request body read (a saved game with its text log is ~10-100 KB).
 MAX_BODY = 2 * 1024 * 1024
-#: The bytes all the request bodies being read at once may hold.
+#: The bytes all the request bodies being read at once may hold (past each body's
+#: first :data:`FREE_BYTES`), a quarter of it for one client address.
 BODIES_BUDGET = 64 * 1024 * 1024
+#: The first bytes of each body, read outside the budget (an answer, a new game: a
+#: connection holds at most this much of them, so with the connection cap they are
+#: bounded too), so uploads held open never stop the small requests.
+FREE_BYTES = 64 * 1024
 #: Game ids: 12 lowercase hex digits.
 ID_PATTERN = re.compile(r"[0-9a-f]{12}")
 MAX_SEED = 2**31 - 1
@@ -34,30 +45,35 @@ class ApiError(Exception):
         self.status, self.message = status, message
 
 
-class _Reading:
-    """The bytes of request bodies being read now, across the server's requests."""
-    held = 0
+def bodies_budget() -> Shares:
+    """The bytes of request bodies one server reads at once (:data:`BODIES_BUDGET`, a
+    quarter for one client)."""
+    return Shares(BODIES_BUDGET)
 
 
 async def read_json(request, limit: int = MAX_BODY) -> dict:
-    """The request's body as a JSON object (at most ``limit`` bytes; a 503 while the
-    bodies being read hold :data:`BODIES_BUDGET` bytes: slow uploads cannot fill the
-    memory)."""
+    """The request's body as a JSON object (at most ``limit`` bytes). Past its first
+    :data:`FREE_BYTES` a body's bytes count against the app's bodies budget: a 503 while
+    the bodies being read hold all of it, or this client's share of it (slow uploads
+    cannot fill the memory, nor one client's uploads stop the others')."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise ApiError(413, f"the body is larger than {limit} bytes")
-    body = bytearray()
+    budget: Shares = request.app.state.web.bodies
+    client = request.client.host if request.client else "-"
+    body, held = bytearray(), 0
     try:
         async for chunk in request.stream():
-            if _Reading.held + len(chunk) > BODIES_BUDGET:
-                raise ApiError(503, "the server is reading too many request bodies at "
-                                    "once: try again in a moment")
             body += chunk
-            _Reading.held += len(chunk)
             if len(body) > limit:
                 raise ApiError(413, f"the body is larger than {limit} bytes")
+            more = len(body) - FREE_BYTES - held
+            if more > 0:
+                if not budget.take(client, more):
+                    raise ApiError(503, _too_many_bodies[budget.full_for(client, more)])
+                held += more
     finally:
-        _Reading.held -= len(body)
+        budget.give(client, held)
     if not body:
         return {}
     try:

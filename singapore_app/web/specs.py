@@ -17,13 +17,17 @@ import asyncio
 import re
 
 from agents.registry import AgentSpec
-from singapore_env.engine.content import SEAT_NAMES
+from singapore_env.words import seat_words
 
 from .inputs import ApiError
 from .table import PERSON
 
 #: The shipped networks a spec may name (``net=default``, ``learned:pure``).
 SHIPPED_NETS = ("default", "pure", "zero")
+#: One spec of each shipped agent, as the start page lists them (tests check the page).
+SHIPPED_SPECS = ("random", "heuristic", "mcts:iters=24", "mcts:net=default",
+                 "rerank:net=default", "learned:default", "learned:pure", "learned:zero",
+                 "learned-sample:zero")
 #: Seconds an agent may think per decision unless the server says otherwise.
 THINK_LIMIT = 5.0
 #: Search simulations a second of thinking is counted as (a conservative rate: a
@@ -110,7 +114,7 @@ async def check_seats(seats: list[str], allow_code: bool, think_limit: float) ->
     for seat, text in enumerate(seats):
         if text == PERSON:
             continue
-        where = SEAT_NAMES[seat]
+        where = f"the {seat_words(seat)}'s seat"
         spec = parse(text)
         if not allow_code and not is_shipped(spec):
             raise ApiError(400, f"{where}: {REFUSED}")

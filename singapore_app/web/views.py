@@ -179,12 +179,27 @@ def question(g, seat: int) -> dict | None:
     return {"kind": g.pending.kind, "text": question_words(g), "answers": answers(g)}
 
 
+def winners_words(g) -> str:
+    """Who won, in words: "the Temenggong won", "the Resident and the Sultan won"."""
+    return " and ".join(f"the {seat_words(p)}" for p in g.winners) + " won"
+
+
 def headline(table) -> str:
-    """One line on where a table's game stands, for lists."""
+    """One line on where a table's game stands, for lists and the page's header."""
     g = table.game
     if g.is_over:
-        return "over: " + " and ".join(seat_words(p) for p in g.winners) + " won"
+        return f"game over: {winners_words(g)}"
     if table.stopped:
         return f"stopped by its creator in round {g.s.round}"
-    return f"round {g.s.round}, {seat_words(g.acting_seat)} to decide"
+    if table.error:
+        return f"stopped in round {g.s.round}: an agent failed"
+    return f"round {g.s.round}, the {seat_words(g.acting_seat)} to decide"
+
+
+def agent_failed(table, seat: int, exc: BaseException) -> str:
+    """Why a table's agents stopped, in the players' words: whose agent, which one, and
+    the failure's own words (never a traceback)."""
+    said = str(exc).strip() or type(exc).__name__
+    return (f"the {seat_words(seat)}'s agent ({table.seats[seat]}) failed: {said[:200]}. "
+            f"The game cannot go on; its creator can stop or delete it")
 

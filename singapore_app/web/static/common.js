@@ -29,10 +29,14 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Why a tableau card is face down (greyed), in words.
+const FACE_DOWN = {closed: "face down: closed", outlawed: "face down: outlawed"};
+
 function cardNode(card, extra = "") {
   if (!card) return el("span", {class: "card down"}, "(empty)");
-  return el("span", {class: "card" + (card.up === false ? " down" : ""), title: card.text},
-    el("div", {class: "name"}, card.name + extra), el("div", {class: "text"}, card.text));
+  const down = card.up === false ? ` (${FACE_DOWN[card.down] || "face down"})` : "";
+  return el("span", {class: "card" + (down ? " down" : ""), title: card.text},
+    el("div", {class: "name"}, card.name + extra + down), el("div", {class: "text"}, card.text));
 }
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -45,10 +49,10 @@ function s(tag, attrs = {}, text = null) {
 
 // The board: the loop of districts and Storehouses with their tokens and the Influence
 // marker, the Leader spaces with the Leaders on them, the centre (round, treaty, ships,
-// Event, multiplier, Storehouses, Population), the VP track and the vices. The Market
-// is HTML (drawMarket), where card text wraps in its box.
+// Event, multiplier, Population), the VP track, the vices and a legend of whose token
+// circle is whose. The Market is HTML (drawMarket), where card text wraps in its box.
 function drawBoard(board) {
-  const W = 760, H = 410;
+  const W = 760, H = 440;
   const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
                         "aria-label": "the board", id: "board-svg"});
   svg.append(s("rect", {x: 0, y: 0, width: W, height: H, fill: "#f3ead7", rx: 10}));
@@ -62,7 +66,8 @@ function drawBoard(board) {
     g.append(s("rect", {x: x - 50, y: y - 30, width: 100, height: 60, rx: 8, fill,
                         stroke: here ? COLORS[SEATS.indexOf(marker.seat)] : "#555",
                         "stroke-width": here ? 5 : 1}));
-    g.append(s("title", {}, here ? `${sp.title}: the ${seatWords(marker.seat)}'s Influence, ${count(marker.left, "token")} left` : sp.title));
+    const closed = sp.kind !== "storehouse" && !sp.open ? " (closed: it opens when its faction's Population is large enough)" : "";
+    g.append(s("title", {}, here ? `${sp.title}: the ${seatWords(marker.seat)}'s Influence, ${count(marker.left, "token")} left` : sp.title + closed));
     g.append(s("text", {x: x, y: y - 14, "text-anchor": "middle", "font-weight": 700, "font-size": 13},
                sp.kind === "storehouse" ? `${sp.faction === "british" ? "British" : "Malay"} Storehouse`
                : sp.name + (sp.open ? "" : " (closed)")));
@@ -70,7 +75,9 @@ function drawBoard(board) {
       count(board.storehouse[sp.faction], "token")));
     (sp.tokens || []).forEach((t, p) => {
       const tx = x - 36 + p * 24, ty = y + 10;
-      g.append(s("circle", {cx: tx, cy: ty, r: 9, fill: t ? COLORS[p] : "#eee", stroke: "#666"}));
+      const circle = s("circle", {cx: tx, cy: ty, r: 9, fill: t ? COLORS[p] : "#eee", stroke: "#666"});
+      circle.append(s("title", {}, `${SEAT_WORDS[p]}: ${count(t, "token")}`));
+      g.append(circle);
       g.append(s("text", {x: tx, y: ty + 4, "text-anchor": "middle", "font-size": 11, fill: t ? "#fff" : "#999"}, String(t)));
     });
     if (here) {
@@ -88,10 +95,10 @@ function drawBoard(board) {
     `Round ${board.round} of ${board.rounds}`,
     `First player: ${seatWords(board.first_player)}`,
     `${board.treaty} Treaty, ${count(board.ships, "ship")}`,
-    `Multiplier ×${board.multiplier}`,
+    `Upkeep multiplier ×${board.multiplier}`,
     `Event: ${board.event ? board.event.name : "none"}`,
-    `Storehouses: British ${board.storehouse.british}, Malay ${board.storehouse.malay}`,
-    `Population: British ${board.population.british}, Malay ${board.population.malay}`,
+    "Population cubes:",
+    `British ${board.population.british}, Malay ${board.population.malay}`,
     `Public Works: ${count(board.public_works.length, "token")}`,
     `Tax tokens: ${taxed.length ? taxed.join(", ") : "none"}`,
   ];
@@ -124,6 +131,17 @@ function drawBoard(board) {
   svg.append(s("text", {x: 520, y: 268, "font-weight": 700, "font-size": 13}, "Vices"));
   board.vices.forEach((v, i) => svg.append(s("text", {x: 520, y: 286 + i * 16, "font-size": v.outlawed_by ? 10.5 : 12},
     v.name + (v.outlawed_by ? `, outlawed by ${seatWords(v.outlawed_by)}` : ""))));
+  // whose token circle is whose
+  const legend = s("g", {id: "token-legend"});
+  legend.append(s("text", {x: 20, y: 430, "font-size": 11, "font-weight": 700}, "Tokens on a district:"));
+  let lx = 162;
+  SEAT_WORDS.forEach((name, p) => {
+    legend.append(s("circle", {cx: lx + 7, cy: 426, r: 7, fill: COLORS[p], stroke: "#666"}));
+    legend.append(s("text", {x: lx + 18, y: 430, "font-size": 11}, name));
+    lx += 30 + name.length * 6.2;
+  });
+  legend.append(s("text", {x: lx + 4, y: 430, "font-size": 11, fill: "#555"}, "· grey space: closed"));
+  svg.append(legend);
   if (board.modifiers.length) svg.append(s("text", {x: 20, y: 400, "font-size": 12, id: "round-rules"}, `This round: ${board.modifiers.join("; ")}`));
   board.in_progress.forEach((t, i) =>
     svg.append(s("text", {x: 520, y: 380 + i * 16, "font-size": 13, fill: "#a00", "font-weight": 700, class: "in-progress"}, t)));
@@ -134,10 +152,10 @@ function drawBoard(board) {
 // Malay) and its text in words.
 function drawMarket(board, container) {
   container.replaceChildren(...board.market.map((c, i) => {
-    if (!c) return el("div", {class: "card market-card down"}, `slot ${i}: empty`);
+    if (!c) return el("div", {class: "card market-card down"}, `slot ${i + 1}: empty`);
     const price = typeof c.price === "number" ? `$${c.price}` : `British $${c.price.british}, Malay $${c.price.malay}`;
     return el("div", {class: "card market-card"}, el("div", {class: "name"}, c.name),
-              el("div", {class: "price"}, `slot ${i} · ${price}`), el("div", {class: "text"}, c.text));
+              el("div", {class: "price"}, `slot ${i + 1} · ${price}`), el("div", {class: "text"}, c.text));
   }));
 }
 
@@ -152,9 +170,14 @@ function finalTable(final) {
 }
 
 // Each player's row: who plays the seat (and whether its agent is thinking), VP,
-// money, hand size (own hand open), revealed cards, tableau, role.
+// money, hand size (own hand open), revealed cards, tableau, role; a note on the grey
+// (face-down) cards when a tableau holds one.
 function drawPlayers(board, container, hands = null, players = null, thinking = null, me = null) {
   container.replaceChildren();
+  if (board.players.some(p => p.tableau.some(c => c.up === false)))
+    container.append(el("p", {class: "note", id: "face-down-note"}, "Grey cards are face down: " +
+      "closed at Upkeep (rebuild it to turn it up) or outlawed by a Decree (face up again once " +
+      "legalized). A face-down card does nothing until it is face up again."));
   board.players.forEach((p, i) => {
     const div = el("div", {class: `player seat-${p.seat}`});
     const who = players ? (p.seat === me ? "you" : players[i] === "person" ? "a person" : players[i]) : null;

@@ -2,7 +2,10 @@
 // its hand, the question with every legal answer as a button, and the log. It stops
 // polling a game that does not exist, or a seat whose key is wrong (the table is then
 // shown once as a spectator sees it). With the creator's key (#owner=...) it sets the
-// pace, stops or deletes the game.
+// pace, stops or deletes the game. The page tells what stands: a failed agent, a game
+// stopped or over replaces the question (no buttons, no "thinking"), and a refused
+// answer or control stays on the page until the player acts again; a poll that fails
+// says so apart (#note) and is cleared by the next one that succeeds.
 "use strict";
 const gameId = location.pathname.split("/").pop();
 const params = new URLSearchParams(location.search);
@@ -11,11 +14,24 @@ const seat = params.get("seat");
 const key = fragment.get("key") || params.get("key");
 const owner = fragment.get("owner");
 const base = `/api/games/${gameId}` + (seat !== null ? `/seats/${seat}` : "");
-let shown = -1, busy = false, poller = null;
+let shown = "", busy = false, poller = null;
+
+// What the page shows changes with these (the board with the decisions).
+const drawn = v => JSON.stringify([v.decisions, v.thinking, v.error, v.stopped, v.over]);
+const winners = board => board.winners.map(w => "the " + seatWords(w)).join(" and ");
+
+// The question box: the question, or why there is none.
+function headline(v) {
+  if (v.over) return `The game is over: ${winners(v.board)} won.`;
+  if (v.stopped) return "The game was stopped by its creator: no more moves.";
+  if (v.error) return v.error.charAt(0).toUpperCase() + v.error.slice(1) + ".";
+  if (v.question) return v.question.text;
+  return v.thinking ? `The ${seatWords(v.thinking)} is thinking…` : `Waiting for the ${seatWords(v.acting)}…`;
+}
 
 function render(v) {
   document.getElementById("who").textContent = v.seat ? `you are the ${seatWords(v.seat)}` : "watching";
-  document.getElementById("status").textContent = v.status + (v.error ? " — " + v.error : "");
+  document.getElementById("status").textContent = v.status;
   document.getElementById("status").dataset.over = v.over;
   document.getElementById("board").replaceChildren(drawBoard(v.board));
   drawMarket(v.board, document.getElementById("market"));
@@ -31,10 +47,11 @@ function render(v) {
   links.replaceChildren();
   if (v.open_book) links.append(el("a", {href: `/replay/${gameId}`, id: "replay-link"}, "replay"), " ",
                                 el("a", {href: `/api/games/${gameId}/save`, id: "download-link"}, "download"));
-  const q = v.question, answers = document.getElementById("answers");
-  const waiting = v.thinking ? `The ${seatWords(v.thinking)} is thinking…` : `Waiting for the ${seatWords(v.acting)}…`;
-  document.getElementById("question").textContent = v.over ? "The game is over: " + v.status
-    : v.stopped ? "The game was stopped by its creator." : q ? q.text : waiting;
+  const finished = v.over || v.stopped || !!v.error;
+  const q = finished ? null : v.question, answers = document.getElementById("answers");
+  const question = document.getElementById("question");
+  question.textContent = headline(v);
+  question.dataset.state = v.over ? "over" : v.stopped ? "stopped" : v.error ? "failed" : q ? "asked" : "waiting";
   document.getElementById("final").replaceChildren(...(v.board.final ? [finalTable(v.board.final)] : []));
   document.getElementById("turn-mark").hidden = !q;
   document.title = (q ? "● Your turn — " : "") + "1819 Singapore";
@@ -46,15 +63,19 @@ function render(v) {
 
 function stopPolling(message) {
   clearInterval(poller);
-  document.getElementById("error").textContent = message;
+  refused(message);
 }
+
+// A refusal of what the player did: it stays until the player acts again.
+function refused(message) { document.getElementById("error").textContent = message; }
+function acting() { refused(""); }
 
 async function refresh() {
   if (busy) return;
   try {
     const v = await api(base, {}, key);
-    if (v.decisions !== shown || v.thinking !== refresh.thinking) { shown = v.decisions; refresh.thinking = v.thinking; render(v); }
-    document.getElementById("error").textContent = "";
+    if (drawn(v) !== shown) { shown = drawn(v); render(v); }
+    document.getElementById("note").textContent = "";
   } catch (e) {
     if (e.status === 404 || e.status === 400) { stopPolling(e.message); return; }
     if (e.status === 403) {
@@ -64,26 +85,28 @@ async function refresh() {
       stopPolling(e.message + " (showing the table as a spectator sees it; reload to refresh)");
       return;
     }
-    document.getElementById("error").textContent = e.message;
+    document.getElementById("note").textContent = `The server did not answer: ${e.message} (trying again)`;
   }
 }
 
 async function answer(index, expect) {
   busy = true;
+  acting();
   document.querySelectorAll("button.answer").forEach(b => b.disabled = true);
   try {
     const v = await api(`${base}/answer`, {method: "POST", body: JSON.stringify({index, expect})}, key);
-    shown = v.decisions; render(v);
-  } catch (e) { document.getElementById("error").textContent = e.message; shown = -1; }
+    shown = drawn(v); render(v);
+  } catch (e) { refused(`Your answer was refused: ${e.message}`); shown = ""; }
   busy = false;
 }
 
 async function manage(path, method, body = null) {
+  acting();
   try {
     await api(`/api/games/${gameId}${path}`, {method, body: body && JSON.stringify(body)}, null, owner);
     if (method === "DELETE") { location.href = "/"; return; }
-    shown = -1; refresh();
-  } catch (e) { document.getElementById("error").textContent = e.message; }
+    shown = ""; refresh();
+  } catch (e) { refused(e.message); }
 }
 
 if (owner) {

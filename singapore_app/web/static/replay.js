@@ -8,24 +8,43 @@ let summary = null, step = 0;
 
 function total(row) { return row.reduce((a, b) => a + b, 0); }
 
+// A legend in HTML (it wraps, so no label ever covers another): a swatch and a name each.
+function legend(id, names, colors) {
+  return el("div", {class: "legend", id}, ...names.map((name, i) =>
+    el("span", {class: "key"}, el("span", {class: "swatch", style: `background: ${colors[i]}`}), name)));
+}
+
+// VP of each seat over the decisions: a line each, VP on the left (0, half, top), the
+// rounds along the bottom, the step shown as a dashed line.
 function vpChart() {
-  const W = 460, H = 200, n = summary.vp.length - 1 || 1;
+  const W = 460, H = 200, left = 34, n = summary.vp.length - 1 || 1;
   const top = Math.max(10, ...summary.vp.flatMap(seats => seats.map(total)));
-  const svg = s("svg", {viewBox: `0 0 ${W} ${H + 20}`, width: "100%", id: "vp-svg"});
-  SEATS.forEach((_, p) => {
-    const pts = summary.vp.map((seats, i) => `${30 + (W - 40) * i / n},${H - H * total(seats[p]) / top}`);
-    svg.append(s("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[p], "stroke-width": 2}));
-    svg.append(s("text", {x: 30 + p * 110, y: H + 16, fill: COLORS[p], "font-size": 11}, SEAT_WORDS[p]));
+  const svg = s("svg", {viewBox: `0 0 ${W} ${H + 34}`, width: "100%", id: "vp-svg"});
+  const xAt = i => left + (W - left - 10) * i / n, yAt = vp => 8 + (H - 8) * (1 - vp / top);
+  [0, Math.round(top / 2), top].forEach(vp => {
+    svg.append(s("line", {x1: left, x2: W - 10, y1: yAt(vp), y2: yAt(vp), stroke: "#ddd"}));
+    svg.append(s("text", {x: left - 4, y: yAt(vp) + 4, "font-size": 10, "text-anchor": "end"}, String(vp)));
   });
-  svg.append(s("text", {x: 2, y: 12, "font-size": 10}, String(top)));
-  const x = 30 + (W - 40) * step / n;
+  let last = -1;
+  summary.marks.forEach(m => {
+    if (m.round === last) return;
+    last = m.round;
+    svg.append(s("line", {x1: xAt(m.step), x2: xAt(m.step), y1: H, y2: H + 4, stroke: "#888"}));
+    svg.append(s("text", {x: xAt(m.step) + 2, y: H + 15, "font-size": 10, fill: "#555"}, `R${m.round}`));
+  });
+  svg.append(s("text", {x: left, y: H + 30, "font-size": 10, fill: "#555"}, "VP by decision; R1, R2…: where each round starts"));
+  SEATS.forEach((_, p) => {
+    const pts = summary.vp.map((seats, i) => `${xAt(i)},${yAt(total(seats[p]))}`);
+    svg.append(s("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[p], "stroke-width": 2}));
+  });
+  const x = xAt(step);
   svg.append(s("line", {x1: x, x2: x, y1: 0, y2: H, stroke: "#000", "stroke-dasharray": "3 3", id: "now"}));
-  document.getElementById("vp-chart").replaceChildren(svg);
+  document.getElementById("vp-chart").replaceChildren(svg, legend("vp-legend", SEAT_WORDS, COLORS));
 }
 
 function sourceBars() {
   const now = summary.vp[step], W = 460, top = Math.max(10, ...now.map(total));
-  const svg = s("svg", {viewBox: `0 0 ${W} 190`, width: "100%", id: "sources-svg"});
+  const svg = s("svg", {viewBox: `0 0 ${W} 130`, width: "100%", id: "sources-svg"});
   now.forEach((row, p) => {
     let x = 118;
     svg.append(s("text", {x: 0, y: 22 + p * 30, "font-size": 11}, SEAT_WORDS[p]));
@@ -37,9 +56,8 @@ function sourceBars() {
     });
     svg.append(s("text", {x: x + 4, y: 22 + p * 30, "font-size": 12}, String(total(row))));
   });
-  summary.sources.forEach((name, i) => svg.append(s("text", {x: (i % 4) * 115, y: 140 + Math.floor(i / 4) * 15,
-    "font-size": 10, fill: SOURCE_COLORS[i]}, name.replace(/_/g, " "))));
-  document.getElementById("sources").replaceChildren(svg);
+  document.getElementById("sources").replaceChildren(svg,
+    legend("sources-legend", summary.sources.map(name => name.replace(/_/g, " ")), SOURCE_COLORS));
 }
 
 async function show(target) {
