@@ -11,8 +11,8 @@ by one, which name what is wrong.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any
 from operator import le
+from typing import Any
 
 from .save_shapes import INT_ONLY
 
