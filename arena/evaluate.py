@@ -52,7 +52,9 @@ class MatchupResult:
 
     def summary(self) -> dict:
         """The shared summary (:func:`arena.summary.summarize`), naming the engine."""
-        return summarize(self.records, **({"engine": self.engine} if self.engine else {}))
+        if self.engine:
+            return summarize(self.records, engine=self.engine)
+        return summarize(self.records)
 
 
 def run_matchup(agents: Sequence, n_games: int, seed: int,

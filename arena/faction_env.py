@@ -173,8 +173,8 @@ class FactionEnv(gymnasium.Env, EzPickle):
         raw_space = self.raw.observation_space(AGENTS[0])
         self._keys = [k for k in raw_space if k != "action_mask"] if candidates else None
         self.observation_space = (spaces.Dict({k: raw_space[k] for k in self._keys})
-                                  if candidates else raw_space["observation"])
-        self.action_space = spaces.Discrete(len(self.raw.table))
+                                  if self._keys is not None else raw_space["observation"])
+        self.action_space: spaces.Discrete = spaces.Discrete(len(self.raw.table))
 
         self._random = _RandomPolicy(self)
         self._engine_level: set[int] = set()
@@ -279,7 +279,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def action_masks(self) -> np.ndarray:
         """The bool mask of the current learning decision (all False once over)."""
         if self._done:
-            return np.zeros(self.action_space.n, bool)
+            return np.zeros(int(self.action_space.n), bool)
         return self.raw.observe(self._current_name())["action_mask"].astype(bool)
 
     def render(self):
@@ -323,6 +323,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
         return raw.terminations[a] or raw.truncations[a]
 
     def _current_name(self) -> str:
+        assert self.raw.game is not None  # (from the first reset on)
         seat = self.raw.game.acting_seat
         if seat not in self.learning_seats:
             seat = self.learning_seats[0]
@@ -339,6 +340,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def _engine_action(self, agent, seat: int) -> int:
         """Action index of an engine-level agent's ``choose(game, seat)``."""
         game = self.raw.game
+        assert game is not None
         decision = agent.choose(game, seat)
         if decision not in game.legal_decisions():
             raise IllegalActionError(f"{AGENTS[seat]} (played by {agent!r}) chose "
@@ -348,6 +350,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def _play_others(self) -> None:
         """Let the other seats answer until a learning seat is asked or the game ends."""
         raw, game, enc = self.raw, self.raw.game, self.encoder
+        assert game is not None
         learning = self.learning_seats
         while not game.s.game_over:
             if raw.truncations[AGENTS[0]]:
@@ -356,7 +359,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
             if seat in learning:
                 return
             agent = self._active[seat]
-            if agent is self._random:
+            if isinstance(agent, _RandomPolicy):  # (self._random, the only one)
                 action = agent.pick(enc.legal_indices(game))
             elif id(agent) in self._engine_level:
                 action = self._engine_action(agent, seat)

@@ -145,6 +145,7 @@ class SingaporeState(pyspiel.State):
         return self._box.game
 
     def _cut(self) -> bool:
+        assert self.game is not None  # (asked only past the chance node)
         return 0 < self._box.max_length <= self.game.s.decisions
 
     def current_player(self) -> int:
@@ -214,7 +215,7 @@ class _Box:
     Python state with ``copy.deepcopy`` (the game is cloned, the rest shared) and
     pickles it (the game as its JSON save)."""
 
-    def __init__(self, game: Game, spiel_game: SingaporeGame):
+    def __init__(self, game: Game | None, spiel_game: SingaporeGame):
         self.game = game
         self.encoder = spiel_game.encoder
         self.max_length = spiel_game.max_length

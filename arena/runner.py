@@ -102,6 +102,7 @@ def play_job(tables: Sequence[Table], job: tuple, engine: str = "python",
     result = play_game(engine_seed, agents, table.config, content=table.content,
                        agent_seeds=[agent_seeds[order[p]] for p in range(4)], keep_game=True,
                        engine=engine)
+    assert result.game is not None  # (keep_game)
     return game_record(result.game, [labels[order[p]] for p in range(4)], **table.keys,
                        game=i, layout=layout, seed=engine_seed)
 

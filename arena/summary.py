@@ -66,7 +66,7 @@ def wilson_interval(successes: float, n: float) -> list[float]:
             1.0 if p == 1.0 else max(p, min(1.0, float(high)))]
 
 
-def _wilson_closed_form(p: float, n: int) -> tuple[float, float]:
+def _wilson_closed_form(p: float, n: float) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
@@ -215,7 +215,8 @@ def faction_source_vp(record: dict, faction: str, source: str) -> float:
 
 def _vp_by_source(records: Sequence[dict]) -> tuple[dict, dict]:
     """Mean VP per seat and game by source and faction, and their 95 % intervals."""
-    means, intervals = {}, {}
+    means: dict[str, dict[str, float]] = {}
+    intervals: dict[str, dict[str, list[float]]] = {}
     for faction in FACTIONS:
         for src in VP_SOURCES:
             groups = by_seed(records, lambda r, src=src, faction=faction: faction_source_vp(r, faction, src))

@@ -204,10 +204,10 @@ class raw_env(AECEnv, EzPickle):
         self._obs_cache: dict[str, dict] = {}
 
     # ------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self._action_space
 
     # ------------------------------------------------------------ reset / step

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from enum import IntEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 import numpy as np
 
@@ -56,7 +56,10 @@ class Kind(IntEnum):
 #: Under Python 3.11 ``Kind.PASS`` goes through the enum metaclass's ``__getattr__``
 #: hook and costs ~4x a plain class attribute; the rules read kinds on every question,
 #: so they import this as ``Kind`` (``from ..decisions import FastKind as Kind``).
-FastKind = type("FastKind", (), {k.name: k for k in Kind})
+if TYPE_CHECKING:
+    FastKind = Kind  # the same members, so the type checker reads them as Kind's
+else:
+    FastKind = type("FastKind", (), {k.name: k for k in Kind})
 
 N_LOOP = 8
 N_VICES = 5
@@ -98,7 +101,7 @@ def is_decision(x) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
-def arg_sizes(max_tableau: int, max_hand: int) -> dict[Kind, int]:
+def arg_sizes(max_tableau: int, max_hand: int) -> Mapping[int, int]:
     """How many distinct args each kind has, for the given engine limits (one shared
     dict per pair of limits: read it, do not change it)."""
     t, h = max_tableau, max_hand

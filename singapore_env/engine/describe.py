@@ -94,6 +94,7 @@ def _describe(g, d: Decision) -> str:
     if k == Kind.BUY_BATTLE:
         return "buy the top Battle card" if a == 0 else "buy a Battle card: draw 2, keep 1"
     if k == Kind.KEEP_BATTLE and kind == "keep_battle":
+        assert f is not None  # (a kind is named only by a pending frame)
         return f"keep {card_name(g, f.d.cards[a])}"
     if k == Kind.POPULATE:
         return "populate"
@@ -115,6 +116,7 @@ def _describe(g, d: Decision) -> str:
         return f"reveal {card_name(g, hand[a]) if a < len(hand) else a}"
     if k == Kind.CHOOSE:
         if kind == "search_pick":
+            assert f is not None
             return f"search for {card_name(g, f.d.options[a])}"
         if kind == "reroll":
             dice = {1: "the first die", 2: "the second die", 3: "both dice"}

@@ -17,10 +17,11 @@ Flags are the ints 0 and 1, as they are saved.
 from dataclasses import MISSING, dataclass, fields
 from enum import IntEnum
 from types import UnionType
-from typing import ClassVar, get_args, get_origin
+from typing import Any, ClassVar, get_args, get_origin
 
-#: Frame kind -> the record class of its data (kinds not listed hold no data).
-FRAME_RECORDS: dict[str, type] = {}
+#: Frame kind -> the record class of its data (kinds not listed hold no data). (Any: the
+#: attributes :func:`record` writes, ``required`` and the methods, are beyond a type checker.)
+FRAME_RECORDS: dict[str, Any] = {}
 
 
 def record(*kinds: str):

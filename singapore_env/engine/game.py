@@ -14,7 +14,7 @@ Decisions with a single legal option are applied automatically (they are forced)
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class Game:
         self.keep_text_log = keep_text_log
         # An empty game (from_dict) gets its state and generator state from the save.
         self._rng: np.random.Generator | None = None
-        self._rng_state: dict | None = None
+        self._rng_state: Mapping[str, Any] | None = None
         self.history: list[Decision] = []
         self._legal: list[Decision] = []
         if not _empty:
@@ -104,6 +104,7 @@ class Game:
         """The game's random generator (a clone builds its copy on first use)."""
         if self._rng is None:
             self._rng = np.random.Generator(np.random.PCG64())
+            assert self._rng_state is not None  # (a game holds its generator or its state)
             self._rng.bit_generator.state = self._rng_state
             self._rng_state = None
         return self._rng
@@ -306,6 +307,6 @@ class Game:
             raise SaveFormatError(str(exc)) from None
 
 
-def _rng_state_to_json(state: dict) -> dict:
+def _rng_state_to_json(state: Mapping[str, Any]) -> dict:
     return {"bit_generator": state["bit_generator"], "state": dict(state["state"]),
             "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}

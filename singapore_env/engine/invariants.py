@@ -7,6 +7,7 @@ inclusion) and build a message only for the invariant that is broken.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from itertools import chain
 from operator import attrgetter, itemgetter, le
 
@@ -64,7 +65,7 @@ def _held_cards(s) -> list[int]:
     return held
 
 
-def _within(xs: list[int], lo: int, hi: int) -> bool:
+def _within(xs: Collection[int], lo: int, hi: int) -> bool:
     """Whether every entry of ``xs`` is in ``lo..hi``."""
     return not xs or (lo <= min(xs) and max(xs) <= hi)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from itertools import chain
 from operator import le
+from typing import Any
 
 from .save_shapes import INT_ONLY
 
@@ -45,7 +46,7 @@ class PlainFields:
             elif shape and _entry_test(shape[0]) is not None:
                 self.lists.append(name)
                 segments.append(shape)
-            elif inner and shape[1] is not None and _entry_test(inner[0]) is not None:
+            elif inner and shape and shape[1] is not None and _entry_test(inner[0]) is not None:
                 self.nested.append((name, shape[1]))
         for name, outer in self.nested:
             segments += [checks[name].shape[0].shape] * outer
@@ -59,20 +60,20 @@ class PlainFields:
                      for _, length, most in segments]
         tests = [_entry_test(item) for item, _, _ in segments]
         self.set_at = [i for i, test in enumerate(tests) if isinstance(test, frozenset)]
-        self.sets = [tests[i] for i in self.set_at]
+        self.sets = [test for test in tests if isinstance(test, frozenset)]
         self.range_at = [i for i, test in enumerate(tests) if isinstance(test, tuple)]
-        self.ranges = [tests[i] for i in self.range_at]
+        self.ranges = [test for test in tests if isinstance(test, tuple)]
 
     def values(self, d: dict, copy: bool = True) -> list | None:
         """The values of the plain fields of state data ``d`` (lists copied unless not
         ``copy``), in the order of :attr:`names`, if every one of them is right; else
         None."""
-        scalars = [*map(d.get, self.scalars)]
+        scalars: list[Any] = [*map(d.get, self.scalars)]  # (any JSON: tested below)
         if not ({*map(type, scalars)} <= INT_ONLY and all(map(le, self.lows, scalars))
                 and all(map(le, scalars, self.highs))):
             return None
-        lists = [*map(d.get, self.lists)]
-        nested = [d.get(name) for name, _ in self.nested]
+        lists: list[Any] = [*map(d.get, self.lists)]
+        nested: list[Any] = [d.get(name) for name, _ in self.nested]
         if not ({*map(type, lists), *map(type, nested)} <= {list}
                 and [*map(len, nested)] == self.outer
                 and self._fit([*lists, *chain.from_iterable(nested)])):

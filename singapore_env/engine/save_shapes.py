@@ -42,7 +42,8 @@ def int_in(lo: int, hi: int):
         if not xs or ({*map(type, xs)} <= INT_ONLY and lo <= min(xs) and max(xs) <= hi):
             return xs[:]
         return None
-    check.many, check.range = many, (lo, hi)
+    # (the ignores here: mypy does not follow attributes set on a function)
+    check.many, check.range = many, (lo, hi)  # type: ignore[attr-defined]
     return check
 
 
@@ -95,6 +96,7 @@ def list_of(item, length: int | None = None, most: int = 1000, many=None):
         sizes = [*map(len, xs)]
         if length is not None and {*sizes} - {length} or max(sizes, default=0) > most:
             return None
+        assert item_many is not None  # (lists is the bulk form only if there is one)
         flat = item_many([*chain.from_iterable(xs)])
         if flat is None:
             return None
@@ -104,8 +106,8 @@ def list_of(item, length: int | None = None, most: int = 1000, many=None):
             start += size
         return out
     if item_many is not None:
-        check.many = lists
-    check.shape = (item, length, most)
+        check.many = lists  # type: ignore[attr-defined]
+    check.shape = (item, length, most)  # type: ignore[attr-defined]
     return check
 
 
@@ -116,7 +118,7 @@ def text(x):
     return x
 
 
-text.many = lambda xs: xs[:] if {*map(type, xs)} <= {str} else None
+text.many = lambda xs: xs[:] if {*map(type, xs)} <= {str} else None  # type: ignore[attr-defined]
 SEAT = int_in(0, 3)
 SEAT_OR_NONE = int_in(-1, 3)
 FLAG = int_in(0, 1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 from copy import deepcopy
 from itertools import chain
 from operator import attrgetter, itemgetter, le
@@ -66,7 +67,7 @@ class SaveFormatError(ValueError):
     """A saved game that cannot be loaded (malformed, tampered or from other content)."""
 
 
-def parse_json(text) -> object:
+def parse_json(text) -> Any:
     """The JSON value of ``text``; SaveFormatError for anything that is not JSON
     (including nesting too deep for the parser and numbers too long to convert)."""
     try:
@@ -151,6 +152,7 @@ def _history(raw) -> list[Decision]:
                     and d[0] in _KINDS):
                 raise SaveFormatError(f"history[{i}] is not a [kind, arg] decision: "
                                       f"{short(d)}")
+    assert pairs is not None  # (the bulk test fails only on an entry the loop rejects)
     return list(map(_bounded(_LOGGED, 4096).__getitem__, pairs))
 
 
@@ -326,10 +328,11 @@ class _StateCheck:
                 raise Bad(f"{defs[x].key} is a {defs[x].category} card, expected "
                            f"{' or '.join(categories)}")
             return x
-        ids = check.ids = frozenset([-1] * none).union(
+        # (the ignores: mypy does not follow attributes set on a function)
+        ids = check.ids = frozenset([-1] * none).union(  # type: ignore[attr-defined]
             *(self.c.category_ids[category] for category in categories))
-        check.many = lambda xs: xs[:] if {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs) \
-            else None
+        check.many = lambda xs: (  # type: ignore[attr-defined]
+            xs[:] if {*map(type, xs)} <= INT_ONLY and ids.issuperset(xs) else None)
         return check
 
     def modifier(self, x):
@@ -389,10 +392,10 @@ class _StateCheck:
         if not isinstance(x, dict) or x.keys() != _FRAME_KEYS:
             raise Bad(f"a frame is an object with kind, seat and d, got {short(x)}")
         kind, seat, data = x["kind"], x["seat"], x["d"]
-        spec, checks = self.frames.get(kind, (None, None)) if isinstance(kind, str) \
-            else (None, None)
-        if spec is None:
+        found = self.frames.get(kind) if isinstance(kind, str) else None
+        if found is None:
             raise Bad(f"unknown frame kind {short(kind)} in the {self.cfg.ruleset} ruleset")
+        spec, checks = found
         try:
             spec.seat(seat)
         except Bad as exc:

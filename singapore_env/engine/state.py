@@ -9,6 +9,8 @@ typed record (:mod:`singapore_env.engine.frames`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .frames import FRAME_RECORDS
 
 
@@ -51,6 +53,7 @@ class Frame:
     keyword arguments, or None for a kind that holds no data."""
 
     __slots__ = ("kind", "seat", "d")
+    d: Any  # (its record class depends on ``kind``: beyond a type checker)
 
     def __init__(self, kind: str, seat: int = -1, **data):
         self.kind = kind

@@ -11,6 +11,7 @@ contributions) picks the conflict table row.
 
 from __future__ import annotations
 
+from ..content_defs import Effect
 from ..decisions import DECISION, FastKind as Kind
 from ..frames import ConflictPhase
 from ..state import Frame
@@ -34,7 +35,7 @@ def own_strength(g, f, seat: int) -> int:
                                      for c in f.d.boosts[seat])
 
 
-def counter_boosts(g, seat: int, contributed=()) -> list[tuple[int, object]]:
+def counter_boosts(g, seat: int, contributed=()) -> list[tuple[int, Effect]]:
     """``(card, effect)`` of the counter boosts ``seat`` may use now: face-up tableau
     cards and revealed Battle cards, not a contributed card (it is discarded) nor a ★
     card while ★ cards may not be used against Conflict Events."""

@@ -54,7 +54,7 @@ def legacy_vp(g, seat: int) -> int:
     return total
 
 
-def end_game_vp(g, seat: int, expected: bool = False) -> float:
+def end_game_vp(g, seat: int, expected: bool = False) -> int:
     """End Game bonuses of face-up cards; penalties count face up or down. With
     ``expected`` dice bonuses count their mean (1 per die) and no die is rolled."""
     total = 0
