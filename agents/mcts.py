@@ -80,6 +80,7 @@ from .base import Agent
 from .determinize import determinize
 from .heuristic import HeuristicAgent
 from .learned import load_value_nets, position_value
+from .net_files import NetFileError
 from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
 from .threads import limit_threads
 
@@ -141,6 +142,8 @@ class MctsAgent(Agent):
         try:
             #: Faction -> policy-value network (None: no network).
             self.nets = load_value_nets(net) if net else None
+        except NetFileError:
+            raise  # (it names the file and the array)
         except (OSError, ValueError) as exc:
             raise ValueError(f"mcts: net={net}: {exc}") from None
         self.net = net
@@ -166,6 +169,10 @@ class MctsAgent(Agent):
         networks of ``net=`` up to their float32 near-ties, as ``learned:*``)."""
         from singapore_env import native
         return native.available()
+
+    def networks(self) -> list:
+        """The value networks of ``net=`` (none without)."""
+        return list(self.nets.values()) if self.nets else []
 
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the searches (and the prior's tie breaks) repeat."""

@@ -58,6 +58,10 @@ class FactionPolicies(Agent):
         """Whether both factions' agents play a native game."""
         return all(agent.plays_native for agent in self.by_faction.values())
 
+    def networks(self) -> list:
+        """Both factions' policies."""
+        return [net for agent in self.by_faction.values() for net in agent.networks()]
+
     def choose(self, game, seat: int):
         return self.by_faction[SEAT_FACTION[seat]].choose(game, seat)
 

@@ -78,6 +78,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from agents.priors import resolve_prior
+from agents.net_layout import check_agent
 from agents.registry import as_agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
@@ -189,11 +190,16 @@ class FactionEnv(gymnasium.Env, EzPickle):
 
     def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
         """Replace the opponents and the partner (from the next ``reset``); ``None`` means
-        random play. Training code can call this between episodes (``env_method``)."""
+        random play. Training code can call this between episodes (``env_method``). An
+        agent whose network cannot read this env's observation is refused at once
+        (:class:`agents.net_layout.LayoutMismatch`, naming the settings)."""
         controllers = {seat: as_agent(agent) if agent is not None else self._random
                        for seat, agent in self._opponent_map(opponents).items()}
+        partner = as_agent(partner) if partner is not None else self._random
+        for agent in dict.fromkeys([*controllers.values(), partner]):
+            check_agent(agent, self.raw.content, self.raw.cfg)
         self._controllers = controllers
-        self._partner = as_agent(partner) if partner is not None else self._random
+        self._partner = partner
 
     def _opponent_map(self, opponents) -> dict[int, Any]:
         seats = self._opponent_seats

@@ -1,0 +1,187 @@
+"""Network files from strangers: every array checked at load, on both engines, with one
+clear message (agents/net_files.py); a player never answers an illegal decision."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from agents import net_files
+from agents.learned import POLICY_DIR, NumpyPolicy
+from agents.net_files import MOST_VALUES, NetFileError, read_network
+from agents.numpy_nets import masked_choice
+from agents.registry import make_agent
+from singapore_app.cli import main
+from singapore_env import native
+
+ZERO = POLICY_DIR / "zero"
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    for file in ZERO.glob("*.npz"):
+        shutil.copy(file, folder / file.name)
+    return folder
+
+
+def _rewrite(folder: Path, change) -> Path:
+    file = folder / "british.npz"
+    with np.load(file) as data:
+        arrays = dict(data)
+    change(arrays)
+    np.savez_compressed(file, **arrays)
+    return file
+
+
+def _huge(folder: Path) -> Path:
+    """A file of a few MB declaring a 40,000-wide first layer (824M floats of zeros)."""
+    file = folder / "british.npz"
+    with np.load(file) as data:
+        arrays = dict(data)
+    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, value in arrays.items():
+            if name == "w0":
+                value = np.zeros((5150, 40_000), np.float32)
+            with zf.open(name + ".npy", "w", force_zip64=True) as f:
+                np.lib.format.write_array(f, value)
+    return file
+
+
+def _truncate(folder: Path, size) -> Path:
+    file = folder / "british.npz"
+    data = file.read_bytes()
+    file.write_bytes(data[:size(len(data))])
+    return file
+
+
+def _flip(folder: Path) -> Path:
+    file = folder / "british.npz"
+    data = bytearray(file.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    file.write_bytes(bytes(data))
+    return file
+
+
+#: corruption -> (how to make it, the words of its message)
+CORRUPTIONS = {
+    "wrong shape": (lambda d: _rewrite(d, lambda a: a.__setitem__("b1", a["b1"][:200])),
+                    "array 'b1': expected shape (256,)"),
+    "NaN": (lambda d: _rewrite(d, lambda a: a["w0"].__setitem__((3, 4), np.nan)),
+            "array 'w0': 1 value(s) are not finite"),
+    "inf": (lambda d: _rewrite(d, lambda a: a["b1"].__setitem__(0, np.inf)),
+            "array 'b1': 1 value(s) are not finite"),
+    "past float32": (lambda d: _rewrite(d, lambda a: a.__setitem__(
+        "value_skip", np.array([1e39, 0.0]))), "array 'value_skip': 1 value(s) are not finite"),
+    "extra array": (lambda d: _rewrite(d, lambda a: a.__setitem__("bogus", np.zeros(3))),
+                    "array 'bogus': not an array of this network"),
+    "missing array": (lambda d: _rewrite(d, lambda a: a.pop("query_b")),
+                      "array 'query_b' is missing"),
+    "text weights": (lambda d: _rewrite(d, lambda a: a.__setitem__("b0", np.array(["x"] * 256))),
+                     "array 'b0': expected float weights"),
+    "truncated": (lambda d: _truncate(d, lambda n: n // 2), "not a readable network file"),
+    "0 bytes": (lambda d: _truncate(d, lambda n: 0), "not a readable network file"),
+    "bit flip": (_flip, "not a readable network file"),
+    "huge shape": (_huge, f"array 'w0' (5150, 40000): the file declares over {MOST_VALUES:,}"),
+}
+
+
+@pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
+def test_a_corrupted_network_is_refused_with_one_message(tmp_path, corruption):
+    make, words = CORRUPTIONS[corruption]
+    folder = _copy(tmp_path, "bad")
+    file = make(folder)
+    for spec in (f"learned:{file}", f"lookahead:{folder}", f"rerank:net={folder}",
+                 f"mcts:net={folder}:iters=2"):
+        with pytest.raises(ValueError) as info:
+            make_agent(spec)
+        message = str(info.value)
+        assert message.startswith(f"cannot load agent '{spec}': {file}: "), message
+        assert words in message, message
+        assert "Traceback" not in message
+
+
+def test_a_huge_declared_shape_is_refused_from_its_header(tmp_path):
+    file = _huge(_copy(tmp_path, "huge"))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(NetFileError, match="declares over"):
+        read_network(file)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 100, grown_mb  # (its data, 3.3 GB as float32, was never allocated)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+@pytest.mark.parametrize("corruption", ["NaN", "0 bytes", "huge shape"])
+def test_the_command_line_exits_2_on_both_engines(tmp_path, engine, corruption):
+    if engine == "native" and not native.available():
+        pytest.skip("the native module is not built")
+    folder = _copy(tmp_path, "bad")
+    file = CORRUPTIONS[corruption][0](folder)
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--engine", engine,
+                                       "--players", f"learned:{file},heuristic,random,random"])
+    assert result.exit_code == 2, result.output
+    assert f"cannot load agent 'learned:{file}': {file}: " in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_shipped_networks_load_as_saved():
+    for file in sorted(POLICY_DIR.rglob("*.npz")):
+        policy = NumpyPolicy.load(file)
+        with np.load(file) as data:
+            for name in data.files:
+                if name in ("kind", "activation") or name.startswith("meta_"):
+                    continue
+                got = policy.arrays[name] if policy.needs_candidates else None
+                if got is not None:
+                    assert np.array_equal(got, data[name].astype(np.float32)), (file, name)
+
+
+def test_a_lookahead_reads_each_file_once(monkeypatch):
+    reads = []
+    original = net_files._read
+    monkeypatch.setattr(net_files, "_read", lambda path: reads.append(path) or original(path))
+    monkeypatch.setattr(net_files, "_BUILT", type(net_files._BUILT)())
+    from agents import reference
+
+    reference._shipped_policy.cache_clear()
+    reference._shipped_values.cache_clear()
+    try:
+        make_agent("lookahead:agents/policies/zero")
+        make_agent("learned:zero")
+    finally:
+        reference._shipped_policy.cache_clear()
+        reference._shipped_values.cache_clear()
+    assert sorted(p.name for p in reads) == ["british.npz", "malay.npz"], reads
+
+
+# ---------------------------------------------------------------- never an illegal answer
+def test_a_mask_allowing_nothing_is_a_clear_error():
+    with pytest.raises(ValueError, match="allows no action"):
+        masked_choice(np.zeros(5, np.float32), np.zeros(5, np.int8), None)
+
+
+@pytest.mark.parametrize("logits", [
+    [np.inf, -np.inf, -np.inf, np.nan, 1.0],      # +inf on an illegal action (the PASS bug)
+    [np.nan] * 5,
+    [-np.inf] * 5,
+    [0.0, np.nan, -np.inf, np.inf, np.inf],
+])
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_non_finite_logits_still_choose_a_legal_action(logits, deterministic):
+    mask = np.array([0, 1, 1, 0, 1], np.int8)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        choice = masked_choice(np.array(logits, np.float32), mask, rng, deterministic)
+        assert mask[choice], (logits, choice)
+
+
+def test_the_best_legal_logit_wins_nan_counting_as_minus_inf():
+    mask = np.array([1, 1, 1, 1], np.int8)
+    assert masked_choice(np.array([np.nan, 2, 5, 5], np.float32), mask, None) == 2
+    assert masked_choice(np.array([np.nan, -np.inf, np.nan, -np.inf]), mask, None) == 0
