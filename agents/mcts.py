@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -160,6 +161,16 @@ class MctsAgent(Agent):
         self.time_cap: float | None = None
         #: The last search: its candidates and their mean advantage over the prior.
         self.last_search: dict = {}
+        self._deciding = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_deciding"]  # (a lock is not copied: a copy decides on its own)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._deciding = threading.Lock()
 
     @property
     def plays_native(self) -> bool:
@@ -182,7 +193,19 @@ class MctsAgent(Agent):
 
     # ------------------------------------------------------------ decisions
     def choose(self, game: "Game", seat: int) -> "Decision":
-        """The prior's choice, unless a search of the candidates overrules it."""
+        """The prior's choice, unless a search of the candidates overrules it. One
+        decision at a time: the searches draw their worlds from the agent's one
+        generator, so a second thread asking while one decides gets a RuntimeError (one
+        agent per thread plays concurrent games, each with its own stream)."""
+        if not self._deciding.acquire(blocking=False):
+            raise RuntimeError(f"{self.name} is deciding in another thread: an mcts agent "
+                               f"decides one game at a time (build one agent per thread)")
+        try:
+            return self._choose(game, seat)
+        finally:
+            self._deciding.release()
+
+    def _choose(self, game: "Game", seat: int) -> "Decision":
         prior, open_question = prior_answer(self.prior, game, seat)
         if not open_question:
             return prior

@@ -61,6 +61,10 @@ constexpr int ROOM_MARKET_ROW = 16;  // market slots (RulesConfig: at most 12)
 constexpr int ROOM_BOARD = 8;        // leader spaces, vices
 constexpr int ROOM_DISTRICTS = 32;   // loop spaces x 4 seats
 constexpr int ROOM_TRACK = 64;       // Public Works tokens; cards whose boost was used
+// The longest Public Works track a loaded state may hold (save_shapes.PW_TRACK_MOST): an
+// Upkeep pushes one question per token past the tax onto the ROOM_STACK pending frames,
+// so a loaded track leaves room for the frames below and the tokens play adds.
+constexpr int LOADED_PW_TRACK = 24;
 constexpr int ROOM_TABLEAU = 64;     // cards of a tableau (RulesConfig: max_tableau <= 64)
 constexpr int ROOM_POPS = 8;         // Population cards on a card
 constexpr int ROOM_STACK = 32;       // pending frames
