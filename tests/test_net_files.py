@@ -185,3 +185,24 @@ def test_the_best_legal_logit_wins_nan_counting_as_minus_inf():
     mask = np.array([1, 1, 1, 1], np.int8)
     assert masked_choice(np.array([np.nan, 2, 5, 5], np.float32), mask, None) == 2
     assert masked_choice(np.array([np.nan, -np.inf, np.nan, -np.inf]), mask, None) == 0
+
+
+@pytest.mark.skipif(not native.available(), reason="the native module is not built")
+def test_both_engines_answer_the_same_legal_decision_to_nan_logits():
+    from agents.learned import LearnedAgent
+    from agents.pointer_actor import PointerActor
+    from singapore_env.encoding import encoder_for
+    from singapore_env.engine import Game
+
+    pure = NumpyPolicy.load(POLICY_DIR / "pure" / "british.npz")
+    arrays = {**pure.arrays, "action_bias": np.full_like(pure.arrays["action_bias"], np.nan)}
+    agent = LearnedAgent(PointerActor(arrays, pure.activation, pure.meta))  # (past the loader)
+    game = native.NativeGame(5)
+    index = encoder_for(game.c, game.cfg).table.index
+    for _ in range(15):
+        python = Game.from_json(game.to_json())
+        seat = game.acting_seat
+        ours, theirs = agent.choose(game, seat), agent.choose(python, seat)
+        # (every logit NaN, so -inf: the legal decision of the lowest action index)
+        assert ours == theirs == min(game.legal_decisions(), key=index)
+        game.step(ours)
