@@ -208,6 +208,9 @@ inline void check_room(const Content& c) {
     need(c.board.loop_ids.size() * 4, ROOM_DISTRICTS, "loop spaces x 4");
     size_t counters = 0;
     for (const Card& card : c.defs) {
+        if (card.pop_slots < 0)  // (content.py refuses it too: card.pop_slots 0..8)
+            throw std::invalid_argument("a card's Population slots must be 0.." + std::to_string(ROOM_POPS) +
+                                        " (the content has " + std::to_string(card.pop_slots) + ")");
         need(card.pop_slots, ROOM_POPS, "Population slots on a card");
         need(card.modifiers.size(), ROOM_MODIFIERS, "modifiers on a card");
         for (const Effect& e : card.boosts_of[B_SEARCH]) need(e.cards.size(), ROOM_IDS, "cards a search finds");

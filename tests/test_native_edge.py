@@ -5,6 +5,7 @@ mcts agent decides one game at a time."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import threading
@@ -13,7 +14,8 @@ import pytest
 
 from singapore_env import native
 from singapore_env.engine import Game, SaveFormatError
-from singapore_env.engine.content import ContentError, load_content
+from singapore_env.engine.config import ConfigError
+from singapore_env.engine.content import ContentError, default_content, load_content
 from singapore_env.engine.save_shapes import BIG, PW_TRACK_MOST
 
 needs_native = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
@@ -119,6 +121,17 @@ def test_pop_slots_outside_what_the_native_state_holds_are_refused(tmp_path, che
     file.write_text(text.replace("\npop_slots = ", f"\npop_slots = {pop_slots}\n# ", 1))
     with pytest.raises(ContentError, match=r"pop_slots.*must be in 0\.\.8"):
         load_content(cheap_cards)
+
+
+@needs_native
+def test_a_hand_built_card_with_negative_pop_slots_is_refused_by_the_native_engine():
+    c = default_content()
+    i = next(k for k, d in enumerate(c.defs) if d.pop_slots)
+    defs = list(c.defs)
+    defs[i] = dataclasses.replace(defs[i], pop_slots=-1)
+    bad = dataclasses.replace(c, defs=tuple(defs), digest="hand-built pop_slots")
+    with pytest.raises(ConfigError, match=r"Population slots must be 0\.\.8 \(the content has -1\)"):
+        native.NativeGame(0, content=bad)
 
 
 # ---------------------------------------------------------------- seeds alike

@@ -3,9 +3,8 @@ clear message (agents/net_files.py); a player never answers an illegal decision.
 
 from __future__ import annotations
 
+import importlib.util
 import resource
-import shutil
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -14,89 +13,38 @@ from click.testing import CliRunner
 
 from agents import net_files
 from agents.learned import POLICY_DIR, NumpyPolicy
-from agents.net_files import MOST_VALUES, NetFileError, read_network
+from agents.net_files import NetFileError, read_network
 from agents.numpy_nets import masked_choice
 from agents.registry import make_agent
 from singapore_app.cli import main
 from singapore_env import native
 
 ZERO = POLICY_DIR / "zero"
+_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "net_file_check.py"
 
 
-def _copy(tmp_path: Path, name: str) -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    for file in ZERO.glob("*.npz"):
-        shutil.copy(file, folder / file.name)
-    return folder
+def _script():
+    spec = importlib.util.spec_from_file_location("net_file_check", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _rewrite(folder: Path, change) -> Path:
-    file = folder / "british.npz"
-    with np.load(file) as data:
-        arrays = dict(data)
-    change(arrays)
-    np.savez_compressed(file, **arrays)
-    return file
-
-
-def _huge(folder: Path) -> Path:
-    """A file of a few MB declaring a 40,000-wide first layer (824M floats of zeros)."""
-    file = folder / "british.npz"
-    with np.load(file) as data:
-        arrays = dict(data)
-    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, value in arrays.items():
-            if name == "w0":
-                value = np.zeros((5150, 40_000), np.float32)
-            with zf.open(name + ".npy", "w", force_zip64=True) as f:
-                np.lib.format.write_array(f, value)
-    return file
-
-
-def _truncate(folder: Path, size) -> Path:
-    file = folder / "british.npz"
-    data = file.read_bytes()
-    file.write_bytes(data[:size(len(data))])
-    return file
-
-
-def _flip(folder: Path) -> Path:
-    file = folder / "british.npz"
-    data = bytearray(file.read_bytes())
-    data[len(data) // 3] ^= 0xFF
-    file.write_bytes(bytes(data))
-    return file
-
-
+CHECK = _script()
 #: corruption -> (how to make it, the words of its message)
-CORRUPTIONS = {
-    "wrong shape": (lambda d: _rewrite(d, lambda a: a.__setitem__("b1", a["b1"][:200])),
-                    "array 'b1': expected shape (256,)"),
-    "NaN": (lambda d: _rewrite(d, lambda a: a["w0"].__setitem__((3, 4), np.nan)),
-            "array 'w0': 1 value(s) are not finite"),
-    "inf": (lambda d: _rewrite(d, lambda a: a["b1"].__setitem__(0, np.inf)),
-            "array 'b1': 1 value(s) are not finite"),
-    "past float32": (lambda d: _rewrite(d, lambda a: a.__setitem__(
-        "value_skip", np.array([1e39, 0.0]))), "array 'value_skip': 1 value(s) are not finite"),
-    "extra array": (lambda d: _rewrite(d, lambda a: a.__setitem__("bogus", np.zeros(3))),
-                    "array 'bogus': not an array of this network"),
-    "missing array": (lambda d: _rewrite(d, lambda a: a.pop("query_b")),
-                      "array 'query_b' is missing"),
-    "text weights": (lambda d: _rewrite(d, lambda a: a.__setitem__("b0", np.array(["x"] * 256))),
-                     "array 'b0': expected float weights"),
-    "truncated": (lambda d: _truncate(d, lambda n: n // 2), "not a readable network file"),
-    "0 bytes": (lambda d: _truncate(d, lambda n: 0), "not a readable network file"),
-    "bit flip": (_flip, "not a readable network file"),
-    "huge shape": (_huge, f"array 'w0' (5150, 40000): the file declares over {MOST_VALUES:,}"),
-}
+CORRUPTIONS = CHECK.CORRUPTIONS
+
+
+def _copy(tmp_path: Path, corruption: str) -> tuple[Path, Path]:
+    """A corrupted copy of ``learned:zero``'s folder and its corrupted file."""
+    folder = tmp_path / "bad"
+    return folder, CHECK.corrupted_copy(ZERO, folder, corruption)
 
 
 @pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
 def test_a_corrupted_network_is_refused_with_one_message(tmp_path, corruption):
-    make, words = CORRUPTIONS[corruption]
-    folder = _copy(tmp_path, "bad")
-    file = make(folder)
+    words = CORRUPTIONS[corruption][1]
+    folder, file = _copy(tmp_path, corruption)
     for spec in (f"learned:{file}", f"lookahead:{folder}", f"rerank:net={folder}",
                  f"mcts:net={folder}:iters=2"):
         with pytest.raises(ValueError) as info:
@@ -108,7 +56,7 @@ def test_a_corrupted_network_is_refused_with_one_message(tmp_path, corruption):
 
 
 def test_a_huge_declared_shape_is_refused_from_its_header(tmp_path):
-    file = _huge(_copy(tmp_path, "huge"))
+    _, file = _copy(tmp_path, "huge shape")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with pytest.raises(NetFileError, match="declares over"):
         read_network(file)
@@ -121,8 +69,7 @@ def test_a_huge_declared_shape_is_refused_from_its_header(tmp_path):
 def test_the_command_line_exits_2_on_both_engines(tmp_path, engine, corruption):
     if engine == "native" and not native.available():
         pytest.skip("the native module is not built")
-    folder = _copy(tmp_path, "bad")
-    file = CORRUPTIONS[corruption][0](folder)
+    _, file = _copy(tmp_path, corruption)
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--engine", engine,
                                        "--players", f"learned:{file},heuristic,random,random"])
     assert result.exit_code == 2, result.output
@@ -206,3 +153,20 @@ def test_both_engines_answer_the_same_legal_decision_to_nan_logits():
         # (every logit NaN, so -inf: the legal decision of the lowest action index)
         assert ours == theirs == min(game.legal_decisions(), key=index)
         game.step(ours)
+
+
+def test_the_web_app_answers_400(tmp_path):
+    pytest.importorskip("starlette")
+    import warnings
+
+    from singapore_app.web.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    _, file = _copy(tmp_path, "inf")
+    with TestClient(create_app(None, workers=1, allow_code=True)) as c:
+        r = c.post("/api/games", json={"seats": ["person", f"learned:{file}", "random",
+                                                 "random"]})
+    assert r.status_code == 400, r.text
+    assert f"cannot load agent 'learned:{file}': {file}: array 'b1'" in r.json()["error"]
