@@ -14,7 +14,6 @@ import pytest
 
 from singapore_env import native
 from singapore_env.engine import Game, SaveFormatError
-from singapore_env.engine.config import ConfigError
 from singapore_env.engine.content import ContentError, default_content, load_content
 from singapore_env.engine.save_shapes import BIG, PW_TRACK_MOST
 
@@ -130,7 +129,7 @@ def test_a_hand_built_card_with_negative_pop_slots_is_refused_by_the_native_engi
     defs = list(c.defs)
     defs[i] = dataclasses.replace(defs[i], pop_slots=-1)
     bad = dataclasses.replace(c, defs=tuple(defs), digest="hand-built pop_slots")
-    with pytest.raises(ConfigError, match=r"Population slots must be 0\.\.8 \(the content has -1\)"):
+    with pytest.raises(ValueError, match=r"Population slots must be 0\.\.8 \(the content has -1\)"):
         native.NativeGame(0, content=bad)
 
 
