@@ -19,8 +19,9 @@ networks are built from the arrays it returns). It
   array) into one :class:`NetFileError` naming the file and the array.
 
 A player's file is read once per process while it is unchanged (:func:`shared` keeps
-what was built from it by path, modification time and size): a table of four ``learned:zero`` seats, or
-a lookahead whose students and value networks are the same files, reads each file once.
+what was built from it by path, modification time and size): a table of four
+``learned:zero`` seats, or a lookahead whose students and value networks are the same
+files, reads each file once.
 """
 
 from __future__ import annotations

@@ -25,8 +25,6 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
-
 from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
