@@ -62,12 +62,18 @@ def test_play_game_and_play_tables_refuse_before_any_game():
         play_tables([Table(("random", "learned:pure", "random", "random"), SHORT)], 1)
 
 
-def test_the_command_line_refuses_with_exit_2():
-    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--engine", "python",
-                                       "--players", "learned:zero,random,random,random",
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", "1", "--players", "learned:zero,random,random,random"],
+    ["evaluate", "--games", "1", "--british", "learned:zero", "--malay", "random"],
+    ["balance", "--games", "1", "--players", "z=learned:zero,random,random,random"],
+])
+def test_the_command_line_refuses_with_exit_2(tmp_path, command):
+    out = ["--out", str(tmp_path / "out")] if command[0] == "balance" else []
+    result = CliRunner().invoke(main, [*command, *out, "--no-progress", "--engine", "python",
                                        "--set", "event_i_cards=1"])
     assert result.exit_code == 2, result.output
     assert "learned:zero cannot play this table: event_i_cards = 1" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_the_faction_env_refuses_such_opponents():
