@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .net_files import meta_of
 from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice, save_npz
 from .outcome import projected_margin
 
@@ -116,5 +117,4 @@ class PointerActor:
         (:func:`agents.net_files.read_network`)."""
         skip = {"kind", "activation"}
         arrays = {k: v for k, v in data.items() if k not in skip and not k.startswith("meta_")}
-        meta = {k[5:]: v for k, v in data.items() if k.startswith("meta_")}
-        return cls(arrays, data["activation"], meta)
+        return cls(arrays, data["activation"], meta_of(data))
