@@ -33,15 +33,20 @@ def _rewrite(file: Path, change) -> None:
 
 
 def _huge(file: Path) -> None:
-    """A first layer declared 40,000 wide (824M floats of zeros: a few MB compressed)."""
+    """A first layer declared 40,000 wide (824M floats, 3.3 GB), its data 1 MB of zeros:
+    the loader must refuse it from the header, before it allocates anything."""
     with np.load(file) as data:
         arrays = dict(data)
     with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, value in arrays.items():
-            if name == "w0":
-                value = np.zeros((value.shape[0], 40_000), np.float32)
             with zf.open(name + ".npy", "w", force_zip64=True) as f:
-                np.lib.format.write_array(f, value)
+                if name != "w0":
+                    np.lib.format.write_array(f, value)
+                    continue
+                np.lib.format.write_array_header_1_0(f, {
+                    "descr": "<f4", "fortran_order": False,
+                    "shape": (value.shape[0], 40_000)})
+                f.write(bytes(1 << 20))
 
 
 def _cut(file: Path, size) -> None:
