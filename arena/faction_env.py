@@ -82,6 +82,7 @@ from agents.net_layout import check_agent
 from agents.registry import as_agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+from singapore_env.engine.game import check_seed
 from singapore_env.engine.query import projected_final_vp
 from singapore_env.env import AGENTS, SEAT_OF, IllegalActionError, raw_env
 
@@ -182,7 +183,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self._opponent_seats = tuple(p for p in range(4) if p not in self.faction_seats)
         self.set_opponents(opponents, partner)
 
-        self._init_seed = seed
+        self._init_seed = seed if seed is None else check_seed(seed)  # (as Game takes it)
         self._episode = 0
         self._rng = np.random.default_rng(seed)
         self.learning_seats: tuple[int, ...] = ()
@@ -220,7 +221,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is None and self._init_seed is not None:
             seed, self._init_seed = self._init_seed, None
-        super().reset(seed=seed)
+        super().reset(seed=seed if seed is None else check_seed(seed))
         if seed is not None:
             self._episode = 0
         if self.seats == "both":

@@ -143,6 +143,13 @@ def test_every_entry_refuses_the_seeds_game_refuses(seed):
         Game(seed)
     with pytest.raises(ValueError, match="seed must be a non-negative int"):
         VectorEnv(2, seed=seed)
+    pytest.importorskip("gymnasium")
+    from arena.faction_env import FactionEnv
+
+    with pytest.raises(ValueError, match="seed must be a non-negative int"):
+        FactionEnv("british", seed=seed)
+    with pytest.raises(ValueError, match="seed must be a non-negative int"):
+        FactionEnv("british").reset(seed=seed)
     engines = ["python"] + (["native"] if native.available() else [])
     for engine in engines:
         e = env(engine=engine)
