@@ -49,6 +49,13 @@ class Agent:
         mask) and for one with a native twin."""
         return type(self).choose is Agent.choose
 
+    def networks(self) -> list:
+        """The trained networks the agent reads (numpy actors: its policies, its value
+        networks), each of which reads the observation layout it was trained on
+        (:func:`agents.net_layout.check_agent` compares them with a table's); none for
+        an agent that reads no network."""
+        return []
+
     def reset(self, seed: int | None = None) -> None:
         """Prepare for a new game; with ``seed``, make the agent's choices reproducible.
 

@@ -21,6 +21,7 @@ from singapore_env.candidates import CandidateEncoder, projected_vp
 from singapore_env.engine.content import FACTIONS
 
 from .base import Agent, _encoder_for
+from .net_files import meta_of, read_network, shared
 from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice, save_npz
 from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import PRIORS, resolve_prior
@@ -88,22 +89,27 @@ class NumpyPolicy:
     @classmethod
     def load(cls, path: str | Path):
         """Load a saved actor: a :class:`NumpyPolicy`, or a
-        :class:`~agents.pointer_actor.PointerActor` when the file holds one."""
-        try:
-            data = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"{path}: not a saved policy ({exc})") from None
-        with data:
-            if "kind" in data.files:
-                if str(data["kind"]) != POINTER_KIND:
-                    raise ValueError(f"{path}: unknown policy kind {str(data['kind'])!r}")
-                return PointerActor.from_arrays(data)
-            if "head_w" not in data.files:
-                raise ValueError(f"{path}: not a saved policy (no head_w array)")
-            n = sum(1 for k in data.files if k.startswith("w"))
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
-            meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
-            return cls(layers, (data["head_w"], data["head_b"]), str(data["activation"]), meta)
+        :class:`~agents.pointer_actor.PointerActor` when the file holds one. The file is
+        read and checked by :func:`agents.net_files.read_network` (FileNotFoundError, or
+        a :class:`~agents.net_files.NetFileError` naming the file and the array)."""
+        return from_arrays(read_network(path))
+
+
+def from_arrays(arrays: dict):
+    """The actor of a network file's checked arrays (:func:`agents.net_files.read_network`)."""
+    if arrays.get("kind") == POINTER_KIND:
+        return PointerActor.from_arrays(arrays)
+    n = sum(1 for k in arrays if k.startswith("w"))
+    layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
+    return NumpyPolicy(layers, (arrays["head_w"], arrays["head_b"]), arrays["activation"],
+                       meta_of(arrays))
+
+
+def load_shared(path: str | Path):
+    """:meth:`NumpyPolicy.load` of ``path``, one actor a process while the file is
+    unchanged (:func:`agents.net_files.shared`): every player built from the file shares
+    the (read-only) network and its compiled twin."""
+    return shared(path, from_arrays)
 
 
 def load_value_nets(path: str | Path, need_value: bool = True,
@@ -120,23 +126,15 @@ def load_value_nets(path: str | Path, need_value: bool = True,
     for file in files:
         if file in loaded:
             continue
-        if not file.exists():
-            raise FileNotFoundError(f"no policy file at {file}")
-        stat = file.stat()
-        key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
-        net = _READ.get(key) or NumpyPolicy.load(file)
+        net = load_shared(file)
         if not isinstance(net, PointerActor):
             raise ValueError(f"{file}: not a pointer policy (the network reads the "
                              f"candidate features)")
         if need_value and not net.has_value:
             raise ValueError(f"{file}: this policy has no value head (the self-play "
                              f"trainer's pointer networks carry one: network = \"pointer\")")
-        loaded[file] = _READ[key] = net
+        loaded[file] = net
     return {faction: loaded[file] for faction, file in enumerate(files)}
-
-
-#: (resolved path, modification time, size) -> the network read from that file.
-_READ: dict[tuple, PointerActor] = {}
 
 
 def reads_native_games(policy) -> bool:
@@ -230,12 +228,10 @@ class LearnedAgent(Agent):
     def load(cls, path: str | Path, **kwargs) -> "LearnedAgent":
         """Load a ``.npz`` actor."""
         path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"no policy file at {path}")
         if path.suffix == ".zip":
             raise ValueError(f"{path} is an SB3 checkpoint: play the .npz actor saved next "
                              f"to it ({path.with_suffix('.npz').name})")
-        policy = NumpyPolicy.load(path)
+        policy = load_shared(path)
         if policy.meta.get("value_only"):
             raise ValueError(f"{path} is a value network (a trunk and a value head, "
                              f"training/lookahead_value.py): it has no policy to play")
@@ -247,6 +243,10 @@ class LearnedAgent(Agent):
         candidate features, which both engines write, and its prior's columns, which
         both engines score (:func:`reads_native_games`)."""
         return reads_native_games(self.policy)
+
+    def networks(self) -> list:
+        """Its policy."""
+        return [self.policy]
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

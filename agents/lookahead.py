@@ -85,6 +85,10 @@ class LookaheadPolicies(Agent):
         (and the determinization and the value networks work on either)."""
         return self.student.plays_native
 
+    def networks(self) -> list:
+        """The students' policies and the value networks."""
+        return [*self.student.networks(), *self.values.values()]
+
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the sampled worlds repeat."""
         self.student.reset(seed)

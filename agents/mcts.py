@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -80,6 +81,7 @@ from .base import Agent
 from .determinize import determinize
 from .heuristic import HeuristicAgent
 from .learned import load_value_nets, position_value
+from .net_files import NetFileError
 from .outcome import MARGIN_SCALE, outcome  # noqa: F401 (MARGIN_SCALE re-exported)
 from .threads import limit_threads
 
@@ -141,6 +143,8 @@ class MctsAgent(Agent):
         try:
             #: Faction -> policy-value network (None: no network).
             self.nets = load_value_nets(net) if net else None
+        except NetFileError:
+            raise  # (it names the file and the array)
         except (OSError, ValueError) as exc:
             raise ValueError(f"mcts: net={net}: {exc}") from None
         self.net = net
@@ -157,6 +161,16 @@ class MctsAgent(Agent):
         self.time_cap: float | None = None
         #: The last search: its candidates and their mean advantage over the prior.
         self.last_search: dict = {}
+        self._deciding = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_deciding"]  # (a lock is not copied: a copy decides on its own)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._deciding = threading.Lock()
 
     @property
     def plays_native(self) -> bool:
@@ -167,6 +181,10 @@ class MctsAgent(Agent):
         from singapore_env import native
         return native.available()
 
+    def networks(self) -> list:
+        """The value networks of ``net=`` (none without)."""
+        return list(self.nets.values()) if self.nets else []
+
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the searches (and the prior's tie breaks) repeat."""
         if seed is not None:
@@ -175,7 +193,19 @@ class MctsAgent(Agent):
 
     # ------------------------------------------------------------ decisions
     def choose(self, game: "Game", seat: int) -> "Decision":
-        """The prior's choice, unless a search of the candidates overrules it."""
+        """The prior's choice, unless a search of the candidates overrules it. One
+        decision at a time: the searches draw their worlds from the agent's one
+        generator, so a second thread asking while one decides gets a RuntimeError (one
+        agent per thread plays concurrent games, each with its own stream)."""
+        if not self._deciding.acquire(blocking=False):
+            raise RuntimeError(f"{self.name} is deciding in another thread: an mcts agent "
+                               f"decides one game at a time (build one agent per thread)")
+        try:
+            return self._choose(game, seat)
+        finally:
+            self._deciding.release()
+
+    def _choose(self, game: "Game", seat: int) -> "Decision":
         prior, open_question = prior_answer(self.prior, game, seat)
         if not open_question:
             return prior

@@ -48,6 +48,9 @@ class NativeCopy(Agent):
     def looks_ahead(self) -> bool:
         return self.agent.looks_ahead
 
+    def networks(self) -> list:
+        return self.agent.networks()
+
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed)
 

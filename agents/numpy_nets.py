@@ -29,15 +29,24 @@ def check_input_size(size: int, expected: int) -> None:
 def masked_choice(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None,
                   deterministic: bool = True) -> int:
     """The best (or, with ``rng`` and not ``deterministic``, a sampled) action among
-    those ``mask`` allows."""
-    legal = mask.astype(bool)
-    if not legal.any():
+    those ``mask`` allows: always one of them, whatever the logits hold. A NaN logit
+    counts as -inf; the best is the highest legal logit, the lowest index among equals
+    (so the first legal action where every legal logit is -inf or NaN), as the native
+    players choose (``native/rollout.hpp`` best). A sample is drawn from the softmax of
+    the legal logits, uniformly among the highest where that is infinite."""
+    legal = np.flatnonzero(np.asarray(mask).astype(bool))
+    if not len(legal):
         raise ValueError("the action mask allows no action")
-    logits = np.where(legal, logits, -np.inf)
+    values = np.asarray(logits)[legal]
+    values = np.where(np.isnan(values), -np.inf, values)
+    top = values.max()
     if deterministic or rng is None:
-        return int(np.argmax(logits))
-    z = np.exp(logits - logits.max())
-    return int(rng.choice(len(z), p=z / z.sum()))
+        return int(legal[np.argmax(values)])
+    if np.isfinite(top):
+        z = np.exp(values - top)
+    else:
+        z = (values == top).astype(values.dtype)
+    return int(legal[rng.choice(len(z), p=z / z.sum())])
 
 
 def save_npz(path: str | Path, **arrays) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .net_files import meta_of
 from .numpy_nets import ACTIVATIONS, check_input_size, masked_choice, save_npz
 from .outcome import projected_margin
 
@@ -111,9 +112,9 @@ class PointerActor:
                  **arrays, **extra)
 
     @classmethod
-    def from_arrays(cls, data) -> "PointerActor":
-        """Build from an opened ``.npz`` written by :meth:`save`."""
+    def from_arrays(cls, data: dict) -> "PointerActor":
+        """Build from the checked arrays of a file written by :meth:`save`
+        (:func:`agents.net_files.read_network`)."""
         skip = {"kind", "activation"}
-        arrays = {k: data[k] for k in data.files if k not in skip and not k.startswith("meta_")}
-        meta = {k[5:]: data[k].item() for k in data.files if k.startswith("meta_")}
-        return cls(arrays, str(data["activation"]), meta)
+        arrays = {k: v for k, v in data.items() if k not in skip and not k.startswith("meta_")}
+        return cls(arrays, data["activation"], meta_of(data))

@@ -26,7 +26,8 @@ without training one.
 They are numpy actors (no torch needed), copied from the run folders. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
 were trained on the ``standard`` ruleset; the observation has the same size in every
-ruleset, so they play the others too, untrained for them.
+ruleset, so they play the others too, untrained for them (a table whose settings change
+the observation's layout is refused: :mod:`agents.net_layout`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class FactionPolicies(Agent):
     def plays_native(self) -> bool:
         """Whether both factions' agents play a native game."""
         return all(agent.plays_native for agent in self.by_faction.values())
+
+    def networks(self) -> list:
+        """Both factions' policies."""
+        return [net for agent in self.by_faction.values() for net in agent.networks()]
 
     def choose(self, game, seat: int):
         return self.by_faction[SEAT_FACTION[seat]].choose(game, seat)

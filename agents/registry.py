@@ -45,6 +45,7 @@ from typing import Callable
 from .base import Agent
 from .heuristic import DEFAULT_PARAMS, HeuristicAgent
 from .mcts import MctsAgent
+from .net_files import NetFileError
 from .rerank import RerankAgent
 from .plugins import (check_agent, entry_point_factory, entry_point_names, factory_params,
                       is_file_target, target_factory)
@@ -208,7 +209,10 @@ def make_agent(spec: "str | AgentSpec", seed: int | None = None) -> Agent:
             "lookahead:DIR, path/to/bot.py:Class, package.module:Class")
     factory, allowed = _REGISTRY[name]
     seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
-    agent = factory(seed=seed, **params)
+    try:
+        agent = factory(seed=seed, **params)
+    except NetFileError as exc:  # (a network of mcts:net=, rerank:net=)
+        raise ValueError(f"cannot load agent {spec!r}: {exc}") from None
     if params:
         agent.name = spec
     return agent
@@ -254,7 +258,7 @@ def _make_learned(spec: AgentSpec, seed: int | None) -> Agent:
         else:
             agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
     except (OSError, ValueError) as exc:
-        raise ValueError(f"cannot load agent {spec!r}: {exc}") from None
+        raise ValueError(f"cannot load agent {str(spec)!r}: {exc}") from None
     agent.name = f"{kind}:{path}"
     return agent
 

@@ -31,6 +31,7 @@ from .base import Agent
 from .heuristic import DEFAULT_PARAMS, HeuristicAgent
 from .learned import RERANK_DIR, PolicyView, load_value_nets, reads_prior
 from .mcts import SEARCHED, heuristic_candidates, prior_answer
+from .net_files import NetFileError
 
 if TYPE_CHECKING:  # pragma: no cover
     from singapore_env.engine import Game
@@ -57,6 +58,8 @@ class RerankAgent(Agent):
                              f"{topk}, {gap}, {margin}")
         try:
             nets = load_value_nets(net, need_value=False, default=RERANK_DIR)
+        except NetFileError:
+            raise  # (it names the file and the array)
         except (OSError, ValueError) as exc:
             raise ValueError(f"rerank: net={net}: {exc}") from None
         self.net, self.topk, self.gap, self.margin = net, topk, gap, margin
@@ -74,6 +77,10 @@ class RerankAgent(Agent):
         answers, scores the candidates and writes the prior's columns, and the network
         runs in C++: the same decisions (the network's up to its near-ties, 1e-4)."""
         return self.prior.plays_native
+
+    def networks(self) -> list:
+        """Both factions' networks."""
+        return [view.policy for view in self._views.values()]
 
     def reset(self, seed: int | None = None) -> None:
         """New game; with ``seed`` the prior's tie breaks repeat."""

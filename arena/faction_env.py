@@ -78,9 +78,11 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from agents.priors import resolve_prior
+from agents.net_layout import check_agent
 from agents.registry import as_agent
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
+from singapore_env.engine.game import check_seed
 from singapore_env.engine.query import projected_final_vp
 from singapore_env.env import AGENTS, SEAT_OF, IllegalActionError, raw_env
 
@@ -181,7 +183,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
         self._opponent_seats = tuple(p for p in range(4) if p not in self.faction_seats)
         self.set_opponents(opponents, partner)
 
-        self._init_seed = seed
+        self._init_seed = seed if seed is None else check_seed(seed)  # (as Game takes it)
         self._episode = 0
         self._rng = np.random.default_rng(seed)
         self.learning_seats: tuple[int, ...] = ()
@@ -189,11 +191,16 @@ class FactionEnv(gymnasium.Env, EzPickle):
 
     def set_opponents(self, opponents: Any = None, partner: Any = None) -> None:
         """Replace the opponents and the partner (from the next ``reset``); ``None`` means
-        random play. Training code can call this between episodes (``env_method``)."""
+        random play. Training code can call this between episodes (``env_method``). An
+        agent whose network cannot read this env's observation is refused at once
+        (:class:`agents.net_layout.LayoutMismatch`, naming the settings)."""
         controllers = {seat: as_agent(agent) if agent is not None else self._random
                        for seat, agent in self._opponent_map(opponents).items()}
+        partner = as_agent(partner) if partner is not None else self._random
+        for agent in dict.fromkeys([*controllers.values(), partner]):
+            check_agent(agent, self.raw.content, self.raw.cfg)
         self._controllers = controllers
-        self._partner = as_agent(partner) if partner is not None else self._random
+        self._partner = partner
 
     def _opponent_map(self, opponents) -> dict[int, Any]:
         seats = self._opponent_seats
@@ -214,7 +221,7 @@ class FactionEnv(gymnasium.Env, EzPickle):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is None and self._init_seed is not None:
             seed, self._init_seed = self._init_seed, None
-        super().reset(seed=seed)
+        super().reset(seed=seed if seed is None else check_seed(seed))
         if seed is not None:
             self._episode = 0
         if self.seats == "both":

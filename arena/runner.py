@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
+from agents.net_layout import check_table
 from singapore_env.engine.config import RulesConfig
 
 from .records import game_record
@@ -226,6 +227,7 @@ def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: b
     copies = copies and engine == "python"
     for table in tables:
         check_engine(table.players, engine)
+        check_table(table.players, table.config, table.content)
     jobs = _jobs(len(tables), n_games, seed, swap)
     source = (_ray(tables, jobs, ray_address, engine, copies) if ray_address
               else _local(tables, jobs, workers, engine, copies))

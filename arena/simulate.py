@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from agents.net_layout import check_table
 from agents.registry import as_agent
 from singapore_env.engine import Game, IllegalDecision
 from singapore_env.engine.config import RulesConfig
@@ -165,13 +166,15 @@ def play_game(seed: int, agents: Sequence["Agent"], config: RulesConfig | None =
         raise ValueError(f"a game needs a list of 4 agents, got {agents!r}"[:200])
     agents = [as_agent(a) for a in agents]
     check_engine(agents, engine)
+    cfg = config if config is not None else RulesConfig.standard()
+    content = resolve_content(content, cfg.slavery)
+    check_table(agents, cfg, content)
     seeds = list(agent_seeds) if agent_seeds is not None else default_agent_seeds(seed)
     if len(seeds) != 4:
         raise ValueError(f"agent_seeds needs 4 entries, got {len(seeds)}")
     for agent, s in zip(agents, seeds):
         agent.reset(s)
-    cfg = config if config is not None else RulesConfig.standard()
-    game = new_game(engine, seed, cfg, resolve_content(content, cfg.slavery), keep_text_log)
+    game = new_game(engine, seed, cfg, content, keep_text_log)
     decisions = 0
     while not game.is_over:
         if decisions >= max_decisions:

@@ -81,8 +81,15 @@ public:
 
     Vec() = default;
     Vec(std::initializer_list<T> xs) { assign(xs.begin(), xs.end()); }
+    // From a list of wider values (a loaded state's ints): each checked to fit T before
+    // it is narrowed (std::invalid_argument otherwise), never wrapped.
     template <class U>
     Vec& operator=(const std::vector<U>& xs) {
+        if constexpr (std::is_arithmetic<T>::value && std::is_arithmetic<U>::value)
+            for (const U& x : xs)
+                if (static_cast<U>(static_cast<T>(x)) != x)
+                    throw std::invalid_argument("a value of a list of the native game state, " + std::to_string(x) +
+                                                ", is past its " + std::to_string(8 * sizeof(T)) + "-bit entries");
         assign(xs.begin(), xs.end());
         return *this;
     }

@@ -6,6 +6,7 @@
 // agent's on a native game, so the rollout plays the same decisions as the Python loop.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "candidates.hpp"
@@ -69,6 +70,7 @@ struct Rollout {
 
     // The legal decision of the highest logit, the lowest action index among equals (as
     // numpy's argmax over the masked table).
+    static float value(float logit) { return std::isnan(logit) ? -INFINITY : logit; }
     static Decision best(const Layout& L, const std::vector<Decision>& legal, const std::vector<float>& logits) {
         int top = -1;
         Decision choice{};
@@ -77,7 +79,9 @@ struct Rollout {
                 throw std::out_of_range("engine decision (" + std::to_string(d.kind) + ", " + std::to_string(d.arg) +
                                         ") is outside the action table");
             int a = L.action_offset[d.kind] + d.arg;
-            if (top < 0 || logits[a] > logits[top] || (logits[a] == logits[top] && a < top)) {
+            // (a NaN logit counts as -inf, as agents/numpy_nets.py masked_choice counts it)
+            if (top < 0 || value(logits[a]) > value(logits[top]) ||
+                (value(logits[a]) == value(logits[top]) && a < top)) {
                 top = a;
                 choice = d;
             }

@@ -310,7 +310,11 @@ inline State state_from_dict(const py::dict& d, const Content& c) {
         for (auto item : rows[seat]) {
             py::sequence x = item.cast<py::sequence>();
             Slot slot;
-            slot.card = x[0].cast<int>(); slot.up = x[1].cast<int>(); slot.link = x[2].cast<int>();
+            int card = x[0].cast<int>();
+            if (card < -1 || card > INT16_MAX)  // (checked before it is narrowed to 16 bits)
+                throw std::invalid_argument("loaded state: tableau card " + std::to_string(card) +
+                                            " is past 16-bit card ids");
+            slot.card = (int16_t)card; slot.up = x[1].cast<int>(); slot.link = x[2].cast<int>();
             slot.pops = x[3].cast<Ids>(); slot.activated = x[4].cast<int>(); slot.stored = x[5].cast<int>();
             slot.down = index_of({"", "closed", "outlawed"}, x[6].cast<std::string>());
             slot.searched = x[7].cast<int>();

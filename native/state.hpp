@@ -61,6 +61,10 @@ constexpr int ROOM_MARKET_ROW = 16;  // market slots (RulesConfig: at most 12)
 constexpr int ROOM_BOARD = 8;        // leader spaces, vices
 constexpr int ROOM_DISTRICTS = 32;   // loop spaces x 4 seats
 constexpr int ROOM_TRACK = 64;       // Public Works tokens; cards whose boost was used
+// The longest Public Works track a loaded state may hold (save_shapes.PW_TRACK_MOST): an
+// Upkeep pushes one question per token past the tax onto the ROOM_STACK pending frames,
+// so a loaded track leaves room for the frames below and the tokens play adds.
+constexpr int LOADED_PW_TRACK = 24;
 constexpr int ROOM_TABLEAU = 64;     // cards of a tableau (RulesConfig: max_tableau <= 64)
 constexpr int ROOM_POPS = 8;         // Population cards on a card
 constexpr int ROOM_STACK = 32;       // pending frames
@@ -204,6 +208,9 @@ inline void check_room(const Content& c) {
     need(c.board.loop_ids.size() * 4, ROOM_DISTRICTS, "loop spaces x 4");
     size_t counters = 0;
     for (const Card& card : c.defs) {
+        if (card.pop_slots < 0)  // (content.py refuses it too: card.pop_slots 0..8)
+            throw std::invalid_argument("a card's Population slots must be 0.." + std::to_string(ROOM_POPS) +
+                                        " (the content has " + std::to_string(card.pop_slots) + ")");
         need(card.pop_slots, ROOM_POPS, "Population slots on a card");
         need(card.modifiers.size(), ROOM_MODIFIERS, "modifiers on a card");
         for (const Effect& e : card.boosts_of[B_SEARCH]) need(e.cards.size(), ROOM_IDS, "cards a search finds");

@@ -41,10 +41,11 @@ def _version() -> str:
 
 
 class _Commands(click.Group):
-    """The command group: a missing optional dependency or an unreachable Ray cluster is
-    a clear usage error."""
+    """The command group: a missing optional dependency, an unreachable Ray cluster or a
+    network that cannot read a table's observation is a clear usage error."""
 
     def invoke(self, ctx):
+        from agents.net_layout import LayoutMismatch
         from arena.runner import RayUnavailable
 
         try:
@@ -53,6 +54,8 @@ class _Commands(click.Group):
             raise missing_package(exc) from None
         except RayUnavailable as exc:
             raise click.BadParameter(str(exc), param_hint="'--ray'") from None
+        except LayoutMismatch as exc:
+            raise click.UsageError(str(exc)) from None
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

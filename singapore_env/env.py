@@ -89,6 +89,7 @@ from .engine.decisions import is_int
 from .engine import Game, IllegalDecision, SaveFormatError
 from .encoding import encoder_for
 from .engine.describe import describe
+from .engine.game import check_seed
 from .render import render_text
 from .rewards import REWARD_MODES, rewards as compute_rewards
 from .standard_wrappers import standard_chain
@@ -215,8 +216,8 @@ class raw_env(AECEnv, EzPickle):
         if seed is None and self._init_seed is not None:
             seed, self._init_seed = self._init_seed, None
         if seed is not None:
-            self._seed_rng = np.random.default_rng(int(seed))
-            game_seed = int(seed)
+            game_seed = check_seed(seed)  # (as Game takes it, on either engine)
+            self._seed_rng = np.random.default_rng(game_seed)
         else:
             if self._seed_rng is None:
                 self._seed_rng = np.random.default_rng()

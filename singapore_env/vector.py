@@ -47,6 +47,7 @@ import numpy as np
 
 from .encoding import ObservationEncoder
 from .engine import Game, IllegalDecision
+from .engine.game import check_seed
 from .engine.config import RulesConfig
 from .engine.content import resolve_content
 from .rewards import rewards as final_rewards
@@ -196,9 +197,8 @@ class VectorEnv:
         encoder = ObservationEncoder(resolve_content(None, cfg.slavery), cfg)
         self.num_games, self.ruleset, self.engine = num_games, ruleset, engine
         self._lock = threading.Lock()  # one reset or step at a time
-        self.seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else int(seed)
-        if self.seed < 0:  # (any other int seeds numpy's SeedSequence, on either engine)
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self.seed = (int(np.random.SeedSequence().entropy % 2**31) if seed is None
+                     else check_seed(seed))  # (as Game takes it, on either engine)
         self.obs_size, self.num_actions = encoder.size, len(encoder.table)
         #: The decision of each action index (:class:`~singapore_env.engine.decisions.ActionTable`).
         self.action_table = encoder.table

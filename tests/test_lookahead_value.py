@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from agents import make_agent
 from agents.learned import load_value_nets
+from agents.net_layout import layout_meta
 from agents.lookahead import LookaheadPolicies
 from agents.pointer_actor import VALUE_KEYS
 from singapore_app.cli import main as cli
@@ -49,7 +50,8 @@ def test_a_run_writes_value_networks_that_the_lookahead_plays_and_does_not_depen
                                    for j in (0, 1)}
     values = load_value_nets(tmp_path / "one")
     assert values[0].meta == {"value_only": True, "faction": "british",
-                              "trainer": "lookahead_value", "round": 1}
+                              "trainer": "lookahead_value", "round": 1,
+                              **layout_meta()}  # (the layout it was trained on)
     agent = LookaheadPolicies(make_agent("learned:pure-policy"), values)
     game = Game(8)
     while not game.is_over:

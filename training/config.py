@@ -317,6 +317,13 @@ class TrainConfig:
         return RulesConfig.named(self.ruleset, **{"slavery": self.slavery,
                                                   **self.rules_changes})
 
+    def layout_meta(self) -> dict:
+        """The meta entries that record the observation layout of this run's rules and
+        content in the networks it saves (:func:`agents.net_layout.layout_meta`)."""
+        from agents.net_layout import layout_meta
+
+        return layout_meta(self.content(), self.rules())
+
     def content(self):
         """The cards and board of this run: the edited data folder, or None (shipped)."""
         from singapore_env.engine.content import resolve_content

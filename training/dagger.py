@@ -185,7 +185,7 @@ def run_job(cfg: TrainConfig, out: Path, round_: int, faction: int) -> dict:
                               for k in range(1, round_ + 1)])
     actor, before, after = fit(cfg, Path(cfg.init) / f"{name}.npz", rows,
                                round_seed(cfg.seed, round_, faction))
-    actor.meta.update(trainer="dagger", round=round_, teacher=cfg.teacher)
+    actor.meta.update(trainer="dagger", round=round_, teacher=cfg.teacher, **cfg.layout_meta())
     actor.save(here / f"{name}.tmp.npz")
     (here / f"{name}.tmp.npz").replace(here / f"{name}.npz")
     return {"round": round_, "faction": name, "rows": len(rows),

@@ -316,7 +316,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, log: Callable[[str], None] = pr
             net = initial_network(cfg, f, actors)
             trained = bool(actors and actors[f].has_value
                            and actors[f].meta.get("value_trained", False))
-            _save_actor(net.to_actor({"faction": name, "iteration": -1,
+            _save_actor(net.to_actor({"faction": name, "iteration": -1, **cfg.layout_meta(),
                                       "value_trained": trained}), init_paths[f])
     baseline_path = out / "baseline.json"
     if baseline_path.exists():
@@ -446,7 +446,8 @@ def _train_candidate(cfg: TrainConfig, k: int, f: int, best: Path, start: Path,
     losses = train_network(net, buffer, cfg.epochs, cfg.learning_rate, cfg.minibatch_size,
                            stream_seed(cfg.seed, 4, k, f), cfg.distilled == "rerank",
                            cfg.advantage_scale)
-    _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True}), out)
+    _save_actor(net.to_actor({"faction": name, "iteration": k, "value_trained": True,
+                             **cfg.layout_meta()}), out)
     log(f"  {name}: {n_new} new rows ({n_searched} searched), value MSE "
         f"on them {fresh:.4f} (projected VP {projected:.4f}); buffer {len(buffer)}, "
         f"policy loss {losses[0]:.4f}, value loss {losses[1]:.4f}")

@@ -237,7 +237,7 @@ def _fit_job(args) -> dict:
                                 for k in range(1, round_ + 1)])
     actor, before, after = fit(cfg, Path(cfg.init) / f"{name}.npz", positions,
                                round_seed(cfg.seed, round_, faction))
-    actor.meta.update(faction=name, trainer=ALGORITHM, round=round_)
+    actor.meta.update(faction=name, trainer=ALGORITHM, round=round_, **cfg.layout_meta())
     here = out / f"round{round_}"
     actor.save(here / f"{name}.tmp.npz")
     (here / f"{name}.tmp.npz").replace(here / f"{name}.npz")

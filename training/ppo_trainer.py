@@ -194,7 +194,8 @@ class Trainer:
         torch.save(state, tmp)
         tmp.replace(self.out / CHECKPOINT)
         for net, name in zip(self.nets, FACTIONS):
-            net.to_numpy({"trainer": "selfplay", "decisions": self.counters["decisions"]}
+            net.to_numpy({"trainer": "selfplay", "decisions": self.counters["decisions"],
+                          **self.cfg.layout_meta()}
                          ).save(self.out / f"{name}.npz")
 
     def restore(self) -> bool:

@@ -121,7 +121,8 @@ def _run(cfg: TrainConfig, out: Path, log) -> dict:
             log(f"resumed from {ckpt} (iteration {algo.iteration})")
         rows = _iterate(algo, cfg, ckpt, out / "progress.csv", log)
         algo.save_to_path(str(ckpt))
-        paths = export_policies(algo, out, {"ruleset": cfg.ruleset, "seed": cfg.seed})
+        paths = export_policies(algo, out, {"ruleset": cfg.ruleset, "seed": cfg.seed,
+                                               **cfg.layout_meta()})
     finally:
         algo.stop()
     return {"policies": paths, "iterations": algo.iteration, "progress": rows}

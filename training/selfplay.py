@@ -215,7 +215,8 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
                              reward_mode=cfg.reward_mode, config=cfg.rules(), log=log,
                              content=cfg.content())
             (out / f"imitation_{faction}.json").write_text(json.dumps(stats, indent=2))
-            actor_from_sb3(model.policy, meta={"faction": faction, "phase": "imitation"}).save(
+            actor_from_sb3(model.policy, meta={"faction": faction, "phase": "imitation",
+                                              **cfg.layout_meta()}).save(
                 ckpt_dir / f"{faction}_imitation.npz")
         bar = tqdm(total=cfg.timesteps_per_phase, desc=f"phase {phase} {faction}",
                    disable=None if progress else True, unit="step")
@@ -225,7 +226,8 @@ def train(cfg: TrainConfig, out_dir: str | Path, progress: bool = True,
         vec.close()
         stem = ckpt_dir / f"{faction}_phase{phase}"
         model.save(stem.with_suffix(".zip"))
-        policy = actor_from_sb3(model.policy, meta={"faction": faction, "phase": phase})
+        policy = actor_from_sb3(model.policy, meta={"faction": faction, "phase": phase,
+                                                    **cfg.layout_meta()})
         policy.save(stem.with_suffix(".npz"))
         policy.save(out / f"{faction}.npz")
         pools.of(faction).append(policy)

@@ -119,7 +119,7 @@ async def _open(request: Request, game, seats: list[str], delay: float = 0.0,
 async def create_game(request: Request):
     web = _state(request)
     game, seats, delay = inputs.new_game_of(await inputs.read_json(request))
-    await specs.check_seats(seats, web.allow_code, web.think_limit)
+    await specs.check_seats(seats, web.allow_code, web.think_limit, game)
     return await _open(request, game, seats, delay)
 
 
@@ -143,7 +143,7 @@ async def resume_game(request: Request):
     inputs.known_keys(body, ("save", "seats", "delay"))
     seats, delay = inputs.seats_of(body), inputs.delay_of(body)
     game, log_lines = await _saved(body)
-    await specs.check_seats(seats, web.allow_code, web.think_limit)
+    await specs.check_seats(seats, web.allow_code, web.think_limit, game)
     if PERSON not in seats or game.is_over:
         return await _open(request, game, seats, delay, game.is_over, log_lines)
     game = await asyncio.get_running_loop().run_in_executor(web.pages, dealt_again, game)

@@ -107,9 +107,13 @@ def build(text: str, seed: int = 0):
     return make_agent(text, seed)
 
 
-async def check_seats(seats: list[str], allow_code: bool, think_limit: float) -> None:
-    """Every agent seat of ``seats`` allowed and buildable (ApiError 400 if not); the
-    agents are built on a thread."""
+async def check_seats(seats: list[str], allow_code: bool, think_limit: float,
+                      game=None) -> None:
+    """Every agent seat of ``seats`` allowed, buildable and, with ``game``, reading
+    networks that read that game's observation (ApiError 400 if not:
+    :func:`agents.net_layout.check_agent`); the agents are built on a thread."""
+    from agents.net_layout import check_agent
+
     loop = asyncio.get_running_loop()
     for seat, text in enumerate(seats):
         if text == PERSON:
@@ -120,9 +124,12 @@ async def check_seats(seats: list[str], allow_code: bool, think_limit: float) ->
             raise ApiError(400, f"{where}: {REFUSED}")
         check_budget(spec, think_limit)
         try:
-            await asyncio.wait_for(loop.run_in_executor(None, build, text), BUILD_SECONDS)
+            agent = await asyncio.wait_for(loop.run_in_executor(None, build, text),
+                                           BUILD_SECONDS)
+            if game is not None:
+                await loop.run_in_executor(None, check_agent, agent, game.c, game.cfg)
         except asyncio.TimeoutError:
             raise ApiError(400, f"{where}: the agent took over {BUILD_SECONDS:g} s to "
                                 f"build") from None
         except Exception as exc:  # noqa: BLE001 -- a spec that cannot be built is the client's
-            raise ApiError(400, f"{where}: {exc}"[:300]) from None
+            raise ApiError(400, f"{where}: {exc}"[:700]) from None

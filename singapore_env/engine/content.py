@@ -113,6 +113,9 @@ def _tableau_card(ctx: _Ctx, raw: dict, out: dict) -> None:
     out["left"] = _connector(ctx, conns[0], "connectors[0]")
     out["right"] = _connector(ctx, conns[1], "connectors[1]")
     out["pop_slots"] = ctx.get(raw, "pop_slots", int, 0)
+    why = check_range("card.pop_slots", out["pop_slots"])
+    if why:
+        ctx.fail("pop_slots", why)
     out["instant"] = _effects(ctx, raw.get("instant"), "instant", EFFECT_FIELDS)
     out["action"] = _effects(ctx, raw.get("action"), "action", EFFECT_FIELDS)
     out["boosts"] = _effects(ctx, raw.get("boosts"), "boosts", BOOST_FIELDS)

@@ -93,6 +93,8 @@ FIELD_RANGES: dict[str, tuple[int, int]] = {
     "market_pick_all.n": (0, 50), "influence.n": (0, 10), "influence.per_pop": (0, 5),
     "discard_for_war.n": (0, MAX_VALUE), "war_bonus.n": (0, MAX_VALUE),
     "vp_per_stored_tokens.per": (1, MAX_VALUE),
+    # a card's Population slots: as many as the native state holds (native/state.hpp ROOM_POPS)
+    "card.pop_slots": (0, 8),
 }
 LEGACY_METRICS = {
     "wealth", "population_cards", "dependent_cards", "pop_on_dependents", "tax_tokens",

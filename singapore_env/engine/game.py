@@ -40,17 +40,24 @@ class IllegalDecision(ValueError):
     """A decision that is not legal now. The message names the legal ones."""
 
 
+def check_seed(seed) -> int:
+    """``seed`` as a game's seed: a non-negative int (or numpy integer; never a bool, a
+    float or a text), else ValueError. Every entry that takes a seed checks it so:
+    ``Game``, the native engine, the env's ``reset`` and ``VectorEnv``."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    return int(seed)
+
+
 class Game:
     """One game of 1819 Singapore."""
 
     def __init__(self, seed: int = 0, config: RulesConfig | None = None,
                  content: Content | None = None, keep_text_log: bool = True,
                  _empty: bool = False):
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self.seed = check_seed(seed)
         self.cfg = config if config is not None else _STANDARD
         self.c = content if content is not None else default_content(self.cfg.slavery)
-        self.seed = int(seed)
         self.keep_text_log = keep_text_log
         # An empty game (from_dict) gets its state and generator state from the save.
         self._rng: np.random.Generator | None = None

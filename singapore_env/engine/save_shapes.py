@@ -17,7 +17,15 @@ from .config import NUMBER_LIMIT
 from .frames import (ConflictPhase, DecreePhase, RaidFePhase, RaidPhase, WarFePhase,
                      WarPhase)
 
-BIG = NUMBER_LIMIT    # bound on VP, dollars and other open-ended counters (what a game reaches)
+#: The bound on VP, dollars and the other open-ended counters a save may hold: a tenth of
+#: the limit of a game's numbers (config.NUMBER_LIMIT), so a game the loaders take has
+#: the room play needs (a whole game with every setting at its bound adds a few million)
+#: and never stops with an OverflowError after it loaded.
+BIG = NUMBER_LIMIT // 10
+#: The longest Public Works track a save may hold: what the native state holds with room
+#: for play (native/state.hpp LOADED_PW_TRACK: an Upkeep asks one question per token past
+#: the tax, and the native engine holds 32 pending questions); games reach about 8.
+PW_TRACK_MOST = 24
 INT_ONLY = frozenset({int})
 
 

@@ -23,8 +23,8 @@ from .frames import FRAME_RECORDS
 from .rulesets import ruleset_of
 from .save_plain import PlainFields
 from .save_references import frame_reference_problem
-from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, SEAT, SEAT_OR_NONE, Bad,
-                          int_in, list_of, one_of, short, text)
+from .save_shapes import (BIG, COUNT, DOWN, FLAG, FRAMES, INT_ONLY, PW_TRACK_MOST, SEAT,
+                          SEAT_OR_NONE, Bad, int_in, list_of, one_of, short, text)
 from .state import FINAL_ONLY_SOURCES, OPTIONAL_FIELDS, VP_SOURCES, Frame, GameState, Slot
 
 FORMAT_NAME = "singapore-1819-game"
@@ -286,7 +286,7 @@ class _StateCheck:
             "discount_used": FLAG, "roles_public": FLAG,
             "vp": seat_ints, "wealth": list_of(COUNT, 4), "storehouse": list_of(COUNT, 2),
             "population": list_of(int_in(0, c.board.max_population), 2),
-            "pw_track": list_of(SEAT, most=100),
+            "pw_track": list_of(SEAT, most=PW_TRACK_MOST),
             "market": list_of(card("market", none=True), cfg.market_slots),
             "market_deck": list_of(card("market")), "market_discard": list_of(card("market")),
             "population_deck": list_of(card("population")),

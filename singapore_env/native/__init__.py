@@ -25,13 +25,11 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
-
 from ..engine.config import NUMBER_LIMIT, ConfigError, RulesConfig
 from ..engine.content import Content, check_numbers, default_content
 from ..engine.decisions import (DECISION, N_CHOOSE, N_LOOP, Decision, Kind, arg_sizes,
                                 is_decision)
-from ..engine.game import Game, SaveFormatError
+from ..engine.game import Game, SaveFormatError, check_seed
 from ..engine.query import ACTION_COST, D4_SIDES, FACES
 from ..engine.rulesets import BY_NAME, ruleset_of
 from ..engine.save_validation import FORMAT_NAME, FORMAT_VERSION, env_settings_in_saves
@@ -396,9 +394,7 @@ def seed_words(seed) -> list[int]:
     """A game's seed as the native engine takes it: its 32-bit words, least significant
     first (as numpy's ``SeedSequence`` reads an int). Any non-negative int, as
     :class:`~singapore_env.engine.game.Game` takes it; anything else is its ValueError."""
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    seed, words = int(seed), []
+    seed, words = check_seed(seed), []
     while True:
         words.append(seed & 0xFFFFFFFF)
         seed >>= 32
