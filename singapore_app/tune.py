@@ -119,10 +119,6 @@ class Search:
         directions = ["minimize", "minimize"] if spec.sampler == "tpe" else ["minimize"]
         self.study = self.optuna.create_study(study_name=STUDY_NAME, storage=self.storage,
                                               directions=directions, load_if_exists=True)
-        if not self.study.trials:
-            std = spec.standard()
-            if all(k.contains(std[k.name]) for k in spec.knobs):
-                self.study.enqueue_trial(std)  # the unchanged rules: change 0
         self.games_played = 0
 
     def _check_same_study(self) -> None:
@@ -172,6 +168,14 @@ class Search:
                                    n_startup_trials=min(10, max(2, self.spec.trials // 4)))
 
     def _one_trial(self, k: int) -> dict:
+        """Ask, play and tell trial ``k`` (the first plays the unchanged rules when the
+        knobs' ranges hold them: the change 0 end of the Pareto front)."""
+        std = self.spec.standard()
+        waiting = self.study.get_trials(deepcopy=False,
+                                        states=(self.optuna.trial.TrialState.WAITING,))
+        if k == 0 and not waiting and all(knob.contains(std[knob.name])
+                                          for knob in self.spec.knobs):
+            self.study.enqueue_trial(std)
         self.study.sampler = self._sampler(k)
         trial = self.study.ask()
         settings = {knob.name: knob.suggest(trial) for knob in self.spec.knobs}
@@ -179,7 +183,7 @@ class Search:
         trial.set_user_attr("result", attrs)  # one attribute: one commit
         values = [attrs["imbalance"], attrs["change"]][:len(self.study.directions)]
         self.study.tell(trial, values)
-        return {"number": trial.number, **attrs}
+        return {"number": k, **attrs}
 
     def _earlier(self, settings: dict) -> dict | None:
         """The results of a finished trial with the same settings, if any."""
@@ -226,8 +230,10 @@ class Search:
 
     # ------------------------------------------------------------ results
     def rows(self) -> list[dict]:
-        """One row per finished trial: its number, settings and results."""
-        return [{"number": t.number, **t.user_attrs["result"]} for t in self.finished()]
+        """One row per finished trial: its number (among the finished trials: a trial
+        a stopped run left unfinished and asked again has one number), settings and
+        results."""
+        return [{"number": i, **t.user_attrs["result"]} for i, t in enumerate(self.finished())]
 
     def candidates(self) -> list[dict]:
         """The best distinct settings that reached the last rung, best first (by
