@@ -127,12 +127,14 @@ def tune(study_file, knobs, players, target, constraints, rungs, workers, ray_ad
     from .study import StudyError
 
     try:
-        import optuna  # noqa: F401 -- checked before any work
-    except ModuleNotFoundError as exc:
-        raise missing_package(exc, "lab") from None
-    try:
         spec = _spec(study_file, knobs, players, target, constraints, rungs, out, options)
         spec.check()
+        try:  # checked before any work
+            import optuna  # noqa: F401
+            if spec.sampler == "cmaes":
+                import cmaes  # noqa: F401
+        except ModuleNotFoundError as exc:
+            raise missing_package(exc, "lab") from None
         _run(spec, out, workers, ray_address, progress)
     except StudyError as exc:
         raise click.UsageError(str(exc)) from None

@@ -191,7 +191,8 @@ def write_report(result: dict, out: str | Path) -> Path:
     plot_win_rates(result, out / "win_rates.png")
     spec, conf, search = result["spec"], result["confirmation"], result["search"]
     best, std = conf["best"], conf["baseline"]["settings"]
-    players = ", ".join(spec["players"])
+    players = (f"four {spec['players'][0]}" if len(set(spec["players"])) == 1
+               else ", ".join(spec["players"]))
     lines = ["# Balance tuning", "", f"**{result['verdict']}.**", "",
              "```", result.get("command", ""), "```", "",
              f"Players: {players}. Objective: {_objective_label(spec)} with target "
@@ -219,7 +220,7 @@ def write_report(result: dict, out: str | Path) -> Path:
         strong = conf["strong"]
         lines += ["", f"## Under strong play: {strong['players']} in every seat "
                   f"({strong['seeds']} seeds x 2)", "",
-                  f"| rules | British, {players} | British, {strong['players']} |",
+                  f"| rules | British, {players} | British, four {strong['players']} |",
                   "|---|---|---|",
                   f"| standard | {_pct(conf['baseline']['british'])} "
                   f"{_ci(conf['baseline']['ci95'])} | {_pct(strong['baseline']['british'])} "
