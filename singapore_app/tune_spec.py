@@ -36,7 +36,6 @@ The same fields come from ``--knob``, ``--players``, ``--target`` and the other 
 from __future__ import annotations
 
 import dataclasses
-import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,7 +214,8 @@ class TuneSpec:
     def check(self) -> None:
         """StudyError on any fault, before a game is played: the knobs, players, rules
         and card data, the numbers, and the learned players' networks against the
-        observation every setting in range gives (:func:`check_layout`)."""
+        observation every setting in range gives
+        (:func:`singapore_app.tune_layout.check_layout`)."""
         from agents.registry import make_agent
 
         if not self.knobs:
@@ -255,6 +255,8 @@ class TuneSpec:
                 make_agent(spec)
             except ValueError as exc:
                 raise StudyError(str(exc)) from None
+        from .tune_layout import check_layout
+
         check_layout(self)
 
     def all_players(self) -> list[str]:
@@ -290,14 +292,11 @@ class TuneSpec:
     @classmethod
     def from_dict(cls, raw: dict, base: Path = Path("."), where: str = "study") -> "TuneSpec":
         top = {"seed", "trials", "players", "ruleset", "data", "sampler", "rungs", "eta",
-               "objective", "knobs", "constraints", "confirm"}
+               "objective", "target", "knobs", "constraints", "confirm"}
         unknown = sorted(set(raw) - top)
         if unknown:
             raise StudyError(f"{where}: unknown key(s) {unknown}; keys: {', '.join(sorted(top))}")
-        knobs = raw.get("knobs", {})
-        if not isinstance(knobs, dict):
-            raise StudyError(f"{where}: [knobs] is a table NAME = \"LOW:HIGH\" or a list")
-        spec = cls([parse_knob(name, value) for name, value in knobs.items()])
+        spec = cls(_knobs(raw.get("knobs", {}), where))
         for key in ("seed", "trials", "ruleset", "sampler", "eta"):
             if key in raw:
                 setattr(spec, key, raw[key])
@@ -311,10 +310,14 @@ class TuneSpec:
             spec.data = str((base / raw["data"]).resolve())
         if "objective" in raw:
             objective = raw["objective"]
+            if isinstance(objective, str):  # objective = "margin", target = 0
+                objective = {objective: raw.get("target", 0.5 if objective == "british" else 0)}
             if not isinstance(objective, dict) or len(objective) != 1:
                 raise StudyError(f"{where}: [objective] holds one of british = SHARE or "
                                  f"margin = VP")
             ((spec.objective, spec.target),) = objective.items()
+        elif "target" in raw:
+            spec.target = raw["target"]
         spec.constraints = {k: tuple(v) for k, v in _flat(raw.get("constraints", {})).items()}
         confirm = dict(raw.get("confirm", {}))
         names = {"seeds": "confirm_seeds", "best": "confirm_best", "with": "confirm_with",
@@ -327,6 +330,35 @@ class TuneSpec:
         for key, value in confirm.items():
             setattr(spec, names[key], value)
         return spec
+
+
+def _knobs(raw, where: str) -> list[Knob]:
+    """The knobs of a study file: a table ``NAME = "LOW:HIGH"`` (or ``"a,b"``, a list,
+    or ``{low = L, high = H}``), or an array of tables ``[[knobs]]`` with ``name`` and
+    ``low`` and ``high`` or ``values``."""
+    if isinstance(raw, list):
+        entries = []
+        for entry in raw:
+            if not isinstance(entry, dict) or "name" not in entry:
+                raise StudyError(f"{where}: each [[knobs]] has a name, and low and high or "
+                                 f"values; got {entry!r}")
+            entries.append((entry["name"], {k: v for k, v in entry.items() if k != "name"}))
+    elif isinstance(raw, dict):
+        entries = list(raw.items())
+    else:
+        raise StudyError(f"{where}: [knobs] is a table NAME = \"LOW:HIGH\" or a list")
+    knobs = []
+    for name, value in entries:
+        if isinstance(value, dict):
+            if set(value) == {"low", "high"}:
+                value = f"{value['low']}:{value['high']}"
+            elif set(value) == {"values"}:
+                value = value["values"]
+            else:
+                raise StudyError(f"{where}: knob {name!r} takes low and high, or values; "
+                                 f"got {sorted(value)}")
+        knobs.append(parse_knob(str(name), value))
+    return knobs
 
 
 def _flat(table: dict, prefix: str = "") -> dict:
@@ -362,78 +394,3 @@ def parse_constraint(text: str) -> tuple[str, tuple]:
         raise StudyError(f"a constraint is NAME=LOW:HIGH (e.g. decisions=250:400), got {text!r}")
     _check_constraint(key, bounds)
     return key, bounds
-
-
-# ---------------------------------------------------------------- what a network reads
-def _networks(agent) -> list:
-    """The policy and value networks an agent holds (found by walking its attributes:
-    a flat actor, ``NumpyPolicy``, or a pointer network, ``PointerActor``)."""
-    from agents.learned import NumpyPolicy
-    from agents.pointer_actor import PointerActor
-
-    found, seen, todo = [], set(), [agent]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bytes)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, (NumpyPolicy, PointerActor)):
-            found.append(obj)
-        elif isinstance(obj, dict):
-            todo.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set)):
-            todo.extend(obj)
-        elif hasattr(obj, "__dict__") and type(obj).__module__.split(".")[0] == "agents":
-            todo.extend(vars(obj).values())
-    return found
-
-
-def _reads(net) -> tuple[int, int]:
-    """``(observation width, actions)`` a network reads: a pointer network's input is
-    the observation and the four projected VP."""
-    from agents.pointer_actor import PointerActor
-
-    if isinstance(net, PointerActor):
-        return net.layers[0][0].shape[0] - 4, net.n_actions
-    return net.obs_dim, net.n_actions
-
-
-def check_layout(spec: TuneSpec) -> None:
-    """Refuse (StudyError) a study whose knobs change what a learned player reads: for
-    each knob at each end of its range (each value of a list), and all knobs at their
-    low and at their high ends, the observation encoder of those rules is built and
-    its width and action table compared with the input and output of every network of
-    every player (the search's and ``confirm_with``'s). The observation's width follows
-    the Event card counts, the Market and spoils sizes and the hand and tableau limits
-    (:mod:`singapore_env.encoding.layout`); a network trained on other widths cannot
-    read these games."""
-    from agents.registry import make_agent
-    from singapore_env.encoding import ObservationEncoder
-
-    nets = {spec_: _networks(make_agent(spec_)) for spec_ in dict.fromkeys(spec.all_players())}
-    nets = {k: v for k, v in nets.items() if v}
-    if not nets:
-        return
-    trials = [{k.name: v} for k in spec.knobs for v in k.values()]
-    for pick in (min, max):
-        trials.append({k.name: pick(k.values(), key=_order) for k in spec.knobs})
-    for settings in trials:
-        cfg = spec.base_config(**settings)
-        encoder = ObservationEncoder(resolve_content(spec.data, cfg.slavery), cfg)
-        for player, networks in nets.items():
-            for net in networks:
-                width, actions = _reads(net)
-                if (width, actions) != (encoder.size, encoder.n_actions):
-                    shown = ", ".join(f"{k}={_value_text(v)}" for k, v in settings.items())
-                    raise StudyError(
-                        f"{player} cannot read these games: with {shown} the observation "
-                        f"is {encoder.size} values wide with {encoder.n_actions} actions, "
-                        f"but its network reads {width} values and {actions} actions "
-                        f"(trained on other rules). The observation's width follows "
-                        f"event_i_cards, event_ii_cards, market_slots, spoils_shares, "
-                        f"max_hand and max_tableau: drop those knobs, or play players "
-                        f"without a network (heuristic, mcts)")
-
-
-def _order(value):
-    return (0, value) if isinstance(value, (int, float)) else (1, math.inf)
