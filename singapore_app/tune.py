@@ -55,6 +55,8 @@ from .tune_spec import TuneSpec
 STUDY_NAME = "balance-tune"
 #: Games below which a rung is played in this process (a worker pool costs more).
 POOL_MIN_GAMES = 400
+#: TPE's first trials, drawn at random before it models the others.
+STARTUP = 10
 
 
 def measure(records: list[dict]) -> dict:
@@ -159,13 +161,15 @@ class Search:
         self.write_csv()
 
     def _sampler(self, k: int):
+        """The sampler of trial ``k``: seeded from the study's seed and ``k``, with
+        nothing that depends on the study's total (a study continued with more trials
+        asks what one run of them would)."""
         seed = int(np.random.SeedSequence([self.spec.seed, k]).generate_state(1)[0])
         samplers = self.optuna.samplers
         if self.spec.sampler == "cmaes":
             return samplers.CmaEsSampler(seed=seed, with_margin=True,
                                          warn_independent_sampling=False)
-        return samplers.TPESampler(seed=seed, multivariate=True,
-                                   n_startup_trials=min(10, max(2, self.spec.trials // 4)))
+        return samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=STARTUP)
 
     def _one_trial(self, k: int) -> dict:
         """Ask, play and tell trial ``k`` (the first plays the unchanged rules when the
