@@ -17,9 +17,11 @@ objective), the change being recorded. The Pareto front is read from the trials.
 **Paired, multi-fidelity.** Every trial plays the same seeds (game ``i`` is
 ``game_seeds(seed, n)[i]`` for any ``n``), each twice with each faction's seats
 exchanged. Rung ``r`` plays seeds up to ``rungs[r]``: a trial plays the first rung,
-then goes on to the next one only while its imbalance ranks within the best
-``1/eta`` of all the trials that reached that rung (asynchronous successive halving,
-run here by hand: Optuna's pruners do not take multi-objective studies). A stopped
+then goes on to the next one only while its 95 % interval still holds the target or
+its imbalance ranks within the best ``1/eta`` of all the trials that reached that rung
+(asynchronous successive halving, run here by hand: Optuna's pruners do not take
+multi-objective studies; the interval keeps every setting that may be balanced, so
+that the last rung measures them all precisely). A stopped
 trial reports the values of its last rung, marked ``pruned``; only trials that
 reached the last rung are candidates for the best settings. A setting proposed
 again reuses the earlier trial's games.
@@ -214,7 +216,7 @@ class Search:
             self.games_played += games
             stats = measure(records)
             rung_values.append(imbalance(spec, stats))
-            if r + 1 < len(spec.rungs) and not self._promoted(r, rung_values[-1]):
+            if r + 1 < len(spec.rungs) and not self._promoted(r, rung_values[-1], stats):
                 pruned = True
                 break
         return {"settings": settings, **stats, "imbalance": rung_values[-1],
@@ -224,9 +226,14 @@ class Search:
                 "rung_imbalance": rung_values, "pruned": pruned, "repeat_of": None,
                 "seconds": time.perf_counter() - start}
 
-    def _promoted(self, rung: int, value: float) -> bool:
-        """Whether a trial whose imbalance at ``rung`` is ``value`` ranks within the best
-        ``1/eta`` of the trials that reached that rung (itself included)."""
+    def _promoted(self, rung: int, value: float, stats: dict) -> bool:
+        """Whether a trial goes on from ``rung``: its 95 % interval there (``stats``,
+        :func:`measure`) still holds the target and it breaks no constraint (it may be
+        balanced: more seeds will tell), or its imbalance ``value`` ranks within the
+        best ``1/eta`` of the trials that reached that rung (itself included)."""
+        low, high = stats["ci95"] if self.spec.objective == "british" else stats["margin_ci95"]
+        if low <= self.spec.target <= high and not violations(self.spec, stats):
+            return True
         others = [r["rung_imbalance"][rung] for r in self.rows()
                   if r["repeat_of"] is None and len(r["rung_imbalance"]) > rung]
         better = sum(v < value for v in others)
