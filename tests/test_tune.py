@@ -178,3 +178,13 @@ def test_the_pareto_front_keeps_the_smallest_change_for_each_level_of_balance():
             for i, (imb, ch) in enumerate([(0.15, 0.0), (0.05, 0.5), (0.08, 0.6),
                                            (0.01, 1.0), (0.01, 1.2)])]
     assert [r["number"] for r in pareto_front(rows)] == [0, 1, 3]
+
+
+def test_more_seeds_for_a_rung_are_the_whole_runs_games():
+    from arena.runner import Table, play_tables
+
+    tables = [Table(("random",) * 4)]
+    whole = play_tables(tables, 5, 9, swap=True)
+    assert play_tables(tables, 5, 9, swap=True, first=3) == whole[6:]
+    with pytest.raises(ValueError, match="need 0 <= first < n_games"):
+        play_tables(tables, 5, 9, first=5)
