@@ -167,8 +167,10 @@ def verdict(spec: TuneSpec, result: dict) -> str:
     where = f"on {result['seeds']} fresh seeds x 2 seatings (95 %)"
     if result["balanced"]:
         return f"balanced within ±{amount} {unit} of {target} {where}: {shown}"
+    tolerance = (f"±{100 * spec.balance_tolerance:g} points" if spec.objective == "british"
+                 else f"±{spec.balance_tolerance:g} VP")
     return (f"closest found: {shown} {where}; its interval reaches {amount} {unit} from "
-            f"{target}, beyond the tolerance")
+            f"{target}, beyond the tolerance of {tolerance}")
 
 
 def write_json(path, data) -> None:
