@@ -63,11 +63,12 @@ class Table:
         return [p if isinstance(p, str) else p.name for p in self.players]
 
 
-def _jobs(n_tables: int, n_games: int, seed: int, swap: bool) -> list[tuple]:
-    """``(table index, game index, layout, seeds)`` in record order."""
+def _jobs(n_tables: int, n_games: int, seed: int, swap: bool, first: int = 0) -> list[tuple]:
+    """``(table index, game index, layout, seeds)`` in record order, games ``first`` to
+    ``n_games - 1``."""
     seeds = game_seeds(seed, n_games)
     layouts = (0, 1) if swap else (0,)
-    return [(t, i, layout, seeds[i]) for t in range(n_tables) for i in range(n_games)
+    return [(t, i, layout, seeds[i]) for t in range(n_tables) for i in range(first, n_games)
             for layout in layouts]
 
 
@@ -210,9 +211,11 @@ def run_engine(tables: Sequence[Table], engine: str | None = None) -> str:
 
 def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: bool = False,
                 workers: int = 1, ray_address: str | None = None, progress: bool = False,
-                desc: str = "games", engine: str | None = None) -> list[dict]:
+                desc: str = "games", engine: str | None = None, first: int = 0) -> list[dict]:
     """Play ``n_games`` seeds (twice with ``swap``) on every table; the records in table,
-    game, layout order. ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
+    game, layout order. With ``first``, only games ``first`` to ``n_games - 1`` (the
+    same games, records and seeds as in the whole run: more seeds for a set of games
+    already played, :mod:`singapore_app.tune`). ``ray_address`` (``"auto"``, ``"local"`` or ``host:port``) runs
     the games on a Ray cluster instead of local processes. ``engine`` is ``"python"``
     (the reference: every player thinks on the Python engine) or ``"native"`` (the same
     records; players refused by :func:`arena.simulate.check_engine` before any game), or
@@ -221,6 +224,8 @@ def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: b
     (:mod:`agents.native_copy`: the same decisions, so the same records, faster)."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
+    if not 0 <= first < n_games:
+        raise ValueError(f"need 0 <= first < n_games, got first={first}, n_games={n_games}")
     tables = list(tables)
     copies = engine is None
     engine = run_engine(tables, engine)
@@ -228,7 +233,7 @@ def play_tables(tables: Sequence[Table], n_games: int, seed: int = 0, *, swap: b
     for table in tables:
         check_engine(table.players, engine)
         check_table(table.players, table.config, table.content)
-    jobs = _jobs(len(tables), n_games, seed, swap)
+    jobs = _jobs(len(tables), n_games, seed, swap, first)
     source = (_ray(tables, jobs, ray_address, engine, copies) if ray_address
               else _local(tables, jobs, workers, engine, copies))
     bar = None

@@ -15,9 +15,27 @@ from singapore_env.engine.content import DATA_DIR, FACTIONS
 from .cli_options import (OUTPUT_DIR, ci_text, engine_option, parse_players, pct,
                           resolve_engine, rules_options, variant_config, variant_options,
                           write_records_file, write_summary_json)
+from .cli_tune import tune
 
 
 # ---------------------------------------------------------------- balance
+class _WithSubcommands(click.Command):
+    """A command that also has subcommands: ``balance tune ...`` runs ``tune``
+    (:mod:`singapore_app.cli_tune`), ``balance [STUDY_FILE] ...`` the study itself (a
+    study file named like a subcommand is written ``./tune``)."""
+
+    def __init__(self, *args, subcommands=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.subcommands = {command.name: command for command in subcommands}
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        if args and args[0] in self.subcommands:
+            command = self.subcommands[args[0]]
+            return command.make_context(f"{info_name} {args[0]}", list(args[1:]),
+                                        parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
 def _parse_mixes(ctx, param, values) -> dict:
     """``NAME=A,B,C,D`` or ``A,B,C,D`` (named by its agents). A name is the text before
     the first ``=`` when that text holds no ``:`` nor ``,`` (so ``heuristic:seed=3,...``
@@ -32,7 +50,9 @@ def _parse_mixes(ctx, param, values) -> dict:
     return mixes
 
 
-@click.command()
+@click.command(cls=_WithSubcommands, subcommands=[tune],
+               epilog="singapore-1819 balance tune --help: search the settings that even "
+                      "the factions.")
 @click.argument("study_file", required=False, type=click.Path(dir_okay=False))
 @click.option("--players", "mixes", multiple=True, callback=_parse_mixes,
               metavar="[NAME=]A,B,C,D",

@@ -16,7 +16,8 @@ from singapore_env.engine.content import FACTIONS, SEAT_NAMES, ContentError, res
 N_SEATS = 4
 
 #: The extra that installs an optional package (the rest come with [train]).
-EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab",
+EXTRA_OF = {"ray": "ray", "pandas": "lab", "pyarrow": "lab", "statsmodels": "lab", "optuna": "lab",
+            "cmaes": "lab",
             "starlette": "web", "uvicorn": "web", "httpx": "web", "selenium": "web",
             "pyspiel": "openspiel", "open_spiel": "openspiel"}
 

@@ -179,7 +179,7 @@ LIBRARIES = {
     3: {"ray", "tqdm", "pandas", "pyarrow", "openskill", "statsmodels", "scipy", "pyspiel",
         "open_spiel"},
     4: {"torch", "stable_baselines3", "sb3_contrib", "matplotlib"},
-    5: {"click", "starlette", "uvicorn", "h11", "selenium"},
+    5: {"click", "starlette", "uvicorn", "h11", "selenium", "optuna", "cmaes"},
 }
 
 
