@@ -65,8 +65,9 @@ def _rungs(ctx, param, value):
 @click.command("tune")
 @click.argument("study_file", required=False, type=click.Path(dir_okay=False))
 @click.option("--knob", "knobs", multiple=True, metavar="NAME=LOW:HIGH|NAME=a,b,c|NAME",
-              help="A rules setting to search (repeatable): integers LOW..HIGH, a list of "
-                   "values, or a boolean setting's name alone (both values).")
+              help="A rules setting or card-data number (card.ID.FIELD, board.FIELD; "
+                   "docs/balance.md) to search (repeatable): integers LOW..HIGH, a list "
+                   "of values, or a boolean setting's name alone (both values).")
 @click.option("--players", callback=_players, metavar="A,B,C,D",
               help="The four players of every game  [default: four heuristics]")
 @click.option("--target", callback=_target, metavar="british=SHARE|margin=VP",

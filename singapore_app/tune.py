@@ -119,6 +119,8 @@ class Search:
         self.optuna = _quiet_optuna()
         self.out.mkdir(parents=True, exist_ok=True)
         self._check_same_study()
+        if spec.workdir is None:  # the card-data knobs' edited data: DIR/data/<hash>/
+            spec.workdir = str(self.out)
         self.storage = self.optuna.storages.RDBStorage(f"sqlite:///{self.out / 'study.db'}")
         directions = ["minimize", "minimize"] if spec.sampler == "tpe" else ["minimize"]
         self.study = self.optuna.create_study(study_name=STUDY_NAME, storage=self.storage,
@@ -204,7 +206,7 @@ class Search:
 
     def _play(self, settings: dict) -> dict:
         spec = self.spec
-        table = Table(tuple(spec.players), spec.base_config(**settings), spec.data)
+        table = Table(tuple(spec.players), *spec.game(settings))
         start, records, rung_values = time.perf_counter(), [], []
         pruned = False
         for r, seeds in enumerate(spec.rungs):

@@ -47,7 +47,7 @@ def _british(record: dict) -> float:
 def _play(spec: TuneSpec, cells: dict, players, seeds: int, workers: int,
           ray_address) -> dict:
     """``{name: records}`` of every cell (``name -> settings``), on the same seeds."""
-    tables = [Table(tuple(players), spec.base_config(**settings), spec.data, {"variant": name})
+    tables = [Table(tuple(players), *spec.game(settings), {"variant": name})
               for name, settings in cells.items()]
     records = play_tables(tables, seeds, confirm_seed(spec), swap=True, workers=workers,
                           ray_address=ray_address)

@@ -51,8 +51,9 @@ def check_layout(spec) -> None:
     compared with the input and output of every network of every player (the search's
     and ``confirm_with``'s). The observation's width follows the Event card counts, the
     Market and spoils sizes and the hand and tableau limits
-    (:mod:`singapore_env.encoding.layout`); a network trained on other widths cannot
-    read these games."""
+    (:mod:`singapore_env.encoding.layout`) and some board numbers (card-data knobs are
+    built into their edited data, :meth:`~singapore_app.tune_spec.TuneSpec.game`); a
+    network trained on other widths cannot read these games."""
     from agents.registry import make_agent
     from singapore_env.encoding import ObservationEncoder
 
@@ -64,8 +65,8 @@ def check_layout(spec) -> None:
     for pick in (min, max):
         trials.append({k.name: pick(k.values(), key=_order) for k in spec.knobs})
     for settings in trials:
-        cfg = spec.base_config(**settings)
-        encoder = ObservationEncoder(resolve_content(spec.data, cfg.slavery), cfg)
+        cfg, data = spec.game(settings)
+        encoder = ObservationEncoder(resolve_content(data, cfg.slavery), cfg)
         for player, networks in nets.items():
             for net in networks:
                 width, actions = _reads(net)
@@ -77,7 +78,8 @@ def check_layout(spec) -> None:
                         f"but its network reads {width} values and {actions} actions "
                         f"(trained on other rules). The observation's width follows "
                         f"event_i_cards, event_ii_cards, market_slots, spoils_shares, "
-                        f"max_hand and max_tableau: drop those knobs, or play players "
+                        f"max_hand and max_tableau, and board numbers such as "
+                        f"board.max_ships: drop those knobs, or play players "
                         f"without a network (heuristic, mcts)")
 
 

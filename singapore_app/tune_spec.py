@@ -16,6 +16,7 @@ A study file (every key but ``[knobs]`` optional; paths relative to the file)::
     british = 0.5             # the British share of wins -> 0.5; or: margin = 0 (VP)
     [knobs]                   # rules settings (RulesConfig's names, as --set)
     outlaw_vp = "2:12"        # integers LOW..HIGH
+    "card.cathedral.price" = "4:8"   # a card-data number (singapore_app.tune_data)
     leader_money = [1, 2, 4]  # a list (or "1,2,4")
     conflict_vp_full_strength = [true, false]
     [constraints]             # optional: the mean over a trial's games within bounds
@@ -36,6 +37,7 @@ The same fields come from ``--knob``, ``--players``, ``--target`` and the other 
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +47,7 @@ from singapore_env.engine.content import ContentError, resolve_content
 from singapore_env.engine.state import VP_SOURCES
 
 from .study import StudyError
+from .tune_data import is_data_knob, standard_value, variant_folder
 
 #: The objectives: the British share of wins (a fraction) or the VP margin, British
 #: minus Malay per seat, and the imbalance a trial that breaks a constraint adds.
@@ -119,6 +122,8 @@ def parse_knob(text: str, value=None) -> Knob:
             raw = None
     else:
         name, raw = text, value
+    if is_data_knob(name):
+        return _data_knob(name, raw)
     try:
         check_keys({name: None})
     except ConfigError as exc:
@@ -162,6 +167,37 @@ def parse_knob(text: str, value=None) -> Knob:
     return knob
 
 
+def _data_knob(name: str, raw) -> Knob:
+    """A card-data knob (:mod:`singapore_app.tune_data`): integers only, its name
+    checked against the shipped data (the values are checked by
+    :meth:`TuneSpec.check`, which builds the data they give)."""
+    standard_value(name)
+    if raw is None:
+        raise StudyError(f"knob {name!r}: give its values, NAME=LOW:HIGH or NAME=a,b,c")
+    if isinstance(raw, str) and ":" in raw:
+        low, _, high = raw.partition(":")
+        try:
+            low, high = int(low), int(high)
+        except ValueError:
+            raise StudyError(f"knob {name!r}: a range is two integers LOW:HIGH, "
+                             f"got {raw!r}") from None
+        if low >= high:
+            raise StudyError(f"knob {name!r}: LOW must be below HIGH, got {raw!r}")
+        return Knob(name, low, high)
+    items = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or len(items) < 2:
+        raise StudyError(f"knob {name!r}: a list needs at least two values, got {raw!r}")
+    try:
+        values = [int(x) if isinstance(x, str) else x for x in items]
+    except ValueError:
+        values = []
+    if not values or any(type(v) is not int for v in values):
+        raise StudyError(f"knob {name!r}: a card-data number takes integers, got {raw!r}")
+    if len(set(values)) != len(values):
+        raise StudyError(f"knob {name!r}: a list's values must differ, got {raw!r}")
+    return Knob(name, choices=tuple(values))
+
+
 @dataclass
 class TuneSpec:
     """A tuning study: what it searches, how, and how its result is confirmed."""
@@ -184,16 +220,34 @@ class TuneSpec:
     confirm_with: str | None = None
     strong_seeds: int = 200
     sensitivity_seeds: int = 300
+    #: Where the edited data folders of card-data knobs are written (the study's
+    #: folder; not part of the study's definition).
+    workdir: str | None = None
 
     # ------------------------------------------------------------ the rules
     def base_config(self, **settings) -> RulesConfig:
         """The study's unchanged rules, with ``settings`` changed."""
         return RulesConfig.named(self.ruleset, **settings)
 
+    def game(self, settings: dict) -> tuple[RulesConfig, str | None]:
+        """The rules and the data folder (``Table``'s config and content) of a trial's
+        ``settings``: the rules settings change the study's rules; the card-data knobs
+        give an edited copy of its data in ``workdir``
+        (:func:`~singapore_app.tune_data.variant_folder`)."""
+        rules = {k: v for k, v in settings.items() if not is_data_knob(k)}
+        edits = {k: v for k, v in settings.items() if is_data_knob(k)}
+        if not edits:
+            return self.base_config(**rules), self.data
+        if self.workdir is None:
+            raise StudyError("card-data knobs need the study's folder (workdir) to write "
+                             "their data in")
+        return self.base_config(**rules), variant_folder(edits, self.data, self.workdir)
+
     def standard(self) -> dict:
-        """Each knob's value in the unchanged rules."""
+        """Each knob's value in the unchanged rules and data."""
         base = self.base_config()
-        return {k.name: getattr(base, k.name) for k in self.knobs}
+        return {k.name: standard_value(k.name, self.data) if is_data_knob(k.name)
+                else getattr(base, k.name) for k in self.knobs}
 
     def change(self, settings: dict) -> float:
         """The size of the change from the standard settings: the knobs' distances
@@ -257,7 +311,26 @@ class TuneSpec:
                 raise StudyError(str(exc)) from None
         from .tune_layout import check_layout
 
-        check_layout(self)
+        if self.workdir is not None or not any(is_data_knob(k.name) for k in self.knobs):
+            self._check_values()
+            check_layout(self)
+            return
+        with tempfile.TemporaryDirectory() as tmp:  # checked before the study's folder
+            self.workdir = tmp
+            try:
+                self._check_values()
+                check_layout(self)
+            finally:
+                self.workdir = None
+
+    def _check_values(self) -> None:
+        """StudyError unless each data knob names a number of the study's data and
+        gives valid data at each of its values."""
+        for k in self.knobs:
+            if is_data_knob(k.name):
+                standard_value(k.name, self.data)
+                for v in k.values():
+                    self.game({k.name: v})
 
     def all_players(self) -> list[str]:
         """The search's players and the strong players of the confirmation."""
@@ -266,6 +339,7 @@ class TuneSpec:
     # ------------------------------------------------------------ reading and writing
     def to_dict(self) -> dict:
         out = dataclasses.asdict(self)
+        del out["workdir"]
         out["knobs"] = [k.text() for k in self.knobs]
         out["players"] = list(self.players)
         out["rungs"] = list(self.rungs)
@@ -344,7 +418,7 @@ def _knobs(raw, where: str) -> list[Knob]:
                                  f"values; got {entry!r}")
             entries.append((entry["name"], {k: v for k, v in entry.items() if k != "name"}))
     elif isinstance(raw, dict):
-        entries = list(raw.items())
+        entries = list(_flat(raw, leaf=lambda v: set(v) <= {"low", "high", "values"}).items())
     else:
         raise StudyError(f"{where}: [knobs] is a table NAME = \"LOW:HIGH\" or a list")
     knobs = []
@@ -361,12 +435,13 @@ def _knobs(raw, where: str) -> list[Knob]:
     return knobs
 
 
-def _flat(table: dict, prefix: str = "") -> dict:
-    """``{"vp_share": {"decree": [..]}}`` -> ``{"vp_share.decree": [..]}``."""
+def _flat(table: dict, prefix: str = "", leaf=lambda value: False) -> dict:
+    """``{"vp_share": {"decree": [..]}}`` -> ``{"vp_share.decree": [..]}`` (a table
+    ``leaf`` accepts is kept whole: a knob's ``{low, high}``)."""
     out = {}
     for key, value in table.items():
-        if isinstance(value, dict):
-            out.update(_flat(value, f"{prefix}{key}."))
+        if isinstance(value, dict) and not leaf(value):
+            out.update(_flat(value, f"{prefix}{key}.", leaf))
         else:
             out[prefix + key] = value
     return out

@@ -120,6 +120,14 @@ def test_knobs_that_change_what_a_learned_player_reads_are_refused(tmp_path, arg
     assert not (tmp_path / "x").exists()  # refused before anything was written
 
 
+def test_a_board_knob_that_changes_what_a_learned_player_reads_is_refused(tmp_path):
+    result = _run("--players", "learned:zero,learned:zero,learned:zero,learned:zero",
+                  "--knob", "board.max_ships=8:14", "--out", tmp_path / "x")
+    assert result.exit_code == 2, result.output
+    assert "with board.max_ships=8 the observation" in " ".join(result.output.split())
+    assert not (tmp_path / "x").exists()
+
+
 def test_knobs_a_learned_player_reads_alike_pass_the_check():
     TuneSpec([parse_knob("outlaw_vp=2:12"), parse_knob("actions_per_turn=2:3")],
              players=("learned:zero",) * 4).check()
@@ -138,6 +146,18 @@ def test_knobs_a_learned_player_reads_alike_pass_the_check():
     (["--knob", "outlaw_vp=2:9", "--constraint", "length=1:2"], "unknown constraint 'length'"),
     (["--knob", "outlaw_vp=2:9", "--players", "heuristic,heuristic"], "expected 4"),
     ([], "name the knobs"),
+    (["--knob", "card.Cathedral.price=3:9"],
+     "no card with id 'Cathedral' in cards.toml, folk_heroes.toml (the card named so has "
+     "id 'cathedral')"),
+    (["--knob", "card.cathedral.cost=3:9"], "card 'cathedral' has no field 'cost'; fields:"),
+    (["--knob", "card.cathedral.name=3:9"], "a data knob names an integer; this is str"),
+    (["--knob", "card.syed_omar_aljunied.price=3:9"],
+     "a data knob names an integer; this is a table (keys: british, malay)"),
+    (["--knob", "board.loop.B9.opens_at=0:3"], "no record with id or type 'B9' in the list"),
+    (["--knob", "card.cathedral.price=a,b"], "a card-data number takes integers, got 'a,b'"),
+    (["--knob", "card.cathedral.price=-2:9"],
+     "with card.cathedral.price=-2 the card data is not valid: cards.toml: [[market]] "
+     "'cathedral': field 'price': must be >= 0"),
 ])
 def test_bad_arguments_exit_2_with_a_precise_message(tmp_path, args, message):
     result = _run(*args, "--out", tmp_path / "x")
@@ -188,3 +208,46 @@ def test_more_seeds_for_a_rung_are_the_whole_runs_games():
     assert play_tables(tables, 5, 9, swap=True, first=3) == whole[6:]
     with pytest.raises(ValueError, match="need 0 <= first < n_games"):
         play_tables(tables, 5, 9, first=5)
+
+
+CARD = ["--knob", "card.cathedral.price=3:9", "--knob", "board.port_bands.3.2=2:5"]
+
+
+def test_a_card_data_knob_plays_its_edited_data(tmp_path):
+    from arena.runner import Table, play_tables
+    from singapore_env.engine.content import default_content, resolve_content
+
+    spec = TuneSpec([parse_knob(CARD[1]), parse_knob(CARD[3])], workdir=str(tmp_path))
+    spec.check()
+    assert spec.standard() == {"card.cathedral.price": 7, "board.port_bands.3.2": 3}
+    settings = {"card.cathedral.price": 9, "board.port_bands.3.2": 5}
+    config, folder = spec.game(settings)
+    assert folder.startswith(str(tmp_path / "data")) and spec.game(settings)[1] == folder
+    content, shipped = resolve_content(folder), default_content()
+    cathedral = content.by_key["cathedral"][0]
+    assert shipped.defs[cathedral].price == (7, 7) and content.defs[cathedral].price == (9, 9)
+    assert shipped.board.port_bands[3] == (4, 5, 3, 1) and content.board.port_bands[3] == (4, 5, 5, 1)
+    assert spec.change(settings) == pytest.approx(2 / 6 + 2 / 3)
+    (record,) = play_tables([Table(("heuristic",) * 4, config, folder)], 1, 7)
+    assert record["decisions"] > 0
+
+
+def test_a_study_file_names_card_data_knobs_quoted_or_dotted():
+    import tomllib
+
+    raw = tomllib.loads('[knobs]\n"card.cathedral.price" = "3:9"\n'
+                        'board.max_ships = { low = 10, high = 12 }\n')
+    spec = TuneSpec.from_dict(raw)
+    assert [k.text() for k in spec.knobs] == ["card.cathedral.price=3:9",
+                                              "board.max_ships=10:12"]
+
+
+def test_a_card_data_study_is_reproducible(tmp_path):
+    runs = []
+    for name in ("a", "b"):
+        result = _run(*CARD, "--trials", 3, "--seed", 4, *TINY, "--out", tmp_path / name)
+        assert result.exit_code == 0, result.output
+        runs.append(_search_columns(_trials(tmp_path / name)))
+        assert len(list((tmp_path / name / "data").iterdir())) >= 2  # one folder a setting
+    assert runs[0] == runs[1]
+    assert runs[0][0]["card.cathedral.price"] == "7" and runs[0][0]["board.port_bands.3.2"] == "3"
