@@ -51,12 +51,20 @@ enum class Activation { tanh, relu };
 #define SG_KERNEL inline
 #endif
 
+// The positions a forward pass takes at once (the inputs of one call): each layer runs
+// over all of them together (sum_rows), and each position's sums are its own, so a
+// position's outputs do not depend on the others.
+constexpr int GROUP = 64;
+
 // y[j] = sum over the t < count of x[t] * w[row[t] * n + j] (in that order) for the B
 // outputs j0 <= j < j0 + B: the rows of w of a sparse input, scaled and summed, held in
 // registers.
 #if defined(__GNUC__)
 // 8 floats as one vector (GCC's vector extension, lowered to the clone's registers).
 typedef float Floats8 __attribute__((vector_size(32)));
+// The same, at any float's address (loads and stores of weights and outputs).
+typedef float Floats8u __attribute__((vector_size(32), aligned(4)));
+
 #endif
 
 template <int B>
@@ -67,16 +75,13 @@ SG_KERNEL void sum_rows_block(const int32_t* row, const float* x, int count, con
         // the B sums in registers, 8 at a time (the same sums as the scalar code's)
         Floats8 acc[B / 8] = {};
         for (int t = 0; t < count; ++t) {
-            const float* r = w + (size_t)row[t] * n + j0;
-            Floats8 a = Floats8{} + x[t];
+            const Floats8u* r = (const Floats8u*)(w + (size_t)row[t] * n + j0);
+            const float a = x[t];  // (in every lane)
 #pragma GCC unroll 8
-            for (int v = 0; v < B / 8; ++v) {
-                Floats8 rv;
-                std::memcpy(&rv, r + 8 * v, sizeof rv);
-                acc[v] += a * rv;
-            }
+            for (int v = 0; v < B / 8; ++v) acc[v] += a * r[v];
         }
-        std::memcpy(y + j0, acc, sizeof acc);
+#pragma GCC unroll 8
+        for (int v = 0; v < B / 8; ++v) ((Floats8u*)(y + j0))[v] = acc[v];
         return;
     }
 #endif
@@ -89,28 +94,81 @@ SG_KERNEL void sum_rows_block(const int32_t* row, const float* x, int count, con
     for (int k = 0; k < B; ++k) y[j0 + k] = acc[k];
 }
 
-// sum_rows_block over every output (n of them) of ``count`` positions at once: position
-// p's input is its own sparse rows (row[p], x[p], nonzeros[p]), its output y[p]. The
-// outputs go in blocks of 32 (then 8, then 1), each block for every position before the
-// next block, so a block's columns of w are read from memory once a batch and from
-// cache for the other positions; each position's sums are the same, in the same order,
-// whatever the batch.
+#if defined(__GNUC__)
+// sum_rows_block of P positions that read every row t < in in order (a dense input: no
+// zero among its values x[p]), each block of w loaded once for the P of them: the same
+// sums in the same order as sum_rows_block's.
+template <int P, int B>
+SG_KERNEL void sum_dense_block(const float* const* x, int in, const float* w, int n, int j0, float* const* y) {
+    Floats8 acc[P][B / 8] = {};
+    for (int t = 0; t < in; ++t) {
+        const Floats8u* r = (const Floats8u*)(w + (size_t)t * n + j0);
+        Floats8 rv[B / 8];
+#pragma GCC unroll 4
+        for (int v = 0; v < B / 8; ++v) rv[v] = r[v];
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const float a = x[p][t];  // (in every lane)
+#pragma GCC unroll 4
+            for (int v = 0; v < B / 8; ++v) acc[p][v] += a * rv[v];
+        }
+    }
+#pragma GCC unroll 4
+    for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+        for (int v = 0; v < B / 8; ++v) ((Floats8u*)(y[p] + j0))[v] = acc[p][v];
+}
+#endif
+
+// sum_rows_block over every output (n of them) of ``count`` <= GROUP positions at once:
+// position p's input is its own sparse rows (row[p], x[p], nonzeros[p]), its output
+// y[p]. The positions whose input is dense (``dense`` nonzeros: every row in order, a
+// hidden layer's) go four at a time, each block of w loaded once for the four; the
+// others one at a time, in blocks of 32 (then 8, then 1) outputs, each block for every
+// position before the next, so a block's columns of w are read from memory once a
+// batch. Each position's sums are the same, in the same order, whatever the batch.
 SG_VECTOR_CLONES
 inline void sum_rows(int count, const int32_t* const* row, const float* const* x, const int* nonzeros,
-                     const float* w, int n, float* const* y) {
+                     const float* w, int n, float* const* y, int dense) {
+    int rest[GROUP], n_rest = 0;
+#if defined(__GNUC__)
+    int full[GROUP], n_full = 0;
+    for (int p = 0; p < count; ++p) (nonzeros[p] == dense ? full[n_full++] : rest[n_rest++]) = p;
+    int q = 0;
+    for (; q + 4 <= n_full; q += 4) {
+        const float* xq[4];
+        float* yq[4];
+        for (int i = 0; i < 4; ++i) {
+            xq[i] = x[full[q + i]];
+            yq[i] = y[full[q + i]];
+        }
+        int j = 0;
+        for (; j + 16 <= n; j += 16) sum_dense_block<4, 16>(xq, dense, w, n, j, yq);
+        for (; j + 8 <= n; j += 8) sum_dense_block<4, 8>(xq, dense, w, n, j, yq);
+        for (; j < n; ++j)
+            for (int i = 0; i < 4; ++i) sum_rows_block<1>(row[full[q + i]], xq[i], dense, w, n, j, yq[i]);
+    }
+    for (; q < n_full; ++q) rest[n_rest++] = full[q];
+#else
+    for (int p = 0; p < count; ++p) rest[n_rest++] = p;
+#endif
     int j = 0;
     for (; j + 32 <= n; j += 32)
-        for (int p = 0; p < count; ++p) sum_rows_block<32>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<32>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
     for (; j + 8 <= n; j += 8)
-        for (int p = 0; p < count; ++p) sum_rows_block<8>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<8>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
     for (; j < n; ++j)
-        for (int p = 0; p < count; ++p) sum_rows_block<1>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<1>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
 }
-
-// The positions a forward pass takes at once (the inputs of one call): each layer runs
-// over all of them together (sum_rows), and each position's sums are its own, so a
-// position's outputs do not depend on the others.
-constexpr int GROUP = 64;
 
 // The work buffers of one thread's forward passes.
 struct NetScratch {
@@ -122,7 +180,19 @@ struct NetScratch {
 // Appends the index (base + i) and value of each nonzero x[i], i < n, to nz and values
 // from place ``count`` on (room for n more); the new count.
 SG_KERNEL int gather_nonzero(const float* x, int n, int base, int32_t* nz, float* values, int count) {
-    for (int i = 0; i < n; ++i) {
+    const uint64_t magnitudes = 0x7fffffff7fffffffull;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {  // eight zeros (or -0) at a time skipped: an observation's mostly zeros
+        uint64_t w[4];
+        std::memcpy(w, x + i, sizeof w);
+        if (((w[0] | w[1] | w[2] | w[3]) & magnitudes) == 0) continue;
+        for (int k = i; k < i + 8; ++k) {
+            nz[count] = base + k;
+            values[count] = x[k];
+            count += x[k] != 0.0f;
+        }
+    }
+    for (; i < n; ++i) {
         nz[count] = base + i;
         values[count] = x[i];
         count += x[i] != 0.0f;
@@ -178,7 +248,7 @@ struct Dense {
             rows[p] = s.nz.data() + start[p];
             values[p] = s.values.data() + start[p];
         }
-        sum_rows(count, rows, values, nonzeros, w.data(), out, y);
+        sum_rows(count, rows, values, nonzeros, w.data(), out, y, in);
         for (int p = 0; p < count; ++p)
             for (int j = 0; j < out; ++j) y[p][j] += b[j];
     }
@@ -452,7 +522,7 @@ private:
             values[p] = s.values.data() + (size_t)p * e;
             nonzeros[p] = gather_nonzero(q[p], e, 0, s.nz.data() + (size_t)p * e, s.values.data() + (size_t)p * e, 0);
         }
-        sum_rows(n, rows, values, nonzeros, plain_key_t_.data(), n_actions_, out);
+        sum_rows(n, rows, values, nonzeros, plain_key_t_.data(), n_actions_, out, e);
         s.key.resize(e);
         for (int p = 0; p < n; ++p) {
             float* o = out[p];

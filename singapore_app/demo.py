@@ -1,4 +1,5 @@
-"""The demo: a short run of batched self-play, then an evaluation report (markdown + PNGs).
+"""The demo: the first minutes of the learned:zero recipe (batched self-play from random
+weights), then an evaluation report (markdown + PNGs).
 
 ``run_demo(out)`` writes into ``out``:
 - ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
@@ -8,7 +9,8 @@
   ``against_the_mirror``: the run's networks and the shipped ``learned:zero``,
   ``learned:pure-policy`` and ``learned:pure`` on each faction against two heuristics,
   next to the mirror on the same seeds (:func:`against_the_mirror`);
-- ``faction_win_rates.png``;
+- ``faction_win_rates.png``; ``curves.png`` — the run's curve beside the shipped
+  ``learned:zero``'s (``agents/policies/zero/progress.csv``);
 - ``report.md`` — the above as a readable page.
 """
 
