@@ -177,7 +177,7 @@ def shipped_curve_section(path: Path = SHIPPED_ZERO_PROGRESS) -> list[str]:
         "`learned:zero`; its evaluations on the trainer's 10 seeds, seat-swapped (mirror "
         "30 % British / 70 % Malay on them), from `agents/policies/zero/progress.csv` "
         "(reconstructed from the table in `docs/training.md`: the run's own file was not "
-        "kept). This run's minutes are its first rows' stretch; the search in the loop "
+        "kept). This run's minutes lie between its first two rows; the search in the loop "
         "starts at 9.45M decisions.", "",
         "| learned decisions | hours | British vs random | British vs heuristic "
         "| Malay vs random | Malay vs heuristic |", "|---|---|---|---|---|---|",
