@@ -35,13 +35,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.base import _encoder_for
 from agents.determinize import determinize
 from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
                               TOP_K, improved_policy)
 from agents.native_nets import roll_out
 from agents.outcome import outcome
-from singapore_env.candidates import projected_vp
 
 from .ppo_network import ActorCritic, sparse_rows, to_csr
 from .ppo_rollout import NONZERO_WIDTH
