@@ -36,14 +36,6 @@ struct Rollout {
         return false;
     }
 
-    // Play ``g`` on for ``seat``; the decisions played.
-    int play(Game& g, int seat) const {
-        Game* games[1] = {&g};
-        int played = 0;
-        play_all(games, &seat, &played, 1);
-        return played;
-    }
-
     // Play each of the n games ``games[i]`` on for its seat ``seats[i]``, all in
     // lockstep; ``played[i]``: the decisions played in it. A pointer network scores the
     // legal actions alone (Net::legal_logits: the same logits as the whole table's).
