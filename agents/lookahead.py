@@ -120,19 +120,24 @@ class LookaheadPolicies(Agent):
             return legal[candidates[0]]
         value_net = self.values[SEAT_FACTION[seat]]
         vp_weight = float(value_net.meta.get("vp_weight", 0.0))
-        values = np.zeros(len(candidates))
-        for _ in range(self.worlds):
-            world = determinize(game, seat, self.rng)
-            for j, i in enumerate(candidates):
-                after = world.clone()
-                after.step(legal[i])
-                if self.rollout:
-                    self.roll_out(after, seat)
-                if after.is_over:
-                    win, margin = outcome(after.final_scores, seat)
-                    values[j] += win + vp_weight * margin
-                else:
-                    values[j] += position_value(value_net, after, seat, vp_weight)
+        worlds = [determinize(game, seat, self.rng) for _ in range(self.worlds)]
+        students = self._native_students(game) if self.rollout else None
+        if students is not None:
+            values = self._native_values(worlds, seat, [legal[i] for i in candidates],
+                                         students, value_net, vp_weight)
+        else:
+            values = np.zeros(len(candidates))
+            for world in worlds:
+                for j, i in enumerate(candidates):
+                    after = world.clone()
+                    after.step(legal[i])
+                    if self.rollout:
+                        self.roll_out(after, seat)
+                    if after.is_over:
+                        win, margin = outcome(after.final_scores, seat)
+                        values[j] += win + vp_weight * margin
+                    else:
+                        values[j] += position_value(value_net, after, seat, vp_weight)
         scores = [float(v) for v in values / self.worlds + LOGP_WEIGHT * log_p[candidates]]
         self.last_scores = dict(zip(candidates, scores))
         return legal[candidates[int(np.argmax(scores))]]
@@ -140,15 +145,9 @@ class LookaheadPolicies(Agent):
     def roll_out(self, world, seat: int) -> None:
         """The students play every seat of ``world`` until ``seat`` faces the main Action
         question for the :data:`ROLLOUT_QUESTIONS`-th time, the game ends or
-        :data:`ROLLOUT_LIMIT` decisions are played (in C++ on a native world, where the
-        students are learned agents taking their most likely answers: the same
-        decisions)."""
-        students = self._native_students(world)
-        if students is not None:
-            from .native_nets import roll_out
-
-            roll_out(world, seat, students, LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
-            return
+        :data:`ROLLOUT_LIMIT` decisions are played: the Python loop, the reference of
+        the C++ rollouts :meth:`choose` runs on a native game
+        (:func:`agents.native_nets.roll_out`, the same decisions)."""
         questions = 0
         for _ in range(ROLLOUT_LIMIT):
             if world.is_over:
@@ -159,6 +158,29 @@ class LookaheadPolicies(Agent):
                 if questions == ROLLOUT_QUESTIONS:
                     return
             world.step(self.student.choose(world, acting))
+
+    @staticmethod
+    def _native_values(worlds: list, seat: int, answers: list, students: list,
+                       value_net: PointerActor, vp_weight: float) -> np.ndarray:
+        """Each answer's value summed over the native ``worlds``: every (world, answer)
+        rolled out in C++ in one batch (:func:`agents.native_nets.roll_out`), the
+        positions reached scored by ``value_net``'s native twin in one call, a finished
+        game by its outcome."""
+        from .native_nets import native_twin, roll_out
+
+        starts = [(w, d) for w in range(len(worlds)) for d in answers]
+        leaves = roll_out(worlds, [seat] * len(worlds), starts, students, LOOKAHEAD_KINDS,
+                          ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
+        value = np.zeros(len(starts))
+        for k in np.flatnonzero(leaves.over):
+            win, margin = outcome(leaves.final_vp[k].tolist(), seat)
+            value[k] = win + vp_weight * margin
+        going = np.flatnonzero(~leaves.over)
+        if len(going):
+            value[going] = native_twin(value_net).value(
+                {"observation": leaves.obs[going], "projected_vp": leaves.projected[going]},
+                vp_weight)
+        return value.reshape(len(worlds), len(answers)).sum(axis=0)
 
     def _native_students(self, world) -> list | None:
         """The two factions' policies where the rollout runs in C++: a native world and

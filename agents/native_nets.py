@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import weakref
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -142,20 +142,43 @@ def native_net(policy: Actor):
     return native_twin(policy)._net
 
 
-def roll_out(world, seat: int, students: list, kinds, questions: int, limit: int) -> int:
-    """A lookahead's rollout played in C++ (``native/rollout.hpp``) on the native game
-    ``world``: ``students[f]``, the policy of faction ``f``, answers each of its seats'
-    questions with its most likely legal answer (the same forward passes and inputs as a
-    learned agent on a native game, so the same decisions), until ``seat`` faces a
-    question offering one of ``kinds`` for the ``questions``-th time, the game ends or
-    ``limit`` decisions are played; the decisions played."""
+class Leaves(NamedTuple):
+    """What a batch of rollouts reached (:func:`roll_out`), a row a start."""
+
+    over: np.ndarray        # (n,) bool: the game ended
+    final_vp: np.ndarray    # (n, 4) int64: its final VP where it ended (zeros elsewhere)
+    obs: np.ndarray         # (n, D) float32: the seat's observation where it did not
+    projected: np.ndarray   # (n, 4) float32: the seat's projected VP (singapore_env.candidates.projected_vp)
+    played: np.ndarray      # (n,) int64: the decisions the students played
+
+
+def roll_out(worlds: list, seats: list[int], starts: list[tuple[int, object]], students: list,
+             kinds, questions: int, limit: int) -> Leaves:
+    """A lookahead's rollouts in C++ (``native/rollout.hpp``), all in lockstep, each
+    network layer run once for every rollout waiting on that network: for each start
+    ``(w, decision)``, a copy of the native game ``worlds[w]`` after ``decision``, where
+    ``students[f]``, the policy of faction ``f``, answers each of its seats' questions
+    with its most likely legal answer (the same forward passes and inputs as a learned
+    agent on a native game, so the same decisions, in any batch), until ``seats[w]``
+    faces a question offering one of ``kinds`` for the ``questions``-th time, the game
+    ends or ``limit`` decisions are played. The worlds are not changed."""
     from singapore_env.native.encoding import native_candidates_for, native_encoder_for
 
-    encoder = native_encoder_for(world.c, world.cfg)
+    if not worlds:
+        raise ValueError("no worlds to roll out from")
+    encoder = native_encoder_for(worlds[0].c, worlds[0].cfg)
     candidates = native_candidates_for(encoder)
     british, malay = (native_net(policy) for policy in students)
-    return native.require().roll_out(world._game, seat, encoder._writer, candidates._writer,
-                                     british, malay, [int(k) for k in kinds], questions, limit)
+    first = [native_action(d) for _, d in starts]
+    return Leaves(*native.require().roll_out(
+        [w._game for w in worlds], [int(s) for s in seats], [int(w) for w, _ in starts],
+        [k for k, _ in first], [a for _, a in first], encoder._writer, candidates._writer,
+        british, malay, [int(k) for k in kinds], questions, limit))
+
+
+def native_action(decision) -> tuple[int, int]:
+    """A decision's (kind, arg) as the native engine takes it."""
+    return int(decision[0]), int(decision[1])
 
 
 def rerank_choose(game, seat: int, params, generator, policies, prior_columns, searched,

@@ -19,10 +19,13 @@ struct CandidateWriter {
 
     // card[a]: card id + 1 of the card action a names (0: none); feats[a * n_features + k]:
     // column k. Rows of actions that are not legal now, and every row when ``seat`` does
-    // not act, are zero.
-    void write(const Game& g, int seat, float* card, float* feats) const {
-        std::fill(card, card + n_actions, 0.0f);
-        std::fill(feats, feats + (size_t)n_actions * n_features, 0.0f);
+    // not act, are zero (with ``clear`` false they are left as they are: the caller's
+    // rows are zero already, and it clears the legal rows after use).
+    void write(const Game& g, int seat, float* card, float* feats, bool clear = true) const {
+        if (clear) {
+            std::fill(card, card + n_actions, 0.0f);
+            std::fill(feats, feats + (size_t)n_actions * n_features, 0.0f);
+        }
         if (seat != g.acting_seat()) return;
         const State& s = g.s_;
         const Frame& pending = s.stack.back();

@@ -420,23 +420,78 @@ PYBIND11_MODULE(_native, m) {
             return out;
         }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
 
-    m.def("roll_out", [](py::handle g, int seat, const sg::Encoder& encoder, const sg::CandidateWriter& candidates,
-                         sg::BatchedNet& british, sg::BatchedNet& malay, std::vector<int> lookahead_kinds,
-                         int questions, int limit) {
-        check_seat(seat);
+    // The lookahead's rollouts, many in lockstep (rollout.hpp play_all): for each start
+    // i, a copy of the world ``worlds[world[i]]`` after the decision (kind[i], arg[i]),
+    // played on for the world's seat ``seats[world[i]]``. Returns, by start: whether the
+    // game ended, its final VP (zeros where it did not) and the seat's observation and
+    // projected VP of the position reached (zeros where the game ended), and the
+    // decisions played.
+    m.def("roll_out", [](const py::list& worlds, const std::vector<int>& seats,
+                         const std::vector<int>& world, const std::vector<int>& kind, const std::vector<int>& arg,
+                         const sg::Encoder& encoder, const sg::CandidateWriter& candidates, sg::BatchedNet& british,
+                         sg::BatchedNet& malay, std::vector<int> lookahead_kinds, int questions, int limit) {
         if (questions < 1 || limit < 0) throw std::invalid_argument("a rollout needs questions >= 1 and limit >= 0");
+        if (seats.size() != worlds.size()) throw std::invalid_argument("one seat a world");
+        if (kind.size() != world.size() || arg.size() != world.size())
+            throw std::invalid_argument("one world, kind and arg a start");
+        for (int seat : seats) check_seat(seat);
         for (const sg::BatchedNet* b : {&british, &malay})
             if (!b->net().has_logits() || b->net().n_actions() != encoder.layout().n_actions ||
                 b->net().obs_size() != encoder.layout().D ||
                 (b->net().pointer() && b->net().n_features() != candidates.n_features))
                 throw std::invalid_argument("a student network must score the action table of this game's "
                                             "observation");
-        sg::Rollout r{encoder, candidates, {&british.net(), &malay.net()}, std::move(lookahead_kinds), questions, limit};
-        return r.play(game_of(g), seat);
-    }, py::arg("game"), py::arg("seat"), py::arg("encoder"), py::arg("candidates"), py::arg("british"),
-       py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"), py::arg("limit"),
-       "Play a lookahead's rollout on a native game with the two factions' students (rollout.hpp); the "
-       "decisions played.");
+        const py::ssize_t n = (py::ssize_t)world.size(), D = encoder.layout().D;
+        std::vector<std::unique_ptr<sg::Game>> games;
+        std::vector<sg::Game*> ptrs;
+        std::vector<int> seat_of;
+        for (py::ssize_t i = 0; i < n; ++i) {
+            if (world[i] < 0 || world[i] >= (int)worlds.size())
+                throw std::invalid_argument("start " + std::to_string(i) + ": no world " + std::to_string(world[i]));
+            const sg::Game& w = game_of(worlds[world[i]]);
+            const sg::Decision first{kind[i], arg[i]};
+            if (w.is_over() || !w.is_legal(first))
+                throw std::invalid_argument("start " + std::to_string(i) + ": (" + std::to_string(kind[i]) + ", " +
+                                            std::to_string(arg[i]) + ") is not legal in its world");
+            games.push_back(std::make_unique<sg::Game>(w));
+            ptrs.push_back(games.back().get());
+            seat_of.push_back(seats[world[i]]);
+        }
+        Array<bool> over(n);
+        Array<int64_t> final_vp({n, (py::ssize_t)4});
+        Array<float> obs({n, D}), projected({n, (py::ssize_t)4});
+        Array<int64_t> played(n);
+        bool* o = over.mutable_data();
+        int64_t* vp = final_vp.mutable_data();
+        float* x = obs.mutable_data();
+        float* pv = projected.mutable_data();
+        int64_t* count = played.mutable_data();
+        {
+            py::gil_scoped_release release;
+            sg::Rollout r{encoder, candidates, {&british.net(), &malay.net()}, std::move(lookahead_kinds), questions,
+                          limit};
+            for (py::ssize_t i = 0; i < n; ++i) ptrs[i]->step(sg::Decision{kind[i], arg[i]});
+            std::vector<int> decisions(n);
+            r.play_all(ptrs.data(), seat_of.data(), decisions.data(), (int)n);
+            std::fill(x, x + n * D, 0.0f);
+            std::fill(pv, pv + n * 4, 0.0f);
+            for (py::ssize_t i = 0; i < n; ++i) {
+                const sg::Game& g = *ptrs[i];
+                o[i] = g.is_over();
+                count[i] = decisions[i];
+                for (int p = 0; p < 4; ++p) vp[i * 4 + p] = o[i] ? g.state().final_vp[p] : 0;
+                if (!o[i]) {
+                    encoder.encode(g, seat_of[i], x + i * D);
+                    sg::CandidateWriter::projected_vp(g, seat_of[i], pv + i * 4);
+                }
+            }
+        }
+        return py::make_tuple(over, final_vp, obs, projected, played);
+    }, py::arg("worlds"), py::arg("seats"), py::arg("world"), py::arg("kind"), py::arg("arg"), py::arg("encoder"),
+       py::arg("candidates"), py::arg("british"), py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"),
+       py::arg("limit"),
+       "A lookahead's rollouts from many starts in lockstep (rollout.hpp): (game over, final VP, the seat's "
+       "observation, its projected VP, decisions played), a row a start.");
 
     py::class_<sg::HeuristicParams>(m, "HeuristicParams", "The heuristic player's tunable numbers.")
         .def(py::init([](const py::dict& d) {
@@ -559,7 +614,7 @@ PYBIND11_MODULE(_native, m) {
         if (prior) scored = sg::HeuristicPlayer(*prior, sg::Pcg64()).option_scores(game, seat);
         std::vector<float> logits = sg::pointer_logits(encoder, candidates, net.net(), game, seat,
                                                        prior ? &scored : nullptr, prior_scale, prior_floor);
-        sg::Decision d = sg::Rollout::best(encoder.layout(), game.legal(), logits);
+        sg::Decision d = sg::Rollout::best(encoder.layout(), game.legal(), logits.data());
         py::list out = table.legal({d});
         return py::object(out[0]);
     }, py::arg("game"), py::arg("seat"), py::arg("encoder"), py::arg("candidates"), py::arg("net"), py::arg("prior"),

@@ -5,9 +5,12 @@
 // head), built from the float32 arrays the Python side loaded, under the same names.
 // An observation has a hundred or so nonzero entries of thousands, so a layer is the sum
 // of the weight rows of its input's nonzero entries, scaled (numpy's `x @ w` reads every
-// row), each position on its own. Results equal numpy's to float32 rounding (the order of
-// the sums differs; tanh is a rational function within 3e-7 of it). BatchedNet runs many
-// positions in one call, split in blocks among its threads.
+// row). A forward pass takes a batch of positions (up to GROUP) layer by layer, each
+// block of a layer's weights read once for the batch (sum_rows), each position's sums
+// its own: a position's outputs are the same in any batch. Results equal numpy's to
+// float32 rounding (the order of the sums differs; tanh is a rational function within
+// 3e-7 of it). BatchedNet runs many positions in one call, split in blocks among its
+// threads.
 #pragma once
 
 #include <algorithm>
@@ -48,37 +51,135 @@ enum class Activation { tanh, relu };
 #define SG_KERNEL inline
 #endif
 
-// y[j] = sum over the t < count of x[t] * w[row[t] * n + j] (in that order), j < n: the
-// rows of w of a sparse input, scaled and summed, B outputs at a time held in registers.
+// The positions a forward pass takes at once (the inputs of one call): each layer runs
+// over all of them together (sum_rows), and each position's sums are its own, so a
+// position's outputs do not depend on the others.
+constexpr int GROUP = 64;
+
+// y[j] = sum over the t < count of x[t] * w[row[t] * n + j] (in that order) for the B
+// outputs j0 <= j < j0 + B: the rows of w of a sparse input, scaled and summed, held in
+// registers.
+#if defined(__GNUC__)
+// 8 floats as one vector (GCC's vector extension, lowered to the clone's registers).
+typedef float Floats8 __attribute__((vector_size(32)));
+// The same, at any float's address (loads and stores of weights and outputs).
+typedef float Floats8u __attribute__((vector_size(32), aligned(4)));
+
+#endif
+
+// How many rows ahead sum_rows_block asks for a row's weights.
+constexpr int PREFETCH = 8;
+
 template <int B>
-SG_KERNEL int sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
-                             float* y) {
-    for (; j0 + B <= n; j0 += B) {
-        float acc[B] = {};
+SG_KERNEL void sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
+                              float* y) {
+#if defined(__GNUC__)
+    if constexpr (B % 8 == 0) {
+        // the B sums in registers, 8 at a time (the same sums as the scalar code's)
+        Floats8 acc[B / 8] = {};
         for (int t = 0; t < count; ++t) {
-            const float* r = w + (size_t)row[t] * n + j0;
-            float a = x[t];
-            for (int k = 0; k < B; ++k) acc[k] += a * r[k];
+            if (t + PREFETCH < count) {  // a sparse input's rows lie far apart: ask for them early
+                const float* ahead = w + (size_t)row[t + PREFETCH] * n + j0;
+                for (int v = 0; v < B; v += 16) __builtin_prefetch(ahead + v);
+            }
+            const Floats8u* r = (const Floats8u*)(w + (size_t)row[t] * n + j0);
+            const float a = x[t];  // (in every lane)
+#pragma GCC unroll 8
+            for (int v = 0; v < B / 8; ++v) acc[v] += a * r[v];
         }
-        for (int k = 0; k < B; ++k) y[j0 + k] = acc[k];
+#pragma GCC unroll 8
+        for (int v = 0; v < B / 8; ++v) ((Floats8u*)(y + j0))[v] = acc[v];
+        return;
     }
-    return j0;
+#endif
+    float acc[B] = {};
+    for (int t = 0; t < count; ++t) {
+        const float* r = w + (size_t)row[t] * n + j0;
+        float a = x[t];
+        for (int k = 0; k < B; ++k) acc[k] += a * r[k];
+    }
+    for (int k = 0; k < B; ++k) y[j0 + k] = acc[k];
 }
 
+#if defined(__GNUC__)
+// sum_rows_block of P positions that read every row t < in in order (a dense input: no
+// zero among its values x[p]), each block of w loaded once for the P of them: the same
+// sums in the same order as sum_rows_block's.
+template <int P, int B>
+SG_KERNEL void sum_dense_block(const float* const* x, int in, const float* w, int n, int j0, float* const* y) {
+    Floats8 acc[P][B / 8] = {};
+    for (int t = 0; t < in; ++t) {
+        const Floats8u* r = (const Floats8u*)(w + (size_t)t * n + j0);
+        Floats8 rv[B / 8];
+#pragma GCC unroll 4
+        for (int v = 0; v < B / 8; ++v) rv[v] = r[v];
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) {
+            const float a = x[p][t];  // (in every lane)
+#pragma GCC unroll 4
+            for (int v = 0; v < B / 8; ++v) acc[p][v] += a * rv[v];
+        }
+    }
+#pragma GCC unroll 4
+    for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+        for (int v = 0; v < B / 8; ++v) ((Floats8u*)(y[p] + j0))[v] = acc[p][v];
+}
+#endif
+
+// sum_rows_block over every output (n of them) of ``count`` <= GROUP positions at once:
+// position p's input is its own sparse rows (row[p], x[p], nonzeros[p]), its output
+// y[p]. The positions whose input is dense (``dense`` nonzeros: every row in order, a
+// hidden layer's) go four at a time, each block of w loaded once for the four; the
+// others one at a time, in blocks of 32 (then 8, then 1) outputs, each block for every
+// position before the next, so a block's columns of w are read from memory once a
+// batch. Each position's sums are the same, in the same order, whatever the batch.
 SG_VECTOR_CLONES
-inline void sum_rows(const int32_t* row, const float* x, int count, const float* w, int n, float* y) {
-    int j = sum_rows_block<32>(row, x, count, w, n, 0, y);
-    j = sum_rows_block<8>(row, x, count, w, n, j, y);
-    sum_rows_block<1>(row, x, count, w, n, j, y);
+inline void sum_rows(int count, const int32_t* const* row, const float* const* x, const int* nonzeros,
+                     const float* w, int n, float* const* y, int dense) {
+    int rest[GROUP], n_rest = 0;
+#if defined(__GNUC__)
+    int full[GROUP], n_full = 0;
+    for (int p = 0; p < count; ++p) (nonzeros[p] == dense ? full[n_full++] : rest[n_rest++]) = p;
+    int q = 0;
+    for (; q + 4 <= n_full; q += 4) {
+        const float* xq[4];
+        float* yq[4];
+        for (int i = 0; i < 4; ++i) {
+            xq[i] = x[full[q + i]];
+            yq[i] = y[full[q + i]];
+        }
+        int j = 0;
+        for (; j + 16 <= n; j += 16) sum_dense_block<4, 16>(xq, dense, w, n, j, yq);
+        for (; j + 8 <= n; j += 8) sum_dense_block<4, 8>(xq, dense, w, n, j, yq);
+        for (; j < n; ++j)
+            for (int i = 0; i < 4; ++i) sum_rows_block<1>(row[full[q + i]], xq[i], dense, w, n, j, yq[i]);
+    }
+    for (; q < n_full; ++q) rest[n_rest++] = full[q];
+#else
+    for (int p = 0; p < count; ++p) rest[n_rest++] = p;
+#endif
+    int j = 0;
+    for (; j + 32 <= n; j += 32)
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<32>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
+    for (; j + 8 <= n; j += 8)
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<8>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
+    for (; j < n; ++j)
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<1>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
 }
-
-// The positions a forward pass takes at once (the inputs of one call; each position's
-// sums are its own, so a position's outputs do not depend on the others).
-constexpr int GROUP = 4;
 
 // The work buffers of one thread's forward passes.
 struct NetScratch {
-    std::vector<float> a, b, query, hidden, key, values;
+    std::vector<float> a, b, query, hidden, out2, key, values;
     std::vector<int32_t> nz;
     std::vector<uint8_t> marked;
 };
@@ -86,7 +187,19 @@ struct NetScratch {
 // Appends the index (base + i) and value of each nonzero x[i], i < n, to nz and values
 // from place ``count`` on (room for n more); the new count.
 SG_KERNEL int gather_nonzero(const float* x, int n, int base, int32_t* nz, float* values, int count) {
-    for (int i = 0; i < n; ++i) {
+    const uint64_t magnitudes = 0x7fffffff7fffffffull;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {  // eight zeros (or -0) at a time skipped: an observation's mostly zeros
+        uint64_t w[4];
+        std::memcpy(w, x + i, sizeof w);
+        if (((w[0] | w[1] | w[2] | w[3]) & magnitudes) == 0) continue;
+        for (int k = i; k < i + 8; ++k) {
+            nz[count] = base + k;
+            values[count] = x[k];
+            count += x[k] != 0.0f;
+        }
+    }
+    for (; i < n; ++i) {
         nz[count] = base + i;
         values[count] = x[i];
         count += x[i] != 0.0f;
@@ -117,15 +230,34 @@ struct Dense {
     int in = 0, out = 0;
     std::vector<float> w, b;
 
-    // y (out values) from x: its first in - n_tail values, then ``tail`` (n_tail values:
-    // the projected VP after an observation).
-    void apply(const float* x, float* y, NetScratch& s, const float* tail = nullptr, int n_tail = 0) const {
-        s.nz.resize(std::max(in, (int)s.nz.size()));
-        s.values.resize(s.nz.size());
-        int count = gather_nonzero(x, in - n_tail, 0, s.nz.data(), s.values.data(), 0);
-        count = gather_nonzero(tail, n_tail, in - n_tail, s.nz.data(), s.values.data(), count);
-        sum_rows(s.nz.data(), s.values.data(), count, w.data(), out, y);
-        for (int j = 0; j < out; ++j) y[j] += b[j];
+    // y[p] (out values) from x[p] for the ``count`` <= GROUP positions p: its first
+    // in - n_tail values, then ``tail[p]`` (n_tail values: the projected VP after an
+    // observation).
+    void apply(int count, const float* const* x, float* const* y, NetScratch& s,
+               const float* const* tail = nullptr, int n_tail = 0) const {
+        int start[GROUP] = {}, nonzeros[GROUP] = {};
+        int used = 0;
+        for (int p = 0; p < count; ++p) {
+            // room for every input of this position after the ones gathered so far
+            if ((size_t)(used + in) > s.nz.size()) {
+                s.nz.resize((size_t)(used + in) * 2);
+                s.values.resize(s.nz.size());
+            }
+            start[p] = used;
+            int c = gather_nonzero(x[p], in - n_tail, 0, s.nz.data(), s.values.data(), used);
+            if (n_tail) c = gather_nonzero(tail[p], n_tail, in - n_tail, s.nz.data(), s.values.data(), c);
+            nonzeros[p] = c - used;
+            used = c;
+        }
+        const int32_t* rows[GROUP] = {};
+        const float* values[GROUP] = {};
+        for (int p = 0; p < count; ++p) {
+            rows[p] = s.nz.data() + start[p];
+            values[p] = s.values.data() + start[p];
+        }
+        sum_rows(count, rows, values, nonzeros, w.data(), out, y, in);
+        for (int p = 0; p < count; ++p)
+            for (int j = 0; j < out; ++j) y[p][j] += b[j];
     }
 };
 
@@ -250,21 +382,52 @@ public:
     int n_cards() const { return n_cards_; }
     int n_features() const { return n_features_; }
 
-    // The logits over the action table (n_actions values each) of ``in.count``
-    // positions. invalid_argument for a candidate card outside the card embedding.
+    // The logits over the action table (n_actions values each) of ``in.count`` <= GROUP
+    // positions, each layer over all of them at once. invalid_argument for a candidate
+    // card outside the card embedding.
     void logits(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_logits()) throw std::invalid_argument("this network has no policy head (a value network)");
-        for (int p = 0; p < in.count; ++p) {
-            if (pointer_) check_cards(in.card[p]);
-            if (trunk_.empty()) {
-                head_.apply(in.obs[p], out[p], s);
-                continue;
+        if (pointer_)
+            for (int p = 0; p < in.count; ++p) check_cards(in.card[p]);
+        if (trunk_.empty()) {
+            head_.apply(in.count, in.obs, out, s);
+            return;
+        }
+        const float* x[GROUP];
+        state(in, x, s);
+        if (pointer_)
+            scores(in, x, out, s);
+        else
+            head_.apply(in.count, x, out, s);
+    }
+
+    // A pointer network's logits of the ``n_legal[p]`` actions ``actions[p]`` of each
+    // position alone, into out[p][a] (the other entries are left as they are): the same
+    // values as logits() gives them, without scoring the rest of the table (a rollout
+    // reads the legal actions only). invalid_argument for a candidate card outside the
+    // card embedding.
+    void legal_logits(const Inputs& in, const int* const* actions, const int* n_legal, float* const* out,
+                      NetScratch& s) const {
+        if (!pointer_ || !has_logits()) throw std::invalid_argument("legal_logits: a pointer policy only");
+        const float* x[GROUP];
+        state(in, x, s);
+        const int e = query_.out, n = in.count;
+        s.query.resize((size_t)n * e);
+        float* q[GROUP];
+        for (int p = 0; p < n; ++p) q[p] = s.query.data() + (size_t)p * e;
+        query_.apply(n, x, q, s);
+        s.key.resize(e);
+        for (int p = 0; p < n; ++p) {
+            const float* card = in.card[p];
+            for (int i = 0; i < n_legal[p]; ++i) {
+                const int a = actions[p][i];
+                if (a < 0 || a >= n_actions_) throw std::out_of_range("legal_logits: action outside the table");
+                check_card(card, a);
+                const float* f = in.features[p] + (size_t)a * n_features_;
+                bool marked = card[a] != 0.0f;
+                for (int k = 0; k < n_features_ && !marked; ++k) marked = f[k] != 0.0f;
+                out[p][a] = marked ? candidate_logit(a, (int)card[a], f, q[p], s.key.data()) : plain_logit(a, q[p]);
             }
-            const float* x = state(in, p, s);
-            if (pointer_)
-                scores(x, in.card[p], in.features[p], out[p], s);
-            else
-                head_.apply(x, out[p], s);
         }
     }
 
@@ -273,29 +436,42 @@ public:
         bool inside = true;
         for (int a = 0; a < n_actions_; ++a) inside &= (card[a] > -1.0f) & (card[a] < (float)n_cards_);
         if (inside) return;
-        for (int a = 0; a < n_actions_; ++a)
-            if (!(card[a] > -1.0f && card[a] < (float)n_cards_))
-                throw std::invalid_argument("candidate card " + std::to_string(card[a]) + " of action " +
-                                            std::to_string(a) + " is outside the card embedding (0.." +
-                                            std::to_string(n_cards_ - 1) + ")");
+        for (int a = 0; a < n_actions_; ++a) check_card(card, a);
     }
 
-    // The value head's [win share, VP margin] (sigmoid, tanh) of ``in.count`` positions.
+    // invalid_argument unless action a's candidate card indexes the card embedding.
+    void check_card(const float* card, int a) const {
+        if (!(card[a] > -1.0f && card[a] < (float)n_cards_))
+            throw std::invalid_argument("candidate card " + std::to_string(card[a]) + " of action " +
+                                        std::to_string(a) + " is outside the card embedding (0.." +
+                                        std::to_string(n_cards_ - 1) + ")");
+    }
+
+    // The value head's [win share, VP margin] (sigmoid, tanh) of ``in.count`` <= GROUP
+    // positions.
     void outcome(const Inputs& in, float* const* out, NetScratch& s) const {
         if (!has_value()) throw std::invalid_argument("this network has no value head");
+        const float* x[GROUP];
+        state(in, x, s);
+        const int h = value_hidden_.out;
+        s.hidden.resize((size_t)in.count * h);
+        s.out2.resize((size_t)in.count * 2);
+        float* hidden[GROUP];
+        float* o[GROUP];
         for (int p = 0; p < in.count; ++p) {
-            const float* x = state(in, p, s);
-            s.hidden.resize(value_hidden_.out);
-            value_hidden_.apply(x, s.hidden.data(), s);
-            activate(act_, s.hidden.data(), value_hidden_.out);
-            float o[2];
-            value_out_.apply(s.hidden.data(), o, s);
+            hidden[p] = s.hidden.data() + (size_t)p * h;
+            o[p] = s.out2.data() + (size_t)p * 2;
+        }
+        value_hidden_.apply(in.count, x, hidden, s);
+        for (int p = 0; p < in.count; ++p) activate(act_, hidden[p], h);
+        value_out_.apply(in.count, hidden, o, s);
+        for (int p = 0; p < in.count; ++p) {
             const float* pv = in.projected[p];
             float own = std::max(pv[0], pv[2]), other = std::max(pv[1], pv[3]);
             float margin = (own - other) * margin_scale_;
-            for (int k = 0; k < 2; ++k) o[k] += value_skip_[k] * margin;
-            out[p][0] = 1.0f / (1.0f + std::exp(-o[0]));
-            out[p][1] = std::tanh(o[1]);
+            for (int k = 0; k < 2; ++k) o[p][k] += value_skip_[k] * margin;
+            out[p][0] = 1.0f / (1.0f + std::exp(-o[p][0]));
+            out[p][1] = std::tanh(o[p][1]);
         }
     }
 
@@ -309,44 +485,73 @@ private:
     std::vector<float> action_embedding_, card_embedding_, feature_key_, feature_logit_, action_bias_,
         plain_key_t_, value_skip_;
 
-    // The hidden layers' output for position p's observation (and, for a pointer
-    // network, its projected VP after it).
-    const float* state(const Inputs& in, int p, NetScratch& s) const {
-        s.a.resize(trunk_[0].out);
-        trunk_[0].apply(in.obs[p], s.a.data(), s, pointer_ ? in.projected[p] : nullptr, pointer_ ? 4 : 0);
-        activate(act_, s.a.data(), trunk_[0].out);
-        const float* x = s.a.data();
-        for (size_t l = 1; l < trunk_.size(); ++l) {
+    // The hidden layers' output x[p] for each position's observation (and, for a pointer
+    // network, its projected VP after it), in s.a or s.b.
+    void state(const Inputs& in, const float** x, NetScratch& s) const {
+        const int n = in.count;
+        float* y[GROUP];
+        for (size_t l = 0; l < trunk_.size(); ++l) {
+            const Dense& layer = trunk_[l];
             std::vector<float>& to = l % 2 ? s.b : s.a;
-            to.resize(trunk_[l].out);
-            trunk_[l].apply(x, to.data(), s);
-            activate(act_, to.data(), trunk_[l].out);
-            x = to.data();
+            to.resize((size_t)n * layer.out);
+            for (int p = 0; p < n; ++p) y[p] = to.data() + (size_t)p * layer.out;
+            if (l == 0)
+                layer.apply(n, in.obs, y, s, pointer_ ? in.projected : nullptr, pointer_ ? 4 : 0);
+            else
+                layer.apply(n, x, y, s);
+            for (int p = 0; p < n; ++p) {
+                activate(act_, y[p], layer.out);
+                x[p] = y[p];
+            }
         }
-        return x;
     }
 
-    // A pointer network's logits (out, n_actions values) from the state x and the
+    // A pointer network's logits (out[p], n_actions values) from the states x[p] and the
     // candidate cards and features: keys @ query + action_bias + features @
     // feature_logit, as numpy sums them; every action first as if it had no card and no
     // features, then those that have either.
-    void scores(const float* x, const float* card, const float* features, float* out, NetScratch& s) const {
-        const int e = query_.out;
-        s.query.resize(e);
-        float* q = s.query.data();
-        query_.apply(x, q, s);
-        s.nz.resize(std::max(e, (int)s.nz.size()));
-        s.values.resize(s.nz.size());
-        int count = gather_nonzero(q, e, 0, s.nz.data(), s.values.data(), 0);
-        sum_rows(s.nz.data(), s.values.data(), count, plain_key_t_.data(), n_actions_, out);
-        for (int a = 0; a < n_actions_; ++a) out[a] += action_bias_[a];
-        s.marked.assign(n_actions_, 0);
-        mark_nonzero(card, n_actions_, 1, s.marked.data());
-        mark_nonzero(features, (size_t)n_actions_ * n_features_, n_features_, s.marked.data());
+    void scores(const Inputs& in, const float* const* x, float* const* out, NetScratch& s) const {
+        const int e = query_.out, n = in.count;
+        s.query.resize((size_t)n * e);
+        float* q[GROUP];
+        for (int p = 0; p < n; ++p) q[p] = s.query.data() + (size_t)p * e;
+        query_.apply(n, x, q, s);
+        // the plain keys: the rows of plain_key_t_ of each query's nonzero entries
+        if ((size_t)n * e > s.nz.size()) {
+            s.nz.resize((size_t)n * e);
+            s.values.resize(s.nz.size());
+        }
+        const int32_t* rows[GROUP];
+        const float* values[GROUP];
+        int nonzeros[GROUP];
+        for (int p = 0; p < n; ++p) {
+            rows[p] = s.nz.data() + (size_t)p * e;
+            values[p] = s.values.data() + (size_t)p * e;
+            nonzeros[p] = gather_nonzero(q[p], e, 0, s.nz.data() + (size_t)p * e, s.values.data() + (size_t)p * e, 0);
+        }
+        sum_rows(n, rows, values, nonzeros, plain_key_t_.data(), n_actions_, out, e);
         s.key.resize(e);
-        for (int a = 0; a < n_actions_; ++a)
-            if (s.marked[a])
-                out[a] = candidate_logit(a, (int)card[a], features + (size_t)a * n_features_, q, s.key.data());
+        for (int p = 0; p < n; ++p) {
+            float* o = out[p];
+            for (int a = 0; a < n_actions_; ++a) o[a] += action_bias_[a];
+            s.marked.assign(n_actions_, 0);
+            const float* card = in.card[p];
+            const float* features = in.features[p];
+            mark_nonzero(card, n_actions_, 1, s.marked.data());
+            mark_nonzero(features, (size_t)n_actions_ * n_features_, n_features_, s.marked.data());
+            for (int a = 0; a < n_actions_; ++a)
+                if (s.marked[a])
+                    o[a] = candidate_logit(a, (int)card[a], features + (size_t)a * n_features_, q[p], s.key.data());
+        }
+    }
+
+    // The logit of action a without a card or features for query q: the sum scores()
+    // makes of it (q's nonzero entries in order, then the bias).
+    float plain_logit(int a, const float* q) const {
+        float acc = 0.0f;
+        for (int k = 0; k < query_.out; ++k)
+            if (q[k] != 0.0f) acc += q[k] * plain_key_t_[(size_t)k * n_actions_ + a];
+        return acc + action_bias_[a];
     }
 
     // The logit of action a with candidate card c and features f for query q, in

@@ -4,6 +4,12 @@
 // the game ends or ``limit`` decisions are played. The students' logits come from the
 // same forward passes (nets.hpp) and inputs (encoder.hpp, candidates.hpp) as a learned
 // agent's on a native game, so the rollout plays the same decisions as the Python loop.
+//
+// Many rollouts run in lockstep (play_all): at each step every rollout that waits for a
+// network's answer joins its faction's batch, and each batch of up to GROUP positions is
+// one forward pass, each layer's weights read once for the batch instead of once a
+// position. A position's logits do not depend on its batch (nets.hpp), so each rollout
+// plays the same decisions alone or among others.
 #pragma once
 
 #include <cmath>
@@ -31,54 +37,102 @@ struct Rollout {
         return false;
     }
 
-    // Play ``g`` on for ``seat``; the decisions played.
-    int play(Game& g, int seat) const {
+    // Play each of the n games ``games[i]`` on for its seat ``seats[i]``, all in
+    // lockstep; ``played[i]``: the decisions played in it. A pointer network scores the
+    // legal actions alone (Net::legal_logits: the same logits as the whole table's).
+    void play_all(Game* const* games, const int* seats, int* played, int n) const {
         const Layout& L = encoder.layout();
-        const int n = L.n_actions;
-        // (the buffers of the thread's last rollout: no allocation a rollout)
+        const size_t A = L.n_actions, F = (size_t)candidates.n_features;
+        // (the buffers of the thread's last batch: no allocation a step; the candidate
+        // rows are zero but for the legal rows of the position being scored)
         thread_local std::vector<float> obs, card, features, logits;
+        thread_local std::vector<int> actions[GROUP];
         thread_local NetScratch scratch;
-        obs.resize(L.D);
-        card.resize(n);
-        features.resize((size_t)n * candidates.n_features);
-        logits.resize(n);
-        float projected[4];
-        int asked = 0;
-        for (int played = 0; played < limit; ++played) {
-            if (g.is_over()) return played;
-            const int acting = g.acting_seat();
-            const std::vector<Decision>& legal = g.legal();
-            if (acting == seat && looks_ahead(legal) && ++asked == questions) return played;
-            const Net& net = *students[faction(acting)];
-            encoder.encode(g, acting, obs.data());
-            Inputs in;
-            in.count = 1;
-            in.obs[0] = obs.data();
-            if (net.pointer()) {
-                candidates.write(g, acting, card.data(), features.data());
-                CandidateWriter::projected_vp(g, acting, projected);
-                in.card[0] = card.data();
-                in.features[0] = features.data();
-                in.projected[0] = projected;
-            }
-            float* out[GROUP] = {logits.data()};
-            net.logits(in, out, scratch);
-            g.step(best(L, legal, logits));
+        obs.resize((size_t)GROUP * L.D);
+        card.assign(GROUP * A, 0.0f);
+        features.assign(GROUP * A * F, 0.0f);
+        logits.resize(GROUP * A);
+        float projected[GROUP][4];
+        std::vector<int> asked(n, 0), active, waiting[2];
+        for (int i = 0; i < n; ++i) {
+            played[i] = 0;
+            active.push_back(i);
         }
-        return limit;
+        while (!active.empty()) {
+            waiting[0].clear();
+            waiting[1].clear();
+            for (int i : active) {
+                Game& g = *games[i];
+                if (played[i] >= limit || g.is_over()) continue;
+                const int acting = g.acting_seat();
+                if (acting == seats[i] && looks_ahead(g.legal()) && ++asked[i] == questions) continue;
+                waiting[faction(acting)].push_back(i);
+            }
+            active.clear();
+            for (int f = 0; f < 2; ++f) {
+                const Net& net = *students[f];
+                const std::vector<int>& wait = waiting[f];
+                for (size_t at = 0; at < wait.size(); at += GROUP) {
+                    Inputs in;
+                    float* out[GROUP];
+                    const int* legal[GROUP];
+                    int n_legal[GROUP];
+                    for (; in.count < GROUP && at + in.count < wait.size(); ++in.count) {
+                        const int p = in.count;
+                        Game& g = *games[wait[at + p]];
+                        const int acting = g.acting_seat();
+                        in.obs[p] = obs.data() + (size_t)p * L.D;
+                        encoder.encode(g, acting, obs.data() + (size_t)p * L.D);
+                        if (net.pointer()) {
+                            in.card[p] = card.data() + p * A;
+                            in.features[p] = features.data() + p * A * F;
+                            candidates.write(g, acting, card.data() + p * A, features.data() + p * A * F, false);
+                            CandidateWriter::projected_vp(g, acting, projected[p]);
+                            in.projected[p] = projected[p];
+                            actions[p].clear();
+                            for (const Decision& d : g.legal()) actions[p].push_back(index(L, d));
+                            legal[p] = actions[p].data();
+                            n_legal[p] = (int)actions[p].size();
+                        }
+                        out[p] = logits.data() + p * A;
+                    }
+                    if (net.pointer())
+                        net.legal_logits(in, legal, n_legal, out, scratch);
+                    else
+                        net.logits(in, out, scratch);
+                    for (int p = 0; p < in.count; ++p) {
+                        const int i = wait[at + p];
+                        Game& g = *games[i];
+                        if (net.pointer())
+                            for (int a : actions[p]) {  // the rows the next position finds zero
+                                card[p * A + a] = 0.0f;
+                                std::fill_n(features.data() + (p * A + a) * F, F, 0.0f);
+                            }
+                        g.step(best(L, g.legal(), out[p]));
+                        ++played[i];
+                        active.push_back(i);
+                    }
+                }
+            }
+        }
+    }
+
+    // The index in the action table of an engine decision; out_of_range outside it.
+    static int index(const Layout& L, const Decision& d) {
+        if (d.kind < 0 || d.kind >= (int)L.action_size.size() || d.arg < 0 || d.arg >= L.action_size[d.kind])
+            throw std::out_of_range("engine decision (" + std::to_string(d.kind) + ", " + std::to_string(d.arg) +
+                                    ") is outside the action table");
+        return L.action_offset[d.kind] + d.arg;
     }
 
     // The legal decision of the highest logit, the lowest action index among equals (as
     // numpy's argmax over the masked table).
     static float value(float logit) { return std::isnan(logit) ? -INFINITY : logit; }
-    static Decision best(const Layout& L, const std::vector<Decision>& legal, const std::vector<float>& logits) {
+    static Decision best(const Layout& L, const std::vector<Decision>& legal, const float* logits) {
         int top = -1;
         Decision choice{};
         for (const Decision& d : legal) {
-            if (d.kind < 0 || d.kind >= (int)L.action_size.size() || d.arg < 0 || d.arg >= L.action_size[d.kind])
-                throw std::out_of_range("engine decision (" + std::to_string(d.kind) + ", " + std::to_string(d.arg) +
-                                        ") is outside the action table");
-            int a = L.action_offset[d.kind] + d.arg;
+            int a = index(L, d);
             // (a NaN logit counts as -inf, as agents/numpy_nets.py masked_choice counts it)
             if (top < 0 || value(logits[a]) > value(logits[top]) ||
                 (value(logits[a]) == value(logits[top]) && a < top)) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Main job: a short run of batched self-play with search in the loop, and an
-# evaluation report.
+# Main job: the first two minutes of the learned:zero recipe (batched self-play from
+# random weights, training/configs/demo.toml), and an evaluation report.
 # Usage: bash scripts/main.sh [OUT_DIR]   (default: runs/demo)
 # Setup runs the first time, and again once pyproject.toml, setup.py, setup.sh or the native
 # sources are newer than its last run (the package is installed editable, so other

@@ -1,4 +1,5 @@
-"""The demo: a short run of batched self-play, then an evaluation report (markdown + PNGs).
+"""The demo: the first minutes of the learned:zero recipe (batched self-play from random
+weights), then an evaluation report (markdown + PNGs).
 
 ``run_demo(out)`` writes into ``out``:
 - ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
@@ -8,7 +9,8 @@
   ``against_the_mirror``: the run's networks and the shipped ``learned:zero``,
   ``learned:pure-policy`` and ``learned:pure`` on each faction against two heuristics,
   next to the mirror on the same seeds (:func:`against_the_mirror`);
-- ``faction_win_rates.png``;
+- ``faction_win_rates.png``; ``curves.png`` — the run's curve beside the shipped
+  ``learned:zero``'s (``agents/policies/zero/progress.csv``);
 - ``report.md`` — the above as a readable page.
 """
 
@@ -20,7 +22,7 @@ from typing import Callable, Sequence
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
-from agents.learned import LearnedAgent
+from agents.learned import POLICY_DIR, LearnedAgent
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent
 from singapore_env.engine.config import RulesConfig
@@ -28,13 +30,13 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 from singapore_env.native import NativeUnavailable, require
 
 from arena.evaluate import MatchupResult, mirror_difference, run_matchup, write_json
-from arena.summary import faction_wins, openskill_ratings, rate
+from arena.summary import faction_wins, openskill_ratings, rate, wilson_interval
 from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
 from training.ppo_trainer import train
 from training.progress import read_progress
 
 from .cli_options import points
-from .plots import plot_faction_win_rates
+from .plots import plot_curves, plot_faction_win_rates
 
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
@@ -42,6 +44,8 @@ MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 #: heuristic next to the run's networks: the one learned from zero, and the student
 #: policy alone and looking ahead.
 SHIPPED_PLAYERS = ("learned:zero", "learned:pure-policy", "learned:pure")
+#: The shipped ``learned:zero``'s own curve (:func:`shipped_curve_section`).
+SHIPPED_ZERO_PROGRESS = POLICY_DIR / "zero" / "progress.csv"
 #: The run's networks' name in the matchups (``learned British``, ``learned Malay``).
 RUN_PLAYER = "learned"
 
@@ -108,12 +112,13 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
         start = f"From {'`' + cfg.init + '`' if cfg.init else 'random weights'}, the"
     rows = read_progress(run / "progress.csv")
     rate = counters["decisions"] / max(counters["wall_s"], 1e-9)
+    games = 2 * cfg.eval_games  # an evaluation's games of a faction against an opponent
     return [
         "## Training", "",
         f"Batched self-play PPO (`training/ppo_trainer.py`, `docs/selfplay.md`) in "
         f"{seconds / 60:.1f} min: one network per faction reads the observation alone "
         f"(no heuristic input). {start} British and the Malay policy learn at once, "
-        f"{_search(cfg)}"
+        f"{_search(cfg, counters['decisions'])}"
         f"against each other and a pool of their past selves, on {cfg.num_games} games "
         f"in lockstep ({cfg.engine} engine, seed {cfg.seed}): "
         f"{counters['decisions']:,} learned decisions in {counters['wall_s']:.0f} s "
@@ -123,20 +128,73 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
         "each learned faction (its most likely legal action) on both its seats against "
         "two random and two heuristic players; the heuristic mirror scores "
         f"{_pct(float(rows[-1]['mirror_british']))} British and "
-        f"{_pct(float(rows[-1]['mirror_malay']))} Malay on the same seeds.", "",
+        f"{_pct(float(rows[-1]['mirror_malay']))} Malay on the same seeds "
+        f"(95% Wilson intervals over the {games} games of each rate).", "",
+        curve_verdict(rows), "",
         "| learned decisions | training s | British vs random | British vs heuristic "
         "| Malay vs random | Malay vs heuristic |", "|---|---|---|---|---|---|",
         *[f"| {int(r['decisions']):,} | {float(r['wall_s']):.0f} | "
-          + " | ".join(_pct(float(r[f"{f}_vs_{o}"])) for f in FACTIONS
+          + " | ".join(_rate_interval(float(r[f"{f}_vs_{o}"]), games) for f in FACTIONS
                        for o in ("random", "heuristic")) + " |" for r in rows], "",
         f"![learning curve]({run.name}/learning_curve.png)", "",
     ]
 
 
-def _search(cfg: TrainConfig) -> str:
-    """The training paragraph's words on the search in the loop (none without it)."""
+def _rate_interval(rate: float, games: int) -> str:
+    """A rate over ``games`` games with its 95 % Wilson interval."""
+    return _interval(rate, *wilson_interval(rate * games, games))
+
+
+def random_mean(row: dict) -> float:
+    """The two factions' mean win rate against random players in a progress row."""
+    return (float(row["british_vs_random"]) + float(row["malay_vs_random"])) / 2
+
+
+def curve_verdict(rows: list[dict]) -> str:
+    """The report's sentence on the run's curve against random players: where it starts
+    and ends (the two factions' mean, and each faction)."""
+    first, last = rows[0], rows[-1]
+    change = random_mean(last) - random_mean(first)
+    word = "rose" if change > 0 else "did not rise"
+    each = ", ".join(f"{f.capitalize()} {_pct(float(first[f'{f}_vs_random']))} → "
+                     f"{_pct(float(last[f'{f}_vs_random']))}" for f in FACTIONS)
+    return (f"Against random players the curve {word}: the two factions' mean "
+            f"{_pct(random_mean(first))} at {int(first['decisions']):,} learned decisions, "
+            f"{_pct(random_mean(last))} at {int(last['decisions']):,} ({each}).")
+
+
+def shipped_curve_section(path: Path = SHIPPED_ZERO_PROGRESS) -> list[str]:
+    """The report's table of the shipped ``learned:zero``'s own curve over its hours
+    (``agents/policies/zero/progress.csv``, reconstructed from docs/training.md's
+    table), beside which the run's first minutes stand."""
+    rows = read_progress(path)
+    if not rows:
+        return []
+    return [
+        "## The shipped `learned:zero`'s curve over its hours", "",
+        "The same recipe (`training/configs/zero.toml`) run for 2.9 hours made the shipped "
+        "`learned:zero`; its evaluations on the trainer's 10 seeds, seat-swapped (mirror "
+        "30 % British / 70 % Malay on them), from `agents/policies/zero/progress.csv` "
+        "(reconstructed from the table in `docs/training.md`: the run's own file was not "
+        "kept). This run's minutes lie between its first two rows; the search in the loop "
+        "starts at 9.45M decisions.", "",
+        "| learned decisions | hours | British vs random | British vs heuristic "
+        "| Malay vs random | Malay vs heuristic |", "|---|---|---|---|---|---|",
+        *[f"| {int(r['decisions']):,} | {float(r['wall_s']) / 3600:.2f} | "
+          + " | ".join(_pct(float(r[f"{f}_vs_{o}"])) for f in FACTIONS
+                       for o in ("random", "heuristic")) + " |" for r in rows], "",
+        "![this run's curve beside the shipped learned:zero's](curves.png)", "",
+    ]
+
+
+def _search(cfg: TrainConfig, decisions: int) -> str:
+    """The training paragraph's words on the search in the loop (none without it; where
+    it starts past the run's ``decisions``, when it would)."""
     if not cfg.search_worlds:
         return ""
+    if cfg.search_after > decisions:
+        return (f"by PPO alone (the search in the loop starts at {cfg.search_after:,} "
+                f"learned decisions, `search_after`, past this run's end), ")
     return (f"the main Action question's moves chosen by the lookahead over their own "
             f"networks ({cfg.search_worlds} sampled world{'s' * (cfg.search_worlds > 1)} "
             f"an answer, `training/ppo_search.py`) and learned as its improved policy, ")
@@ -186,7 +244,7 @@ def demo_config(path: str | Path | None = None, ruleset: str | None = None,
             log(f"{exc}. The demo trains on the Python engine instead (the same games, "
                 f"slower).")
             return _selfplay_config(path, ruleset=ruleset, engine="python",
-                                    search_worlds=0, target_temperature=0.0)
+                                    search_worlds=0, target_temperature=0.0, search_after=0)
     return _selfplay_config(path, ruleset=ruleset)
 
 
@@ -286,6 +344,10 @@ def run_demo(out: str | Path, config_path: str | Path | None = None, games: int 
     counters = train(cfg, out / "train", seconds=seconds, progress=progress, log=log)
     training_seconds = time.time() - t0
     training = training_section(out / "train", cfg, counters, training_seconds)
+    if read_progress(SHIPPED_ZERO_PROGRESS):
+        plot_curves(read_progress(out / "train" / "progress.csv"),
+                    read_progress(SHIPPED_ZERO_PROGRESS), out / "curves.png")
+        training += shipped_curve_section()
 
     log("evaluating...")
     t1 = time.time()

@@ -1,5 +1,5 @@
-"""The applications' figures: faction win rates of matchups, the ladder (matplotlib,
-drawn to PNG files)."""
+"""The applications' figures: faction win rates of matchups, learning curves, the
+ladder (matplotlib, drawn to PNG files)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,33 @@ def plot_faction_win_rates(summaries: dict, out_png: str | Path) -> Path:
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games won by the faction")
     ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+    return Path(out_png)
+
+
+def plot_curves(run: list[dict], shipped: list[dict], out_png: str | Path) -> Path:
+    """Each faction's win rates against random and heuristic players over learned
+    decisions (progress.csv rows): the run's (solid) beside the shipped ``learned:zero``'s
+    (dashed), decisions on a log scale (the first evaluation, at 0, drawn at 1,000)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, faction in zip(axes, FACTIONS):
+        for rows, style, who in ((run, "-", "this run"), (shipped, "--", "learned:zero")):
+            x = [max(int(r["decisions"]), 1000) for r in rows]
+            for opponent, colour in (("random", "tab:green"), ("heuristic", "tab:red")):
+                ax.plot(x, [float(r[f"{faction}_vs_{opponent}"]) for r in rows], style,
+                        marker="o", ms=3, color=colour, label=f"{who} vs {opponent}")
+        ax.set_xscale("log")
+        ax.set_title(f"learned {faction}")
+        ax.set_xlabel("learned decisions (both factions)")
+        ax.set_ylim(0, 1)
+        ax.legend(loc="lower right", fontsize=7)
+    axes[0].set_ylabel("faction win rate")
     fig.tight_layout()
     fig.savefig(out_png, dpi=110)
     plt.close(fig)

@@ -10,7 +10,7 @@ from singapore_app import demo
 from singapore_app.cli import main
 from singapore_env import native
 from singapore_env.native import NativeUnavailable
-from training.config import CONFIG_DIR
+from training.config import CONFIG_DIR, load_config
 from training.progress import read_progress
 
 TINY = """algorithm = "selfplay"
@@ -58,10 +58,15 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     learned = int(rows[-1]["decisions"])
     assert f"{learned:,} learned decisions" in report
     assert "imitates 1 games of `heuristic`" in report
-    for row in rows:  # one line per evaluation of the run
-        rate = f"{100 * float(row['malay_vs_heuristic']):.1f}% |"
+    for row in rows:  # one line per evaluation of the run, each rate with its interval
+        rate = f"| {100 * float(row['malay_vs_heuristic']):.1f}% ["
         line = f"| {int(row['decisions']):,} | {float(row['wall_s']):.0f} | "
-        assert any(x.startswith(line) and x.endswith(rate) for x in report.splitlines())
+        assert any(x.startswith(line) and rate in x and x.endswith("%] |")
+                   for x in report.splitlines())
+    assert "Against random players the curve " in report
+    assert "## The shipped `learned:zero`'s curve over its hours" in report
+    assert "| 10,405,272 | 2.56 | 100.0% | 90.0% | 100.0% | 55.0% |" in report
+    assert "(curves.png)" in report and (out / "curves.png").exists()
     assert "(train/learning_curve.png)" in report and (out / "train/learning_curve.png").exists()
     assert "learned:train/british.npz" in report and (out / "faction_win_rates.png").exists()
     evaluation = json.loads((out / "evaluation.json").read_text())
@@ -110,11 +115,18 @@ def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict)
                                  f"{100 * paired['ci95'][1]:+.1f}] |")
 
 
-def test_the_demo_config_is_a_self_play_run_on_the_native_engine_or_says_why_not(monkeypatch):
+def test_the_demo_config_is_the_zero_recipe_on_the_native_engine_or_says_why_not(monkeypatch):
+    """The demo trains learned:zero's recipe itself (zero.toml, which demo.toml extends):
+    from random weights, only the evaluation cadence and the checkpoints differing."""
     said = []
     cfg = demo.demo_config(log=said.append)
-    assert cfg.init and cfg.network == "pointer" and cfg.eval_every < 100_000
-    assert (cfg.engine == "native" and cfg.search_worlds > 0) or "Python engine instead" in said[0]
+    zero = load_config(CONFIG_DIR / "zero.toml").to_dict()
+    changed = {k for k, v in cfg.to_dict().items() if zero[k] != v}
+    assert changed <= {"eval_every", "checkpoint_every_s", "engine", "search_worlds",
+                       "target_temperature", "search_after"}
+    assert not cfg.init and cfg.network == "pointer" and cfg.eval_every < 100_000
+    assert (cfg.engine == "native" and not changed - {"eval_every", "checkpoint_every_s"}) \
+        or "Python engine instead" in said[0]
 
     def missing():
         raise NativeUnavailable("the native engine is not built here")
@@ -123,6 +135,7 @@ def test_the_demo_config_is_a_self_play_run_on_the_native_engine_or_says_why_not
     said.clear()
     fallback = demo.demo_config(log=said.append)
     assert fallback.engine == "python" and fallback.search_worlds == 0  # (rollouts in C++)
+    assert fallback.search_after == 0 and fallback.target_temperature == 0
     assert said == ["the native engine is not built here. The demo trains on the Python "
                     "engine instead (the same games, slower)."]
 
@@ -143,3 +156,22 @@ def test_the_demo_refuses_a_config_of_another_trainer_before_training(tmp_path):
                                        "--out", str(tmp_path / "demo"), "--games", "1"])
     assert result.exit_code == 2 and "not a self-play config" in result.output
     assert not (tmp_path / "demo").exists()
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built here")
+def test_a_short_seeded_run_of_the_demo_recipe_ends_above_its_start(tmp_path):
+    """The main job's curve rises: the demo's recipe (zero.toml's) from random weights,
+    a short seeded run (8 games, 4,000 learned decisions, evaluated at its start and its
+    end on 8 seeds, seat-swapped) ends above its start against random players, the two
+    factions' mean, and neither faction ends below its start."""
+    from training.ppo_trainer import train
+
+    cfg = load_config(demo.DEMO_CONFIG, num_games=8, rollout_steps=32, total_decisions=4000,
+                      eval_games=8, eval_every=10**9, seed=1)
+    train(cfg, tmp_path, progress=False, log=lambda line: None)
+    rows = read_progress(tmp_path / "progress.csv")
+    first, last = rows[0], rows[-1]
+    assert int(first["decisions"]) == 0 and int(last["decisions"]) >= 4000
+    assert demo.random_mean(last) > demo.random_mean(first)
+    for faction in ("british", "malay"):
+        assert float(last[f"{faction}_vs_random"]) >= float(first[f"{faction}_vs_random"])

@@ -1,6 +1,7 @@
 """learned:pure's lookahead: the student's proposals, scored by the value network on a
 world sampled from the seat's view; the student alone everywhere else."""
 
+import numpy as np
 import pytest
 
 from agents import make_agent
@@ -157,25 +158,42 @@ def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
 
 @pytest.mark.skipif(not native.available(), reason="the native engine is not built here")
 def test_the_native_rollout_plays_the_python_loops_decisions():
-    """On a native world the rollout runs in C++ (native/rollout.hpp): the same
-    decisions as the Python loop over the same world."""
+    """On native worlds the rollouts run in C++, all of them in lockstep
+    (native/rollout.hpp, agents.native_nets.roll_out): from each (world, answer) the same
+    decisions as the Python loop over the same world, and the position reached is the
+    seat's observation and projected VP of the loop's."""
+    from agents.lookahead import ROLLOUT_LIMIT
+    from agents.native_nets import roll_out
+    from singapore_env.candidates import projected_vp
+    from singapore_env.native.encoding import native_encoder_for
+
     agent = make_agent("learned:pure")
-    played = 0
+    worlds, seats, starts, expected = [], [], [], []
     for seed in (2, 5, 6):
         g = _looked_ahead_position(agent, seed=seed)
         seat = g.acting_seat
-        worlds = []
-        for in_cpp in (True, False):
-            world = native.NativeGame.from_json(g.to_json())
-            world.step(world.legal_decisions()[agent.candidates(g, seat, g.legal_decisions())[0]])
-            if not in_cpp:
-                agent._native_students = lambda world: None  # the Python loop
-            agent.roll_out(world, seat)
-            vars(agent).pop("_native_students", None)
-            worlds.append(world)
-        assert worlds[0].to_json() == worlds[1].to_json()  # the save holds the decision log
-        played += worlds[0].decisions - g.s.decisions
-    assert played > 20
+        world = native.NativeGame.from_json(g.to_json())
+        worlds.append(world)
+        seats.append(seat)
+        for i in agent.candidates(g, seat, g.legal_decisions())[:2]:
+            decision = world.legal_decisions()[i]
+            starts.append((len(worlds) - 1, decision))
+            after = world.clone()
+            after.step(decision)
+            agent.roll_out(after, seat)  # the Python loop
+            expected.append((after, seat, after.decisions - world.decisions - 1))
+    students = agent._native_students(worlds[0])
+    leaves = roll_out(worlds, seats, starts, students, LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS,
+                      ROLLOUT_LIMIT)
+    for k, (after, seat, played) in enumerate(expected):
+        assert leaves.played[k] == played and leaves.over[k] == after.is_over
+        if after.is_over:
+            assert leaves.final_vp[k].tolist() == list(after.final_scores)
+        else:
+            encoder = native_encoder_for(after.c, after.cfg)
+            assert np.array_equal(leaves.obs[k], encoder.encode(after, seat))
+            assert np.array_equal(leaves.projected[k], projected_vp(after, seat))
+    assert sum(p for *_, p in expected) > 20
 
 
 def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worlds():

@@ -74,6 +74,32 @@ def test_the_same_seed_gives_the_same_searched_games():
         assert np.array_equal(choice_a, choice_b) and np.array_equal(target_a, target_b)
 
 
+def test_the_batched_rollouts_choose_and_label_as_one_rollout_at_a_time(monkeypatch):
+    """The step's rollouts run together in one lockstep C++ call, each layer over the
+    batch; the same seed gives the same choices and targets as the one-at-a-time path
+    (each (world, proposal) cloned, stepped and rolled out alone): a position's forward
+    pass does not depend on its batch."""
+    import training.ppo_search as ppo_search
+    from agents.native_nets import Leaves, roll_out
+
+    def one_at_a_time(worlds, seats, starts, *args):
+        alone = [roll_out([worlds[w]], [seats[w]], [(0, d)], *args) for w, d in starts]
+        return Leaves(*(np.concatenate(parts) for parts in zip(*alone)))
+
+    runs, calls = [], []
+    for path in (None, one_at_a_time):
+        if path is not None:
+            monkeypatch.setattr(ppo_search, "roll_out", path)
+        c = collector(seed=9)
+        c.collect(12)
+        runs.append([(r.choice[:r.n].copy(), r.target[:r.n].copy()) for r in c.rollouts])
+        calls.append(c.search.searched)
+        c.close()
+    assert calls[0] == calls[1] > 0
+    for (choice_a, target_a), (choice_b, target_b) in zip(*runs):
+        assert np.array_equal(choice_a, choice_b) and np.array_equal(target_a, target_b)
+
+
 def test_the_update_fits_the_search_target():
     c = collector(seed=6)
     c.collect(12)

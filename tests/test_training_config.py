@@ -104,3 +104,21 @@ def test_train_backend_sb3_trains_briefly_and_its_policies_play_as_learned(tmp_p
         f"learned:{out / 'malay.npz'},random", "--games", "1", "--no-progress"])
     assert played.exit_code == 0, played.output
     assert "games per second" in played.output
+
+
+def test_a_config_extends_another_and_replaces_only_its_own_keys(tmp_path):
+    """``extends = "OTHER.toml"`` (relative to the file): the other file's keys, this
+    file's replacing them; a circle of extends is an error, not a hang."""
+    from training.config import load_config
+
+    (tmp_path / "base.toml").write_text('algorithm = "selfplay"\nnum_games = 16\nseed = 3\n')
+    (tmp_path / "child.toml").write_text('extends = "base.toml"\nseed = 4\n')
+    cfg = load_config(tmp_path / "child.toml")
+    assert (cfg.num_games, cfg.seed) == (16, 4)
+    (tmp_path / "a.toml").write_text('extends = "b.toml"\n')
+    (tmp_path / "b.toml").write_text('extends = "a.toml"\n')
+    with pytest.raises(TrainConfigError, match="goes round in a circle"):
+        load_config(tmp_path / "a.toml")
+    (tmp_path / "lost.toml").write_text('extends = "nowhere.toml"\n')
+    with pytest.raises(TrainConfigError, match="no such config file"):
+        load_config(tmp_path / "lost.toml")

@@ -12,7 +12,10 @@ a policy with few simulations:
    in which everything the seat cannot see is resampled (:func:`~agents.determinize.
    determinize`), and both learners play on, their most likely answers, in C++
    (:func:`agents.native_nets.roll_out`), until the seat faces the main Action question
-   for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends.
+   for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends:
+   every rollout of the step's searching games of the faction in **one call**, in
+   lockstep, each layer of a learner's network run once for all the rollouts waiting
+   on it (a batch of positions, each weight block read once a batch).
 3. **Values**: every position reached, in every game of the step where the faction's
    learner searches, is scored by that learner's own value head in **one batched
    forward pass** (a finished game by its
@@ -32,13 +35,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.base import _encoder_for
 from agents.determinize import determinize
 from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
                               TOP_K, improved_policy)
 from agents.native_nets import roll_out
 from agents.outcome import outcome
-from singapore_env.candidates import projected_vp
 
 from .ppo_network import ActorCritic, sparse_rows, to_csr
 from .ppo_rollout import NONZERO_WIDTH
@@ -88,33 +89,33 @@ class SelfPlaySearch:
         valid = legal[:, :width] != len(self.decisions)
         order = np.argsort(-np.where(valid, logits + gumbel, -np.inf), axis=1, kind="stable")
         proposals = [order[i, :min(TOP_K, int(valid[i].sum()))] for i in range(n)]
-        values = [np.zeros(len(p)) for p in proposals]
-        pending = []                            # (row, proposal, obs) of unfinished games
+        worlds, seats, starts = [], [], []     # the sampled worlds; (world, proposal)
         for i, slot in enumerate(slots):
             game = self.venv.game(int(slot))
-            seat = game.acting_seat
             for _ in range(self.worlds):
-                world = determinize(game, seat, self.rng)
-                for j, pos in enumerate(proposals[i]):
-                    after = world.clone()
-                    after.step(self.decisions[legal[i, pos]])
-                    roll_out(after, seat, self.students, LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS,
-                             ROLLOUT_LIMIT)
-                    if after.is_over:
-                        win, margin = outcome(after.final_scores, seat)
-                        values[i][j] += win + self.vp_weight * margin
-                    else:
-                        obs = _encoder_for(after).encode(after, seat)
-                        if net.reads_candidates:  # its trunk reads the projected VP too
-                            obs = np.concatenate([obs, projected_vp(after, seat)])
-                        pending.append((i, j, obs))
-        if pending:
-            index, value_in = sparse_rows(np.stack([obs for _, _, obs in pending]),
-                                          NONZERO_WIDTH)
+                seats.append(game.acting_seat)
+                worlds.append(determinize(game, game.acting_seat, self.rng))
+                starts += [(len(worlds) - 1, self.decisions[legal[i, pos]]) for pos in proposals[i]]
+        leaves = roll_out(worlds, seats, starts, self.students, LOOKAHEAD_KINDS,
+                          ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
+        value = np.zeros(len(starts))
+        for k in np.flatnonzero(leaves.over):
+            win, margin = outcome(leaves.final_vp[k].tolist(), seats[starts[k][0]])
+            value[k] = win + self.vp_weight * margin
+        going = np.flatnonzero(~leaves.over)
+        if len(going):
+            obs = leaves.obs[going]
+            if net.reads_candidates:  # its trunk reads the projected VP too
+                obs = np.concatenate([obs, leaves.projected[going]], axis=1)
+            index, value_in = sparse_rows(obs, NONZERO_WIDTH)
             with torch.no_grad():
-                leaf = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
-            for (i, j, _), v in zip(pending, leaf):
-                values[i][j] += float(v)
+                value[going] = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
+        # start k's proposal and world: proposal-major within a game, world-major without
+        values, k = [], 0
+        for p in proposals:
+            per_world = value[k:k + self.worlds * len(p)].reshape(self.worlds, len(p))
+            values.append(per_world.sum(axis=0))
+            k += self.worlds * len(p)
         choice = np.zeros(n, np.int64)
         target = np.zeros((n, width), np.float32)
         for i, p in enumerate(proposals):
