@@ -67,9 +67,6 @@ typedef float Floats8u __attribute__((vector_size(32), aligned(4)));
 
 #endif
 
-// How many rows ahead sum_rows_block asks for a row's weights.
-constexpr int PREFETCH = 8;
-
 template <int B>
 SG_KERNEL void sum_rows_block(const int32_t* row, const float* x, int count, const float* w, int n, int j0,
                               float* y) {
@@ -78,10 +75,6 @@ SG_KERNEL void sum_rows_block(const int32_t* row, const float* x, int count, con
         // the B sums in registers, 8 at a time (the same sums as the scalar code's)
         Floats8 acc[B / 8] = {};
         for (int t = 0; t < count; ++t) {
-            if (t + PREFETCH < count) {  // a sparse input's rows lie far apart: ask for them early
-                const float* ahead = w + (size_t)row[t + PREFETCH] * n + j0;
-                for (int v = 0; v < B; v += 16) __builtin_prefetch(ahead + v);
-            }
             const Floats8u* r = (const Floats8u*)(w + (size_t)row[t] * n + j0);
             const float a = x[t];  // (in every lane)
 #pragma GCC unroll 8
