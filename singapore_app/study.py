@@ -51,6 +51,18 @@ class StudyError(ValueError):
     """A study that cannot run: bad TOML, unknown key, setting, agent or data folder."""
 
 
+def read_toml(path: Path) -> dict:
+    """The table of a study file (a balance study's or a tuner's); StudyError if it
+    cannot be read or is not TOML."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise StudyError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{path}: not valid TOML: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Variant:
     """A rules and cards variant: a ruleset, changed settings, an edited data folder."""
@@ -127,14 +139,7 @@ class Study:
     def from_toml(cls, path: str | Path) -> "Study":
         """Read a study file (format in the module docstring); StudyError if it is bad."""
         path = Path(path)
-        try:
-            with open(path, "rb") as fh:
-                raw = tomllib.load(fh)
-        except OSError as exc:
-            raise StudyError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise StudyError(f"{path}: not valid TOML: {exc}") from None
-        return cls.from_dict(raw, base=path.parent, where=str(path))
+        return cls.from_dict(read_toml(path), base=path.parent, where=str(path))
 
     @classmethod
     def from_dict(cls, raw: dict, base: Path = Path("."), where: str = "study") -> "Study":

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +45,7 @@ from singapore_env.engine.config import ConfigError, RulesConfig, check_keys, pa
 from singapore_env.engine.content import ContentError, resolve_content
 from singapore_env.engine.state import VP_SOURCES
 
-from .study import StudyError
+from .study import StudyError, read_toml
 from .tune_data import is_data_knob, standard_value, variant_folder
 
 #: The objectives: the British share of wins (a fraction) or the VP margin, British
@@ -354,14 +353,7 @@ class TuneSpec:
     def from_toml(cls, path: str | Path) -> "TuneSpec":
         """Read a study file (format in the module docstring); StudyError if it is bad."""
         path = Path(path)
-        try:
-            with open(path, "rb") as fh:
-                raw = tomllib.load(fh)
-        except OSError as exc:
-            raise StudyError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise StudyError(f"{path}: not valid TOML: {exc}") from None
-        return cls.from_dict(raw, base=path.parent, where=str(path))
+        return cls.from_dict(read_toml(path), base=path.parent, where=str(path))
 
     @classmethod
     def from_dict(cls, raw: dict, base: Path = Path("."), where: str = "study") -> "TuneSpec":

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from browser_support import browser as _browser
+from browser_support import until
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 
@@ -39,18 +40,6 @@ def shots(tmp_path_factory):
     print(f"\nscreenshots in {folder}")
     return folder
 
-
-def _until(driver, test, timeout: float = 60.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = test(driver)
-        except Exception:  # (an element replaced while read)
-            value = None
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out: {what}"
-        time.sleep(0.05)
 
 
 def _taken(button) -> bool:
@@ -86,12 +75,12 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
     from selenium.common.exceptions import StaleElementReferenceException
 
     _new_game(driver, url, ["random", "person", "random", "heuristic"], 5, SHORT)
-    link = _until(driver, lambda d: _by(d, "a.seat-link"), what="the seat link")[0]
+    link = until(driver, lambda d: _by(d, "a.seat-link"), what="the seat link")[0]
     assert link.get_attribute("data-seat") == "resident"
     link.click()
     rng, clicks = random.Random(1), 0
     while True:
-        state = _until(driver, lambda d: "over" if _by(d, "#status[data-over=true]") else
+        state = until(driver, lambda d: "over" if _by(d, "#status[data-over=true]") else
                        [b for b in _by(d, "button.answer") if b.is_enabled()], what="a question")
         if state == "over":
             break
@@ -103,7 +92,7 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
         except StaleElementReferenceException:
             continue   # the question was drawn again between reading and clicking
         clicks += 1
-        _until(driver, lambda d, button=button: _taken(button), what="the answer taken")
+        until(driver, lambda d, button=button: _taken(button), what="the answer taken")
         error = _by(driver, "#error")[0].text
         # a click on a view that an agent's move made stale is refused (409) and the
         # page draws the new question: the one answer a busy machine may see
@@ -117,8 +106,8 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, url, shots):
 
 def test_four_agents_are_watched_to_the_end(driver, url, shots):
     _new_game(driver, url, ["random", "heuristic", "random", "random"], 8, watch=True)
-    _until(driver, lambda d: "/play/" in d.current_url, what="the table page")
-    _until(driver, lambda d: _by(d, "#status[data-over=true]"), timeout=120,
+    until(driver, lambda d: "/play/" in d.current_url, what="the table page")
+    until(driver, lambda d: _by(d, "#status[data-over=true]"), timeout=120,
            what="the end of the agents' game")
     driver.save_screenshot(str(shots / "watch.png"))
     assert "watching" in _by(driver, "#who")[0].text
@@ -134,7 +123,7 @@ def _assert_words(driver) -> None:
         return " ".join(_by(d, css)[0].text for css in ("#board-svg", "#players", "#status")) \
             + " ".join(t.get_attribute("textContent") for t in _by(d, "#board-svg text"))
 
-    text = _until(driver, read, what="the board's text")
+    text = until(driver, read, what="the board's text")
     for notation in (r"_", r"\b[BM] \$?\d", r"\b1 (tokens|cards|ships)\b", r"\bTax \d+/",
                      r"\b(LG|Res|Tem|Sul)\b", r"\b(resident|sultan|temenggong)\b"):
         assert not re.search(notation, text), (notation, re.search(notation, text))
@@ -144,7 +133,7 @@ def _assert_words(driver) -> None:
 def test_an_empty_hand_says_so(driver, url):
     game = _post(url + "/api/games", {"seats": ["person", "random", "random", "random"]})
     driver.get(url + game["seats"][0]["url"])
-    _until(driver, lambda d: _by(d, "#board-svg"), what="the board")
+    until(driver, lambda d: _by(d, "#board-svg"), what="the board")
     _assert_words(driver)
     shown = driver.execute_script(
         "const box = document.createElement('div');"
@@ -166,21 +155,21 @@ def test_a_saved_game_is_replayed_step_by_step(driver, url, shots, tmp_path):
     _by(driver, "#save-file")[0].send_keys(str(save))
     _by(driver, "#open-replay")[0].click()
     step = lambda d: int((_by(d, "#where")[0].get_attribute("data-step")) or -1)  # noqa: E731
-    _until(driver, lambda d: step(d) == 0, what="the replay at step 0")
+    until(driver, lambda d: step(d) == 0, what="the replay at step 0")
     for _ in range(3):
         _by(driver, "#forward")[0].click()
-    _until(driver, lambda d: step(d) == 3, what="three steps forward")
+    until(driver, lambda d: step(d) == 3, what="three steps forward")
     _by(driver, "#back")[0].click()
-    _until(driver, lambda d: step(d) == 2, what="one step back")
+    until(driver, lambda d: step(d) == 2, what="one step back")
     from selenium.webdriver.support.ui import Select
     jump = Select(_by(driver, "#jump")[0])
     option = next(o for o in jump.options if o.text.startswith("round 4:"))
     jump.select_by_visible_text(option.text)
-    _until(driver, lambda d: "round 4" in _by(d, "#where")[0].text, what="the jump to round 4")
+    until(driver, lambda d: "round 4" in _by(d, "#where")[0].text, what="the jump to round 4")
     assert len(_by(driver, "#vp-svg polyline")) == 4
     driver.save_screenshot(str(shots / "replay.png"))
     _by(driver, "#last")[0].click()
-    _until(driver, lambda d: step(d) == len(g.history), what="the last step")
+    until(driver, lambda d: step(d) == len(g.history), what="the last step")
     assert "end of the game" in _by(driver, "#decision")[0].text
     final = json.loads(g.to_json())["state"]["final_vp"]
     assert all(f"{vp}" in _by(driver, "#sources-svg")[0].text for vp in final)
@@ -194,9 +183,9 @@ def test_a_wrong_secret_sees_the_table_as_a_spectator(driver, url):
                                      {"content-type": "application/json"})
     game = json.load(urllib.request.urlopen(request))
     driver.get(f"{url}/play/{game['id']}?seat=1#key=guess")
-    _until(driver, lambda d: "wrong or missing secret" in _by(d, "#error")[0].text,
+    until(driver, lambda d: "wrong or missing secret" in _by(d, "#error")[0].text,
            what="the refusal")
-    _until(driver, lambda d: _by(d, "#board-svg"), what="the spectator's board")
+    until(driver, lambda d: _by(d, "#board-svg"), what="the spectator's board")
     assert "watching" in _by(driver, "#who")[0].text
     assert not _by(driver, "button.answer") and not _by(driver, ".hand")
     count = "return performance.getEntriesByType('resource').filter(" \
@@ -226,7 +215,7 @@ def test_a_phone_400_px_wide_plays_a_seat(driver, url, shots):
             "return document.querySelector('meta[name=viewport]').content").startswith(
             "width=device-width")
         for _ in range(3):
-            buttons = _until(driver, lambda d: [b for b in _by(d, "button.answer")
+            buttons = until(driver, lambda d: [b for b in _by(d, "button.answer")
                                                 if b.is_enabled()], what="a question")
             assert "Your turn" in driver.title and _by(driver, "#turn-mark")[0].is_displayed()
             width = driver.execute_script("return window.innerWidth")
@@ -237,7 +226,7 @@ def test_a_phone_400_px_wide_plays_a_seat(driver, url, shots):
             assert 0 <= rect["left"] and rect["right"] <= width and rect["top"] < 900
             driver.save_screenshot(str(shots / "play-400.png"))
             buttons[0].click()
-            _until(driver, lambda d, buttons=buttons: _taken(buttons[0]), what="the answer taken")
+            until(driver, lambda d, buttons=buttons: _taken(buttons[0]), what="the answer taken")
         assert _by(driver, "#board-svg .leader-space") and _by(driver, ".market-card")
         assert "played by heuristic" in _by(driver, "#players")[0].text
     finally:
@@ -246,7 +235,7 @@ def test_a_phone_400_px_wide_plays_a_seat(driver, url, shots):
 
 def test_a_page_stops_polling_a_game_that_is_not_there(driver, url):
     driver.get(url + "/play/0123456789ab")
-    _until(driver, lambda d: "no game" in _by(d, "#error")[0].text, what="the refusal")
+    until(driver, lambda d: "no game" in _by(d, "#error")[0].text, what="the refusal")
     count = "return performance.getEntriesByType('resource').filter(" \
             "e => e.name.includes('/api/')).length"
     before = driver.execute_script(count)
@@ -257,13 +246,13 @@ def test_a_page_stops_polling_a_game_that_is_not_there(driver, url):
 def test_the_creator_changes_the_pace_while_watching(driver, url):
     game = _post(url + "/api/games", {"seats": ["random"] * 4, "delay": 5})
     driver.get(url + game["manage"])
-    box = _until(driver, lambda d: [b for b in _by(d, "#pace") if b.is_displayed()],
+    box = until(driver, lambda d: [b for b in _by(d, "#pace") if b.is_displayed()],
                  what="the pace control")[0]
     box.clear()
     box.send_keys("0")
     _by(driver, "#set-pace")[0].click()
-    _until(driver, lambda d: d.execute_script(
+    until(driver, lambda d: d.execute_script(
         "return fetch('/api/games/%s').then(r => r.json()).then(v => v.delay)" % game["id"])
         == 0, what="the pace set")
     _by(driver, "#stop")[0].click()
-    _until(driver, lambda d: "stopped" in _by(d, "#question")[0].text, what="the stop")
+    until(driver, lambda d: "stopped" in _by(d, "#question")[0].text, what="the stop")

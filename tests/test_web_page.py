@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import browser as _browser
+from browser_support import until
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 
@@ -66,18 +67,6 @@ def _call(url: str, body=None, method: str | None = None, headers=None) -> dict:
         return json.load(r)
 
 
-def _until(driver, test, timeout: float = 30.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = test(driver)
-        except Exception:  # (an element replaced while read)
-            value = None
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out: {what}"
-        time.sleep(0.05)
-
 
 def _by(driver, css: str):
     from selenium.webdriver.common.by import By
@@ -101,10 +90,10 @@ def test_a_failed_agent_shows_on_the_page_and_stays(driver, url, shots):
     spec = f"{folder / 'failing.py'}:Failing"
     game = _call(base + "/api/games", {"seats": ["person", spec, spec, spec], "seed": 4})
     driver.get(base + game["seats"][0]["url"])
-    _until(driver, lambda d: _by(d, "#question[data-state]"), what="the page")
+    until(driver, lambda d: _by(d, "#question[data-state]"), what="the page")
     # play the person's seat until an agent is to move (and fails)
     for _ in range(20):
-        state = _until(driver, lambda d: _by(d, "#question[data-state]")[0].get_attribute(
+        state = until(driver, lambda d: _by(d, "#question[data-state]")[0].get_attribute(
             "data-state") in ("asked", "failed") and _by(d, "#question")[0], what="a state")
         if state.get_attribute("data-state") == "failed":
             break
@@ -129,9 +118,9 @@ def test_a_stopped_game_hides_its_question_and_buttons(driver, url, shots):
     first = _call(base + f"/api/games/{game['id']}")["acting"]
     seat = ["lieutenant_governor", "resident", "temenggong", "sultan"].index(first)
     driver.get(base + game["seats"][seat]["url"])
-    _until(driver, lambda d: _by(d, "button.answer"), what="the question")
+    until(driver, lambda d: _by(d, "button.answer"), what="the question")
     _call(base + f"/api/games/{game['id']}/stop", {}, headers={"x-owner-key": game["owner_key"]})
-    _until(driver, lambda d: _by(d, "#question")[0].get_attribute("data-state") == "stopped",
+    until(driver, lambda d: _by(d, "#question")[0].get_attribute("data-state") == "stopped",
            what="the stop shown")
     _stays(driver, lambda: not _by(driver, "button.answer")
            and not _by(driver, "#turn-mark")[0].is_displayed())
@@ -145,15 +134,15 @@ def test_a_refused_answer_stays_until_the_player_acts(driver, url, shots):
     first = _call(base + f"/api/games/{game['id']}")["acting"]
     seat = ["lieutenant_governor", "resident", "temenggong", "sultan"].index(first)
     driver.get(base + game["seats"][seat]["url"])
-    _until(driver, lambda d: _by(d, "button.answer"), what="the question")
+    until(driver, lambda d: _by(d, "button.answer"), what="the question")
     # the page's own answer, chosen at a count of decisions the game is not at
     driver.execute_script("answer(0, 99)")
-    _until(driver, lambda d: "refused" in _text(d, "#error"), what="the refusal")
+    until(driver, lambda d: "refused" in _text(d, "#error"), what="the refusal")
     assert "the game has moved on" in _text(driver, "#error")
     _stays(driver, lambda: "refused" in _text(driver, "#error"), seconds=2.0)
     driver.save_screenshot(str(shots / "refused.png"))
     _by(driver, "button.answer")[0].click()  # the player acts: the refusal goes
-    _until(driver, lambda d: not _text(d, "#error"), what="the refusal cleared")
+    until(driver, lambda d: not _text(d, "#error"), what="the refusal cleared")
 
 
 def test_messages_name_seats_as_players_do(driver, url, shots):
@@ -161,7 +150,7 @@ def test_messages_name_seats_as_players_do(driver, url, shots):
     game = _call(base + "/api/games", {"seats": ["person", "person", "random", "random"],
                                        "seed": 2})
     driver.get(f"{base}/play/{game['id']}?seat=1#key=guess")
-    _until(driver, lambda d: "wrong or missing secret" in _text(d, "#error"), what="refusal")
+    until(driver, lambda d: "wrong or missing secret" in _text(d, "#error"), what="refusal")
     words = _text(driver, "#error")
     assert "the Resident's seat" in words and "resident" not in words, words
     driver.save_screenshot(str(shots / "wrong-secret.png"))
@@ -175,7 +164,7 @@ def test_a_finished_game_says_who_won_in_words(driver, url, shots):
         assert time.monotonic() < deadline
         time.sleep(0.2)
     driver.get(base + game["watch"])
-    _until(driver, lambda d: _by(d, "#question")[0].get_attribute("data-state") == "over",
+    until(driver, lambda d: _by(d, "#question")[0].get_attribute("data-state") == "over",
            what="the end")
     words = _text(driver, "#question")
     assert words.startswith("The game is over: the ") and words.endswith(" won."), words
@@ -188,7 +177,7 @@ def test_a_new_player_finds_legends_units_and_slots_from_one(driver, url, shots)
     game = _call(base + "/api/games", {"seats": ["person", "random", "random", "random"],
                                        "seed": 3})
     driver.get(base + game["seats"][0]["url"])
-    _until(driver, lambda d: _by(d, "#token-legend") and _by(d, ".market-card"),
+    until(driver, lambda d: _by(d, "#token-legend") and _by(d, ".market-card"),
            what="the board")
     legend = _by(driver, "#token-legend")[0].get_attribute("textContent")
     assert all(seat in legend for seat in ("Lieutenant-Governor", "Resident", "Temenggong",
@@ -236,10 +225,10 @@ def test_the_replay_chart_has_no_overlapping_labels(driver, url, shots):
         driver.set_window_size(width, 1000)
         try:
             driver.get(base + game["replay"])
-            _until(driver, lambda d: _by(d, "#vp-legend .key") and _by(d, "#sources-legend"),
+            until(driver, lambda d: _by(d, "#vp-legend .key") and _by(d, "#sources-legend"),
                    what="the charts")
             _by(driver, "#last")[0].click()
-            _until(driver, lambda d: "end of the game" in _text(d, "#decision"), what="the end")
+            until(driver, lambda d: "end of the game" in _text(d, "#decision"), what="the end")
             for css in ("#vp-chart text, #vp-legend .key", "#sources-svg text",
                         "#sources-legend .key"):
                 assert not _overlaps(driver, css), (width, css, _overlaps(driver, css))
