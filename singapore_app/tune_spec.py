@@ -134,18 +134,10 @@ def parse_knob(text: str, value=None) -> Knob:
                              f"(only a boolean setting may be named alone)")
         return Knob(name, choices=(False, True))
     if isinstance(raw, str) and ":" in raw:
-        low, _, high = raw.partition(":")
-        try:
-            low, high = int(low), int(high)
-        except ValueError:
-            raise StudyError(f"knob {name!r}: a range is two integers LOW:HIGH, "
-                             f"got {raw!r}") from None
         if type(standard) is not int:
             raise StudyError(f"knob {name!r}: a range needs an integer setting; {name} is "
                              f"a {type(standard).__name__}: list its values (a,b,c)")
-        if low >= high:
-            raise StudyError(f"knob {name!r}: LOW must be below HIGH, got {raw!r}")
-        knob = Knob(name, low, high)
+        knob = Knob(name, *_int_range(name, raw))
     else:
         items = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else raw
         if not isinstance(items, list) or len(items) < 2:
@@ -166,6 +158,19 @@ def parse_knob(text: str, value=None) -> Knob:
     return knob
 
 
+def _int_range(name: str, raw: str) -> tuple[int, int]:
+    """``LOW:HIGH`` of knob ``name`` as two integers, LOW below HIGH; StudyError if not."""
+    low, _, high = raw.partition(":")
+    try:
+        bounds = int(low), int(high)
+    except ValueError:
+        raise StudyError(f"knob {name!r}: a range is two integers LOW:HIGH, "
+                         f"got {raw!r}") from None
+    if bounds[0] >= bounds[1]:
+        raise StudyError(f"knob {name!r}: LOW must be below HIGH, got {raw!r}")
+    return bounds
+
+
 def _data_knob(name: str, raw) -> Knob:
     """A card-data knob (:mod:`singapore_app.tune_data`): integers only, its name
     checked against the shipped data (the values are checked by
@@ -174,15 +179,7 @@ def _data_knob(name: str, raw) -> Knob:
     if raw is None:
         raise StudyError(f"knob {name!r}: give its values, NAME=LOW:HIGH or NAME=a,b,c")
     if isinstance(raw, str) and ":" in raw:
-        low, _, high = raw.partition(":")
-        try:
-            low, high = int(low), int(high)
-        except ValueError:
-            raise StudyError(f"knob {name!r}: a range is two integers LOW:HIGH, "
-                             f"got {raw!r}") from None
-        if low >= high:
-            raise StudyError(f"knob {name!r}: LOW must be below HIGH, got {raw!r}")
-        return Knob(name, low, high)
+        return Knob(name, *_int_range(name, raw))
     items = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else raw
     if not isinstance(items, list) or len(items) < 2:
         raise StudyError(f"knob {name!r}: a list needs at least two values, got {raw!r}")
