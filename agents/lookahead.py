@@ -171,10 +171,7 @@ class LookaheadPolicies(Agent):
         starts = [(w, d) for w in range(len(worlds)) for d in answers]
         leaves = roll_out(worlds, [seat] * len(worlds), starts, students, LOOKAHEAD_KINDS,
                           ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
-        value = np.zeros(len(starts))
-        for k in np.flatnonzero(leaves.over):
-            win, margin = outcome(leaves.final_vp[k].tolist(), seat)
-            value[k] = win + vp_weight * margin
+        value = leaves.finished_values([seat] * len(starts), vp_weight)
         going = np.flatnonzero(~leaves.over)
         if len(going):
             value[going] = native_twin(value_net).value(

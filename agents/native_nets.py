@@ -30,7 +30,7 @@ from singapore_env.engine.content import default_content
 from singapore_env.engine.game import Game
 
 from .numpy_nets import check_input_size, masked_choice
-from .outcome import MARGIN_SCALE
+from .outcome import MARGIN_SCALE, outcome
 from .pointer_actor import PointerActor
 from .priors import resolve_prior
 
@@ -150,6 +150,16 @@ class Leaves(NamedTuple):
     obs: np.ndarray         # (n, D) float32: the seat's observation where it did not
     projected: np.ndarray   # (n, 4) float32: the seat's projected VP (singapore_env.candidates.projected_vp)
     played: np.ndarray      # (n,) int64: the decisions the students played
+
+    def finished_values(self, seats, vp_weight: float) -> np.ndarray:
+        """Each start's value where its game ended, for its seat ``seats[k]``: the win
+        share plus ``vp_weight`` times the VP margin (:func:`agents.outcome.outcome`);
+        zero where it did not end (the value head's to score)."""
+        value = np.zeros(len(self.over))
+        for k in np.flatnonzero(self.over):
+            win, margin = outcome(self.final_vp[k].tolist(), int(seats[k]))
+            value[k] = win + vp_weight * margin
+        return value
 
 
 def roll_out(worlds: list, seats: list[int], starts: list[tuple[int, object]], students: list,

@@ -39,7 +39,6 @@ from agents.determinize import determinize
 from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
                               TOP_K, improved_policy)
 from agents.native_nets import roll_out
-from agents.outcome import outcome
 
 from .ppo_network import ActorCritic, sparse_rows, to_csr
 from .ppo_rollout import NONZERO_WIDTH
@@ -98,10 +97,7 @@ class SelfPlaySearch:
                 starts += [(len(worlds) - 1, self.decisions[legal[i, pos]]) for pos in proposals[i]]
         leaves = roll_out(worlds, seats, starts, self.students, LOOKAHEAD_KINDS,
                           ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
-        value = np.zeros(len(starts))
-        for k in np.flatnonzero(leaves.over):
-            win, margin = outcome(leaves.final_vp[k].tolist(), seats[starts[k][0]])
-            value[k] = win + self.vp_weight * margin
+        value = leaves.finished_values([seats[w] for w, _ in starts], self.vp_weight)
         going = np.flatnonzero(~leaves.over)
         if len(going):
             obs = leaves.obs[going]
