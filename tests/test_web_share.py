@@ -319,3 +319,12 @@ def test_repeated_loop_complaints_are_logged_once_a_second(caplog):
     logged = [r.getMessage() for r in caplog.records]
     assert len(logged) == 3 and all("Too many open files" in m for m in logged)
     assert "999 more like it" in logged[1] and not any(r.exc_info for r in caplog.records)
+
+
+def test_complaints_naming_connections_are_not_remembered_without_end():
+    now = [0.0]
+    handler = OncePerSecond(clock=lambda: now[0])
+    for i in range(5000):  # a message a connection, as asyncio's callbacks name theirs
+        now[0] = i / 100
+        handler(None, {"message": f"Exception in callback <connection {i}>"})
+    assert len(handler.last) <= OncePerSecond.MOST_KEPT

@@ -158,9 +158,16 @@ class OncePerSecond:
         self.last: dict[str, float] = {}
         self.unlogged: dict[str, int] = {}
 
+    #: Messages remembered at most (a message may name a connection: past this the
+    #: ones quiet for ``every`` seconds are forgotten, so strangers cannot grow it).
+    MOST_KEPT = 256
+
     def __call__(self, loop, context: dict) -> None:
         message = str(context.get("message", "error in the event loop"))
         now = self.clock()
+        if len(self.last) >= self.MOST_KEPT:
+            self.last = {m: t for m, t in self.last.items() if now - t < self.every}
+            self.unlogged = {m: k for m, k in self.unlogged.items() if m in self.last}
         if now - self.last.get(message, -self.every) < self.every:
             self.unlogged[message] = self.unlogged.get(message, 0) + 1
             return
