@@ -77,7 +77,7 @@ GRAPH = {m: imports(m) for m in MODULES}
 
 def test_the_layers_are_known():
     assert {"singapore_env.engine.game", "singapore_env.env", "agents.heuristic",
-            "arena.runner", "training.selfplay", "singapore_app.cli",
+            "arena.runner", "training.bridges.sb3", "singapore_app.cli",
             "singapore_app.web.app", "singapore_app.web.api"} <= set(MODULES)
     assert layer("singapore_env.engine.rules.war") == 0 and layer("singapore_env.env") == 1
     assert layer("singapore_app.web.views") == 5  # the web app is an application

@@ -164,7 +164,7 @@ def test_a_short_seeded_run_of_the_demo_recipe_ends_above_its_start(tmp_path):
     a short seeded run (8 games, 4,000 learned decisions, evaluated at its start and its
     end on 8 seeds, seat-swapped) ends above its start against random players, the two
     factions' mean, and neither faction ends below its start."""
-    from training.ppo_trainer import train
+    from training.loop.trainer import train
 
     cfg = load_config(demo.DEMO_CONFIG, num_games=8, rollout_steps=32, total_decisions=4000,
                       eval_games=8, eval_every=10**9, seed=1)

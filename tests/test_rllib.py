@@ -12,7 +12,7 @@ pytest.importorskip("ray.rllib", reason="the rllib extra is not installed "
 
 from agents.learned import NumpyPolicy  # noqa: E402
 from singapore_app.cli import main  # noqa: E402
-from training.rllib_env import POLICIES, RllibSingaporeEnv, policy_of  # noqa: E402
+from training.bridges.rllib_env import POLICIES, RllibSingaporeEnv, policy_of  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +51,7 @@ def test_the_exported_actor_computes_the_module_logits():
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
         ActionMaskingTorchRLModule)
 
-    from training.rllib_train import actor_of
+    from training.bridges.rllib import actor_of
 
     env = RllibSingaporeEnv()
     space, actions = env.observation_spaces["sultan"], env.action_spaces["sultan"]

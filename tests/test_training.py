@@ -16,7 +16,7 @@ from training.config import TrainConfig, TrainConfigError, load_config
 from arena.evaluate import run_matchup
 from arena.summary import openskill_ratings
 from training.imitation import ImitationSettings, collect, pretrain, split_by_game
-from training.selfplay import PoolAgent, make_env_fn, Pools, opponent_pool, train
+from training.bridges.sb3 import PoolAgent, make_env_fn, Pools, opponent_pool, train
 
 TINY = dict(backend="sb3", phases=2, timesteps_per_phase=512, num_games=2, rollout_steps=256,
             minibatch_size=128, epochs=1, eval_games=2, imitation_games=2, imitation_epochs=1,
@@ -46,7 +46,7 @@ def test_checkpoint_reproduces_the_same_actions(run_dir):
 
     model = MaskablePPO.load(run_dir / "checkpoints" / "british_phase0.zip", device="cpu")
     numpy_agent = LearnedAgent.load(run_dir / "checkpoints" / "british_phase0.npz")
-    from training.export import load_sb3_actor
+    from training.bridges.export import load_sb3_actor
 
     zip_agent = LearnedAgent(load_sb3_actor(run_dir / "checkpoints" / "british_phase0.zip"))
     env = FactionEnv("british", seed=3)

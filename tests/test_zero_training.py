@@ -22,10 +22,11 @@ from singapore_env.candidates import CandidateEncoder, RULES_FEATURES
 from singapore_env.native.encoding import native_encoder_for
 from singapore_env.vector import VectorEnv
 from training.config import load_config
-from training.ppo_league import pfsp_weights
-from training.ppo_network import ActorCritic, to_csr
-from training.ppo_rollout import Collector
-from training.ppo_trainer import load_actor, new_network
+from training.loop.league import pfsp_weights
+from training.network.actor_critic import ActorCritic
+from training.network.rows import to_csr
+from training.loop.rollout import Collector
+from training.loop.trainer import load_actor, new_network
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
@@ -104,7 +105,7 @@ def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
     legal = np.flatnonzero(obs["candidate_features"][:, 0])
     np.testing.assert_allclose(net.to_numpy().logits(obs)[legal], actor.logits(obs)[legal],
                                rtol=1e-5, atol=1e-4)
-    from training.config_base import TrainConfigError
+    from training.config.base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match="shape"):
         load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), pure)
@@ -181,7 +182,7 @@ def test_zero_toml_trains_writes_progress_resumes_and_exports_playable_actors(tm
     ({"imitation_games": 2}, "flat network only"),
 ])
 def test_bad_league_and_network_keys_are_config_errors(overrides, words):
-    from training.config_base import TrainConfigError
+    from training.config.base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match=words):
         load_config(ZERO, **overrides)

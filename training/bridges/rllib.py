@@ -3,9 +3,9 @@
     singapore-1819 train --backend rllib --config training/configs/rllib.toml --out runs/rllib
     singapore-1819 evaluate --british learned:runs/rllib/british.npz --malay random
 
-The env is :class:`training.rllib_env.RllibSingaporeEnv` (the AEC env in RLlib's
+The env is :class:`training.bridges.rllib_env.RllibSingaporeEnv` (the AEC env in RLlib's
 multi-agent API); the four seats map to two policies by faction
-(:func:`training.rllib_env.policy_of`); each policy is RLlib's action-masking PPO
+(:func:`training.bridges.rllib_env.policy_of`); each policy is RLlib's action-masking PPO
 RLModule (``ActionMaskingTorchRLModule``, shipped with RLlib: the mask adds ``log 0``
 to the logits of illegal actions, so they are never sampled and get no gradient).
 Sampling runs on ``num_env_runners`` Ray processes, learning in the driver. After
@@ -28,9 +28,9 @@ from agents.learned import NumpyPolicy
 from agents.threads import limit_threads
 from arena.runner import connect_ray
 
-from .export import mlp_actor_from_torch
-from .config import TrainConfig
-from .rllib_env import POLICIES, RllibSingaporeEnv, policy_of
+from training.bridges.export import mlp_actor_from_torch
+from training.config import TrainConfig
+from training.bridges.rllib_env import POLICIES, RllibSingaporeEnv, policy_of
 
 
 def build_config(cfg: TrainConfig):

@@ -7,7 +7,7 @@ per game); a Ray actor (:class:`BlockCollector`) owns each block: a
 process) and copies of the two learners and of the pool of past selves. For every
 rollout the learner puts the current weights (numpy arrays) once in Ray's object store;
 every actor loads them, plays ``rollout_steps`` steps of its games exactly as the local
-collector does (:class:`training.ppo_rollout.Collector`: one forward pass per faction
+collector does (:class:`training.loop.rollout.Collector`: one forward pass per faction
 and step, the same assignment of past selves, the same advantages) and sends back its
 rows; :class:`RayCollector` joins them into one rollout per faction and the trainer
 makes the same PPO update as without Ray. So ``decisions`` (learned decisions of both
@@ -23,7 +23,7 @@ import copy
 import numpy as np
 import torch
 
-from .ppo_rollout import Collector, Rollout
+from training.loop.rollout import Collector, Rollout
 
 #: The fields of a rollout's rows that a PPO update reads (what an actor sends back).
 ROW_FIELDS = ("index", "value_in", "legal", "choice", "logp", "advantage", "ret", "ready")
@@ -122,7 +122,7 @@ class RayCollector:
     def collect(self, steps: int, search: bool = False) -> int:
         """Every actor plays ``steps`` steps with the learners' current weights; their
         rows joined into ``rollouts``; the learned decisions (``search``: the
-        :class:`~training.ppo_rollout.Collector`'s signature; never true here, as
+        :class:`~training.loop.rollout.Collector`'s signature; never true here, as
         :attr:`search` is None)."""
         import ray
 

@@ -3,9 +3,9 @@
 A small PPO of our own (CleanRL-sized, one torch thread): the British and the Malay
 policy learn at the same time, against each other and a pool of their past selves, on
 a :class:`singapore_env.vector.VectorEnv`; each rollout step makes one forward pass per
-network over every game where its faction acts (:mod:`training.ppo_rollout`), the
+network over every game where its faction acts (:mod:`training.loop.rollout`), the
 network's first layer reads only the observation's non-zero entries and its head only
-the legal actions (:mod:`training.ppo_network`). Every rollout of ``rollout_steps``
+the legal actions (:mod:`training.network.actor_critic`). Every rollout of ``rollout_steps``
 steps makes one PPO update per faction (``epochs`` passes over its rows in minibatches).
 
 Files in ``--out``: ``checkpoint.pt`` (networks, optimizers, pool, counters and random
@@ -30,12 +30,13 @@ import torch
 from singapore_env.engine.content import FACTIONS
 from singapore_env.vector import VectorEnv
 
-from .config import TrainConfig
-from .config_base import TrainConfigError
-from .ppo_evaluate import evaluate, plot_curve, trim_progress, write_row
-from .ppo_league import pfsp_weights
-from .ppo_network import ActorCritic, PointerActorCritic, to_csr
-from .ppo_rollout import Collector, Rollout
+from training.config import TrainConfig
+from training.config.base import TrainConfigError
+from training.loop.evaluate import evaluate, plot_curve, trim_progress, write_row
+from training.loop.league import pfsp_weights
+from training.network.actor_critic import ActorCritic, PointerActorCritic
+from training.network.rows import to_csr
+from training.loop.rollout import Collector, Rollout
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -85,7 +86,7 @@ def load_actor(net: ActorCritic, path: Path) -> None:
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, r: Rollout,
                cfg: TrainConfig, rng: np.random.Generator) -> dict:
     """PPO epochs over one faction's complete rows (:attr:`Rollout.ready`): the clipped
-    ratio, or on a row the search chose (:mod:`training.ppo_search`) the cross-entropy
+    ratio, or on a row the search chose (:mod:`training.loop.search`) the cross-entropy
     to its target; mean entropy and losses of the last epoch."""
     ready = np.flatnonzero(r.ready[:r.n])
     if len(ready) == 0:
@@ -145,8 +146,8 @@ def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
 
 
 def imitate(trainer: "Trainer", log: Callable[[str], None]) -> None:
-    """The imitation warm start (:mod:`training.ppo_imitation`)."""
-    from .ppo_imitation import collect, fit
+    """The imitation warm start (:mod:`training.loop.warm_start`)."""
+    from training.loop.warm_start import collect, fit
 
     cfg = trainer.cfg
     data = collect(cfg.teacher, cfg.imitation_games, cfg.seed, cfg.ruleset,
@@ -205,8 +206,10 @@ class Trainer:
         if not path.exists():
             return False
         state = torch.load(path, weights_only=False)
-        # a checkpoint from before the backend key was a native self-play run's
-        saved = {"backend": "native", "algorithm": "selfplay", **state["config"]}
+        # a checkpoint of an older version named the kind with backend "native" and
+        # algorithm "selfplay", or not at all
+        saved = {k: v for k, v in state["config"].items() if k != "algorithm"}
+        saved["backend"] = "selfplay"
         if saved != self.cfg.to_dict():
             changed = sorted(k for k, v in self.cfg.to_dict().items() if saved.get(k) != v)
             raise TrainConfigError(f"{self.out} holds a run of another configuration "
@@ -229,10 +232,10 @@ class Trainer:
     def collector(self, ray_address: str | None = None,
                   log: Callable[[str], None] = print) -> Collector:
         """A collector on new games: here, or on Ray actors at ``ray_address``
-        (:mod:`training.ppo_ray`)."""
+        (:mod:`training.loop.ray_collect`)."""
         cfg = self.cfg
         if ray_address:
-            from .ppo_ray import RayCollector
+            from training.loop.ray_collect import RayCollector
 
             if cfg.network != "flat" or cfg.league_share or cfg.pfsp_power or cfg.search_worlds:
                 raise TrainConfigError("--ray collects for network = \"flat\" without a "
@@ -243,7 +246,7 @@ class Trainer:
                          engine=cfg.engine, workers=cfg.workers)
         search = None
         if cfg.search_worlds:
-            from .ppo_search import SelfPlaySearch
+            from training.loop.search import SelfPlaySearch
 
             search = SelfPlaySearch(venv, cfg.search_worlds, cfg.target_temperature, self.rng,
                                     cfg.vp_weight)
@@ -262,7 +265,7 @@ class Trainer:
 
     def weigh_pool(self, collector: Collector) -> None:
         """Give the collector the past selves' weights (prioritized fictitious self-play,
-        :func:`training.ppo_league.pfsp_weights`)."""
+        :func:`training.loop.league.pfsp_weights`)."""
         collector.pool_weights = [
             pfsp_weights([self.pool_results[i] for i in ids], self.cfg.pfsp_power)
             for ids in self.pool_ids]

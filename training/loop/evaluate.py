@@ -16,7 +16,7 @@ from pathlib import Path
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
-from .progress import append_progress
+from training.progress import append_progress
 
 EVAL_SEED = 50_000
 OPPONENTS = ("random", "heuristic")

@@ -1,5 +1,5 @@
 """Prioritized fictitious self-play (AlphaStar's PFSP): how often the batched trainer's
-games draw each past self of the pool (:mod:`training.ppo_rollout`).
+games draw each past self of the pool (:mod:`training.loop.rollout`).
 
 A past self that beats the learner often is drawn often: its weight is its faction's
 win share against the learner, ``(wins + 1) / (games + 2)`` (one win and one loss

@@ -1,9 +1,7 @@
-"""The pointer network's parts in plain torch (no Stable-Baselines3): :class:`PointerHead`,
-which scores each action from what it refers to, :class:`ValueHead`, which scores the
-position, and :func:`mlp`, the state trunk's layers. The batched self-play network
-(:mod:`training.ppo_network`), expert iteration's policy-value network
-(:mod:`training.policy_value`) and the SB3 pointer policy (:mod:`training.pointer_policy`)
-are built from them, the first two with the same :class:`ValueHead`::
+"""The pointer network's heads in plain torch: :class:`PointerHead`, which scores each
+action from what it refers to, and :class:`ValueHead`, which scores the position; the
+pointer network (:class:`training.network.actor_critic.PointerActorCritic`) puts them
+on its trunk::
 
     q      = Linear(state)                                  # the state's query
     key[a] = E_action[a] + E_card[card[a]] + W · features[a]
@@ -16,21 +14,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.outcome import MARGIN_SCALE
+from agents.outcome import projected_margin
 from agents.pointer_actor import VALUE_KEYS
-from singapore_env.candidates import VP_SCALE
 
 
 #: The torch module of each activation name of the configs.
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
-
-
-def mlp(sizes: list[int], activation) -> nn.Sequential:
-    """Linear layers of ``sizes``, each followed by ``activation``."""
-    layers: list[nn.Module] = []
-    for a, b in zip(sizes, sizes[1:]):
-        layers += [nn.Linear(a, b), activation()]
-    return nn.Sequential(*layers)
 
 
 class PointerHead(nn.Module):
@@ -48,15 +37,6 @@ class PointerHead(nn.Module):
         self.feature_logit = nn.Linear(n_features, 1, bias=False)
         self.action_bias = nn.Parameter(torch.zeros(n_actions))
 
-    def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        h, n = self.hidden, self.n
-        state = latent[:, :h]
-        cards = latent[:, h:h + n].long()
-        feats = latent[:, h + n:].reshape(-1, n, self.k)
-        keys = self.action_embedding + self.card_embedding(cards) + self.feature_key(feats)
-        logits = torch.einsum("be,bne->bn", self.query(state), keys)
-        return logits + self.action_bias + self.feature_logit(feats).squeeze(-1)
-
     def score(self, state: torch.Tensor, actions: torch.Tensor, cards: torch.Tensor,
               feats: torch.Tensor) -> torch.Tensor:
         """The logits of some actions only (those of :meth:`forward` at their columns):
@@ -66,6 +46,19 @@ class PointerHead(nn.Module):
                 + self.feature_key(feats))
         logits = torch.einsum("be,bwe->bw", self.query(state), keys)
         return logits + self.action_bias[actions] + self.feature_logit(feats).squeeze(-1)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The head as the numpy actor's arrays (:class:`agents.pointer_actor.PointerActor`):
+        its query, embeddings and feature weights."""
+        def np_(t):
+            return t.detach().cpu().numpy().astype(np.float32)
+
+        return dict(query_w=np_(self.query.weight).T, query_b=np_(self.query.bias),
+                    action_embedding=np_(self.action_embedding),
+                    card_embedding=np_(self.card_embedding.weight),
+                    feature_key=np_(self.feature_key.weight).T,
+                    feature_logit=np_(self.feature_logit.weight)[0],
+                    action_bias=np_(self.action_bias))
 
 
 #: Initial skip weights of a new value head (win share, margin) on the projected margin.
@@ -99,9 +92,7 @@ class ValueHead(nn.Module):
     def logits(self, state: torch.Tensor, projected_vp: torch.Tensor) -> torch.Tensor:
         """``(B, 2)``: ``v`` before its sigmoid and tanh, for ``state`` (B, hidden) and
         the seats' ``projected_vp`` (B, 4; observer first, VP / VP_SCALE)."""
-        pv = projected_vp
-        margin = (torch.maximum(pv[:, 0], pv[:, 2]) - torch.maximum(pv[:, 1], pv[:, 3])) \
-            * (VP_SCALE / MARGIN_SCALE)
+        margin = projected_margin(projected_vp, torch.maximum)
         return self.net(state) + self.skip * margin[:, None]
 
     def forward(self, state: torch.Tensor, projected_vp: torch.Tensor) -> torch.Tensor:

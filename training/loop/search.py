@@ -40,8 +40,9 @@ from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLO
                               TOP_K, improved_policy)
 from agents.native_nets import roll_out
 
-from .ppo_network import ActorCritic, sparse_rows, to_csr
-from .ppo_rollout import NONZERO_WIDTH
+from training.network.actor_critic import ActorCritic
+from training.network.rows import sparse_rows, to_csr
+from training.loop.rollout import NONZERO_WIDTH
 
 
 class SelfPlaySearch:

@@ -21,8 +21,9 @@ import torch
 
 from singapore_env.engine.content import SEAT_FACTION
 
-from .ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
-from .ppo_rollout import LEGAL_WIDTH, NONZERO_WIDTH
+from training.network.actor_critic import ActorCritic
+from training.network.rows import legal_rows, sparse_rows, to_csr
+from training.loop.rollout import LEGAL_WIDTH, NONZERO_WIDTH
 
 IMITATION_SEED = 70_000
 

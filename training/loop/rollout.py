@@ -6,11 +6,11 @@ Every game's two factions are played by the two learners, except that a new game
 one faction (drawn) to a league opponent with probability ``league_share`` (an agent
 spec of ``league``, drawn), or else to a frozen past self of that faction with
 probability ``past_self_share`` (once the pool holds one; drawn by the pool's weights,
-prioritized fictitious self-play, :mod:`training.ppo_league`). That player plays the
+prioritized fictitious self-play, :mod:`training.loop.league`). That player plays the
 whole game, even if the pool changes meanwhile; a past self's result against the
 learner is counted in :attr:`Collector.results`. A decision of a learner is a row of its
 faction's :class:`Rollout`; the others' decisions are played, not learned from. With a
-search (:class:`training.ppo_search.SelfPlaySearch`), a learner's main Action question
+search (:class:`training.loop.search.SelfPlaySearch`), a learner's main Action question
 is answered by it, and the row keeps its policy target (:attr:`Rollout.target`).
 
 A network that reads candidate features (the pointer network) gets, for each decision,
@@ -35,8 +35,8 @@ import torch
 
 from agents.outcome import outcome
 
-from .ppo_network import (ActorCritic, legal_candidates, legal_rows, put_padded,
-                          sparse_rows, to_csr)
+from training.network.actor_critic import ActorCritic
+from training.network.rows import legal_candidates, legal_rows, put_padded, sparse_rows, to_csr
 
 #: Starting width of the compact rows: non-zero observation entries and legal actions
 #: (random play shows at most ~160 non-zero entries and ~40 legal actions; a rarer,
@@ -151,7 +151,7 @@ class Collector:
         #: A finished game's reward: the faction's win share plus this times its margin.
         self.vp_weight = vp_weight
         #: The learners' lookahead at the main Action question
-        #: (:class:`training.ppo_search.SelfPlaySearch`), or None.
+        #: (:class:`training.loop.search.SelfPlaySearch`), or None.
         self.search = search
         self.past_self_share, self.gamma, self.lam = past_self_share, gamma, lam
         self.league, self.league_share = list(league), league_share

@@ -42,9 +42,9 @@ from agents.threads import limit_threads
 from arena.evaluate import faction_win_rate
 from singapore_env.engine.content import FACTIONS
 
-from .config import TrainConfig
-from .export import actor_from_sb3
-from .progress import append_progress, read_progress
+from training.config import TrainConfig
+from training.bridges.export import actor_from_sb3
+from training.progress import append_progress, read_progress
 
 PROGRESS_FIELDS = ["phase", "faction", "faction_timesteps", "total_timesteps", "seconds",
                    "win_vs_random", "win_vs_random_low", "win_vs_random_high",

@@ -1,14 +1,11 @@
-"""The self-play PPO network and the compact rows it reads (torch trains, numpy plays).
-
-The observation is sparse (about 90 of its 5,146 entries are non-zero in a typical
-position, at most ~160) and few actions are legal (about 5 on average, at most ~40 of
-1,040), so the network never touches the zeros:
+"""The trainer's networks (torch trains, numpy plays), reading the compact rows of
+:mod:`training.network.rows`, so they never touch the zeros:
 
 * the first layer multiplies a sparse matrix of the rows' non-zero entries (kept as
-  indices and values, :func:`sparse_rows`; scipy's CSR product, forward and backward)
+  indices and values; scipy's CSR product, forward and backward)
   with its weights: the same product as ``x @ W`` at ~2 % of its cost (torch's
   ``EmbeddingBag`` with per-entry weights measured 4x slower forward and backward);
-* the policy head scores only the legal actions (:func:`legal_rows`): the logits of a
+* the policy head scores only the legal actions (:func:`~training.network.rows.legal_rows`): the logits of a
   linear head over the whole table, computed at the legal columns only;
 * a value head (one linear output) shares the trunk.
 
@@ -19,10 +16,10 @@ actions.
 
 :class:`PointerActorCritic` is the pointer network on the same sparse trunk: the trunk
 reads the observation and the seats' projected VP, and the pointer head
-(:class:`training.pointer_head.PointerHead`) scores each legal action from its query and
+(:class:`training.network.heads.PointerHead`) scores each legal action from its query and
 the action's key (its embedding, its card's, its candidate features': the per-action
 rows of :mod:`singapore_env.candidates`); its value head is
-:class:`training.pointer_head.ValueHead`. :meth:`PointerActorCritic.to_numpy` writes both
+:class:`training.network.heads.ValueHead`. :meth:`PointerActorCritic.to_numpy` writes both
 as an :class:`agents.pointer_actor.PointerActor`.
 """
 
@@ -35,65 +32,7 @@ from torch import nn
 
 from singapore_env.candidates import RULES_FEATURES
 
-#: The logit of the padding of a legal-action row.
-PAD_LOGIT = -1e9
-
-
-def _nonzero_positions(array: np.ndarray, width: int):
-    """Rows, columns and positions within their row of ``array``'s non-zero entries, and
-    the width that holds them: ``width``, or the widest row's count if that is more."""
-    rows, cols = np.nonzero(array)
-    counts = np.bincount(rows, minlength=array.shape[0])
-    widest = int(counts.max()) if len(counts) else 0
-    pos = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
-    return rows, cols, pos, max(width, widest)
-
-
-def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(index, value)`` of the non-zero entries of each row of ``obs`` (N, D), padded
-    with index 0 and value 0 to ``width`` columns (more if a row has more)."""
-    rows, cols, pos, width = _nonzero_positions(obs, width)
-    n = obs.shape[0]
-    index = np.zeros((n, width), np.int32)
-    value = np.zeros((n, width), np.float32)
-    index[rows, pos] = cols
-    value[rows, pos] = obs[rows, cols]
-    return index, value
-
-
-def legal_rows(mask: np.ndarray, width: int, pad: int) -> np.ndarray:
-    """The legal action indices of each row of ``mask`` (N, A), padded with ``pad`` to
-    ``width`` columns (more if a row allows more)."""
-    rows, cols, pos, width = _nonzero_positions(mask, width)
-    legal = np.full((mask.shape[0], width), pad, np.int32)
-    legal[rows, pos] = cols
-    return legal
-
-
-def legal_candidates(card: np.ndarray, features: np.ndarray, legal: np.ndarray, pad: int
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """The cards ``(N, W)`` int32 and candidate features ``(N, W, k)`` of the actions of
-    ``legal`` (:func:`legal_rows`), from the whole table's ``card`` (N, A) and
-    ``features`` (N, A, k); zero at the padding."""
-    valid = legal != pad
-    cols = np.where(valid, legal, 0)
-    rows = np.arange(len(legal))[:, None]
-    cards = np.where(valid, card[rows, cols], 0).astype(np.int32)
-    return cards, features[rows, cols] * valid[..., None]
-
-
-def put_padded(target: np.ndarray, at, rows: np.ndarray, fill) -> np.ndarray:
-    """Write ``rows`` into ``target[at]``, the columns past them set to ``fill``; a
-    ``target`` too narrow for them is first widened with ``fill`` (the array written to
-    is returned). Dimensions past the second (a feature row per column) are copied
-    whole."""
-    if rows.shape[1] > target.shape[1]:
-        pad = ((0, 0), (0, rows.shape[1] - target.shape[1])) + ((0, 0),) * (target.ndim - 2)
-        target = np.pad(target, pad, constant_values=fill)
-    target[at, :rows.shape[1]] = rows
-    target[at, rows.shape[1]:] = fill
-    return target
-
+from training.network.rows import PAD_LOGIT
 
 class SparseProduct(torch.autograd.Function):
     """``csr @ weight`` for a scipy CSR matrix (no gradient to the matrix)."""
@@ -106,14 +45,6 @@ class SparseProduct(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         return torch.from_numpy(np.ascontiguousarray(ctx.csr.T @ grad.numpy())), None
-
-
-def to_csr(index: np.ndarray, value: np.ndarray, size: int) -> scipy.sparse.csr_matrix:
-    """The CSR matrix (rows, ``size`` columns) of padded rows of :func:`sparse_rows`."""
-    keep = value != 0
-    crow = np.zeros(len(index) + 1, np.int64)
-    np.cumsum(keep.sum(axis=1), out=crow[1:])
-    return scipy.sparse.csr_matrix((value[keep], index[keep], crow), shape=(len(index), size))
 
 
 class ActorCritic(nn.Module):
@@ -193,10 +124,10 @@ class ActorCritic(nn.Module):
 class PointerActorCritic(ActorCritic):
     """The sparse trunk of :class:`ActorCritic` over the observation and the seats'
     projected VP (``obs_size + 4`` inputs, the projected VP last), a
-    :class:`~training.pointer_head.PointerHead` over the legal actions and a
-    :class:`~training.pointer_head.ValueHead` (``value_hidden`` units) whose win share
+    :class:`~training.network.heads.PointerHead` over the legal actions and a
+    :class:`~training.network.heads.ValueHead` (``value_hidden`` units) whose win share
     plus ``vp_weight`` times its margin is the value PPO learns (the reward's sum,
-    :class:`~training.ppo_rollout.Collector`): it starts as a smoothed projected-VP
+    :class:`~training.loop.rollout.Collector`): it starts as a smoothed projected-VP
     evaluation, and the saved actor carries it and ``vp_weight`` (its meta), so the
     lookahead can score with it (``lookahead:DIR``). ``n_features`` candidate feature columns (the first
     ``n_features`` of :data:`singapore_env.candidates.FEATURES`)."""
@@ -206,7 +137,7 @@ class PointerActorCritic(ActorCritic):
     def __init__(self, obs_size: int, n_actions: int, hidden: list[int], activation: str,
                  n_features: int, n_cards: int, embed_dim: int, value_hidden: int = 64,
                  vp_weight: float = 0.0):
-        from .pointer_head import PointerHead, ValueHead
+        from training.network.heads import PointerHead, ValueHead
 
         super().__init__(obs_size + 4, n_actions, hidden, activation, flat_head=False)
         self.n_features = n_features
@@ -288,15 +219,13 @@ class PointerActorCritic(ActorCritic):
         from agents.pointer_actor import PointerActor
         from singapore_env.candidates import FEATURES
 
-        from .export import head_arrays
-
         def np_(t):
             return t.detach().cpu().numpy().astype(np.float32)
 
         arrays = {"w0": np_(self.w0), "b0": np_(self.b0)}
         for i, m in enumerate(self.dense, 1):
             arrays[f"w{i}"], arrays[f"b{i}"] = np_(m.weight).T, np_(m.bias)
-        arrays.update(head_arrays(self.head))
+        arrays.update(self.head.arrays())
         extra = len(FEATURES) - self.n_features
         arrays["feature_key"] = np.pad(arrays["feature_key"], ((0, extra), (0, 0)))
         arrays["feature_logit"] = np.pad(arrays["feature_logit"], (0, extra))
