@@ -1,7 +1,7 @@
 """Learned agents: a trained policy playing through the action mask, in numpy.
 
 Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) and a
-``.npz`` with the actor's weights (:mod:`training.export` copies a torch network out).
+``.npz`` with the actor's weights (:mod:`training.bridges.export` copies a torch network out).
 :class:`NumpyPolicy` runs an MLP actor in numpy (:class:`agents.pointer_actor.PointerActor`
 an action-aware one), so playing needs no torch (and is several times faster than
 ``model.predict`` for one observation at a time).

@@ -52,7 +52,7 @@ def selfplay(config: str, seconds: float, **overrides) -> dict:
     keys replaced), the games finished and the decisions its search labelled, and its
     memory."""
     from training.config import load_config
-    from training.ppo_trainer import Trainer, learn
+    from training.loop.trainer import Trainer, learn
 
     cfg = load_config(config, **overrides)
     with tempfile.TemporaryDirectory() as out:
@@ -88,7 +88,7 @@ def profile(config: str, updates: int = 3) -> dict:
     import pstats
 
     from training.config import load_config
-    from training.ppo_trainer import Trainer, learn
+    from training.loop.trainer import Trainer, learn
 
     cfg = load_config(config, workers=0)
     parts = {"engine (Game.step)": ("engine/game.py", "step"),
@@ -123,7 +123,7 @@ def sb3(seconds: float) -> float:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.config import TrainConfig
-    from training.selfplay import Pools, _make_model, make_env_fn
+    from training.bridges.sb3 import Pools, _make_model, make_env_fn
 
     cfg = TrainConfig(backend="sb3", past_self_share=0.0, heuristic_share=0.0)
     vec = DummyVecEnv([make_env_fn(cfg, "british", Pools([], []), r, 0) for r in range(4)])

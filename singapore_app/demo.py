@@ -2,7 +2,7 @@
 weights), then an evaluation report (markdown + PNGs).
 
 ``run_demo(out)`` writes into ``out``:
-- ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
+- ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.loop.trainer`):
   ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
   ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, ratings, and
@@ -32,7 +32,7 @@ from singapore_env.native import NativeUnavailable, require
 from arena.evaluate import MatchupResult, mirror_difference, run_matchup, write_json
 from arena.summary import faction_wins, openskill_ratings, rate, wilson_interval
 from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
-from training.ppo_trainer import train
+from training.loop.trainer import train
 from training.progress import read_progress
 
 from .cli_options import points
@@ -115,7 +115,7 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
     games = 2 * cfg.eval_games  # an evaluation's games of a faction against an opponent
     return [
         "## Training", "",
-        f"Batched self-play PPO (`training/ppo_trainer.py`, `docs/selfplay.md`) in "
+        f"Batched self-play PPO (`training/loop/trainer.py`, `docs/selfplay.md`) in "
         f"{seconds / 60:.1f} min: one network per faction reads the observation alone "
         f"(no heuristic input). {start} British and the Malay policy learn at once, "
         f"{_search(cfg, counters['decisions'])}"
@@ -197,7 +197,7 @@ def _search(cfg: TrainConfig, decisions: int) -> str:
                 f"learned decisions, `search_after`, past this run's end), ")
     return (f"the main Action question's moves chosen by the lookahead over their own "
             f"networks ({cfg.search_worlds} sampled world{'s' * (cfg.search_worlds > 1)} "
-            f"an answer, `training/ppo_search.py`) and learned as its improved policy, ")
+            f"an answer, `training/loop/search.py`) and learned as its improved policy, ")
 
 
 def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
@@ -253,7 +253,7 @@ def _selfplay_config(path: str | Path, **overrides) -> TrainConfig:
     cfg = load_config(path, **overrides)
     if cfg.kind != "selfplay":
         raise TrainConfigError(f"{path}: not a self-play config (the demo trains "
-                               f"backend = \"native\", algorithm = \"selfplay\")")
+                               f"backend = \"selfplay\")")
     return cfg
 
 

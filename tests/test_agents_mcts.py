@@ -188,15 +188,21 @@ def test_bad_specs_raise_precise_errors(spec, message):
 # ---------------------------------------------------------------- value network
 @pytest.fixture(scope="module")
 def value_net(tmp_path_factory):
-    """A small policy-value network (random weights, a value head) saved as .npz."""
+    """A small pointer network (random weights, a value head) saved as .npz."""
     torch = pytest.importorskip("torch")
-    from training.policy_value import PolicyValueNet, network_dims
+    from singapore_env.candidates import RULES_FEATURES
+    from singapore_env.engine.content import resolve_content
+    from singapore_env.vector import VectorEnv
+    from training.network.actor_critic import PointerActorCritic
 
     torch.manual_seed(0)
-    net = PolicyValueNet(**network_dims(), net_arch=(16,), embed_dim=4, value_hidden=8)
+    venv = VectorEnv(1, seed=0)
+    net = PointerActorCritic(venv.obs_size, venv.num_actions, [16], "tanh",
+                             len(RULES_FEATURES), len(resolve_content(None, True).defs), 4,
+                             value_hidden=8)
     torch.nn.init.normal_(net.value_head.net[2].weight)  # a value that reads the state
     path = tmp_path_factory.mktemp("net") / "net.npz"
-    net.to_actor({"faction": "british"}).save(path)
+    net.to_numpy({"faction": "british"}).save(path)
     return path
 
 

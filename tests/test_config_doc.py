@@ -24,7 +24,7 @@ def test_every_key_is_documented_and_read_by_some_run():
     assert all(notes.values()), [k for k, v in notes.items() if not v]
     reference = config_reference()
     assert all(f"| `{name}` |" in reference for name in notes)
-    read = {key for keys in KEYS.values() for key in keys} | {"backend", "algorithm"}
+    read = {key for keys in KEYS.values() for key in keys} | {"backend"}
     assert read == set(notes), set(notes) ^ read
 
 

@@ -13,7 +13,7 @@ from singapore_env.native import NativeUnavailable
 from training.config import CONFIG_DIR, load_config
 from training.progress import read_progress
 
-TINY = """algorithm = "selfplay"
+TINY = """seed = 1
 num_games = 4
 rollout_steps = 8
 hidden = [16]
@@ -24,7 +24,7 @@ eval_games = 1
 eval_every = 100
 """
 #: The demo's own kind of run, tiny: the pointer network with search in the loop.
-TINY_SEARCH = """algorithm = "selfplay"
+TINY_SEARCH = """seed = 1
 engine = "native"
 network = "pointer"
 num_games = 4
@@ -151,8 +151,8 @@ def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
 
 
 def test_the_demo_refuses_a_config_of_another_trainer_before_training(tmp_path):
-    expert = CONFIG_DIR / "expert_tiny.toml"
-    result = CliRunner().invoke(main, ["demo", "--config", str(expert),
+    bridge = CONFIG_DIR / "sb3.toml"
+    result = CliRunner().invoke(main, ["demo", "--config", str(bridge),
                                        "--out", str(tmp_path / "demo"), "--games", "1"])
     assert result.exit_code == 2 and "not a self-play config" in result.output
     assert not (tmp_path / "demo").exists()

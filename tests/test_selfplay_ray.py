@@ -18,7 +18,7 @@ from training.loop.ray_collect import BlockCollector, join, weights
 from training.loop.rollout import Rollout
 from training.loop.trainer import new_network, ppo_update
 
-TINY = """algorithm = "selfplay"
+TINY = """seed = 1
 num_games = 4
 rollout_steps = 8
 hidden = [16]

@@ -2,8 +2,8 @@
 
 On the main Action question (a question offering a Market card, an Activation or a
 Decree, :data:`agents.lookahead.LOOKAHEAD_KINDS`) a learner's move is chosen by
-``learned:pure``'s lookahead over the learners themselves, the way Gumbel MuZero improves
-a policy with few simulations:
+``learned:zero``'s lookahead (:mod:`agents.lookahead`) over the learners themselves,
+the way Gumbel MuZero improves a policy with few simulations:
 
 1. **Proposals**: up to :data:`~agents.lookahead.TOP_K` of its legal answers, drawn
    without replacement from the learner's policy (the Gumbel top-k trick: its logits

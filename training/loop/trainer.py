@@ -59,7 +59,7 @@ def new_network(cfg: TrainConfig, obs_size: int, n_actions: int) -> ActorCritic:
 def load_actor(net: ActorCritic, path: Path) -> None:
     """Copy a saved actor of the same shape into ``net``'s policy: a flat
     ``NumpyPolicy``, or for the pointer network a :class:`~agents.pointer_actor.
-    PointerActor` that reads no prior's scores (``learned:pure-policy``'s kind)."""
+    PointerActor` that reads no prior's scores (``learned:zero-policy``'s kind)."""
     from agents.learned import NumpyPolicy
 
     policy = NumpyPolicy.load(path)

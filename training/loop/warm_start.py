@@ -1,7 +1,7 @@
 """An optional imitation warm start of the self-play networks (``imitation_games`` > 0).
 
-A teacher (any agent spec, such as ``rerank:net=default``) plays every seat of
-``imitation_games`` games; each decision becomes a row of its faction: the deciding
+A teacher (any agent spec, such as ``heuristic`` or ``mcts:iters=24``) plays every
+seat of ``imitation_games`` games; each decision becomes a row of its faction: the deciding
 seat's observation (compact: its non-zero entries), its legal actions, the teacher's
 action and the faction's final share of the win. Each faction's network then learns
 the teacher's actions (cross-entropy over the legal actions) and the outcomes (its
