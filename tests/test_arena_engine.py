@@ -25,8 +25,8 @@ FALLBACK = "playing on the python engine: "
 @pytest.fixture
 def no_native(monkeypatch):
     """The compiled module made unavailable, as on a machine without a compiler."""
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
 
 
 def _run(*args):

@@ -166,8 +166,8 @@ def test_the_cli_refuses_other_players_with_exit_2(command, refused):
 
 
 def test_a_missing_native_module_is_a_usage_error(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     result = _run("simulate", "--games", 1, "--engine", "native", "--no-progress")
     assert result.exit_code == 2, result.output
     assert "the native engine (engine=\"native\") is not built here" in result.output

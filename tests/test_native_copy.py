@@ -134,7 +134,7 @@ def test_the_agent_is_asked_on_a_native_copy_of_the_position():
 
 
 def test_without_the_module_nothing_is_wrapped(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native.loading, "_native", None)
     agent = make_agent("learned:pure")
     assert on_native_copy(agent) is agent
 

@@ -157,7 +157,7 @@ def test_refusals_name_the_problem():
 
 
 def test_without_the_module_it_says_so(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native.loading, "_native", None)
     with pytest.raises(native.NativeUnavailable, match="not built here"):
         native_actor(load("pure/british.npz"))
 

@@ -95,8 +95,8 @@ def test_bad_configs_and_options_are_usage_errors(tmp_path):
 def test_the_native_engine_missing_is_a_usage_error_saying_why(tmp_path, monkeypatch):
     from singapore_env import native
 
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     config = tmp_path / "native.toml"
     config.write_text(TINY + 'engine = "native"\n')
     result = run(["--config", config, "--out", tmp_path / "o", "--seconds", 1])
