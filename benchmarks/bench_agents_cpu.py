@@ -1,7 +1,7 @@
 """CPU seconds a game for every shipped agent, in one run (docs/agents.md's CPU column).
 
     nice .venv/bin/python benchmarks/bench_agents_cpu.py               # every agent
-    nice .venv/bin/python benchmarks/bench_agents_cpu.py --agents heuristic,learned:pure
+    nice .venv/bin/python benchmarks/bench_agents_cpu.py --agents heuristic,learned:zero
 
 Each game is a whole game (all four seats) with the agent on both seats of its faction
 and heuristics on the other two, in this process on one thread. The figure is process
@@ -26,11 +26,9 @@ from arena.simulate import game_seeds, play_game  # noqa: E402
 
 #: (spec, faction it plays, games): every shipped agent, fewer games for the slow ones.
 AGENTS = [("random", "british", 10), ("heuristic", "british", 10),
-          ("learned:default", "british", 6), ("learned:pure-policy", "british", 6),
-          ("learned:pure", "british", 3), ("learned:zero", "british", 3),
-          ("rerank:net=default", "british", 6),
-          ("rerank:net=default:margin=1", "malay", 6),
-          ("mcts:iters=24:net=default", "british", 2), ("mcts:iters=24", "british", 2),
+          ("learned:zero-policy", "british", 6), ("learned:zero", "british", 3),
+          ("rerank:net=zero", "british", 6), ("rerank:net=zero", "malay", 6),
+          ("mcts:iters=24:net=zero", "british", 2), ("mcts:iters=24", "british", 2),
           ("openspiel-ismcts:seconds=0.05", "british", 1)]
 
 

@@ -6,8 +6,8 @@ weights), then an evaluation report (markdown + PNGs).
   ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
   ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, ratings, and
-  ``against_the_mirror``: the run's networks and the shipped ``learned:zero``,
-  ``learned:pure-policy`` and ``learned:pure`` on each faction against two heuristics,
+  ``against_the_mirror``: the run's networks and the shipped ``learned:zero``
+  and ``learned:zero-policy`` on each faction against two heuristics,
   next to the mirror on the same seeds (:func:`against_the_mirror`);
 - ``faction_win_rates.png``; ``curves.png`` — the run's curve beside the shipped
   ``learned:zero``'s (``agents/policies/zero/progress.csv``);
@@ -41,9 +41,9 @@ from .plots import plot_curves, plot_faction_win_rates
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 #: The shipped learned players (:mod:`agents.reference`) the report plays against the
-#: heuristic next to the run's networks: the one learned from zero, and the student
-#: policy alone and looking ahead.
-SHIPPED_PLAYERS = ("learned:zero", "learned:pure-policy", "learned:pure")
+#: heuristic next to the run's networks: the one learned from zero, looking ahead and
+#: its policy alone.
+SHIPPED_PLAYERS = ("learned:zero", "learned:zero-policy")
 #: The shipped ``learned:zero``'s own curve (:func:`shipped_curve_section`).
 SHIPPED_ZERO_PROGRESS = POLICY_DIR / "zero" / "progress.csv"
 #: The run's networks' name in the matchups (``learned British``, ``learned Malay``).
@@ -309,10 +309,9 @@ def mirror_section(comparison: dict, summaries: dict, run: Path,
         f"same {games // 2} seeds (seat-swapped, {engines} engine) as the mirror; its "
         "difference from the mirror is paired by seed (points, a t interval over the "
         "seeds). `learned:zero` learned by self-play from random weights, nothing "
-        "hand-written beyond the rules, and looks ahead with its own value heads; "
-        "`learned:pure-policy` is the shipped student policy alone (one forward "
-        "pass a decision, no heuristic input); `learned:pure` is the same policy looking "
-        "ahead on the main Action question (`docs/agents.md`). The shipped players were "
+        "hand-written beyond the rules, and looks ahead with its own value heads on the "
+        "main Action question; `learned:zero-policy` is the same networks without the "
+        "lookahead (one forward pass a decision; `docs/agents.md`). The shipped players were "
         "trained for hours (`docs/training.md`); this run's network "
         f"had {training_seconds / 60:.1f} min.", "",
         "| faction | player | wins against the heuristic [95% CI] "

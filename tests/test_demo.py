@@ -71,11 +71,11 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     assert "learned:train/british.npz" in report and (out / "faction_win_rates.png").exists()
     evaluation = json.loads((out / "evaluation.json").read_text())
     matchups = evaluation["matchups"]
-    assert len(matchups) == 15
+    assert len(matchups) == 13
     assert {s["games"] for s in matchups.values()} == {2}  # one seed, swapped
     assert evaluation["training"]["decisions"] == learned
-    assert {"learned British", "learned Malay", "learned:pure", "learned:pure-policy",
-            "learned:zero"} <= set(evaluation["ratings"])
+    assert {"learned British", "learned Malay", "learned:zero",
+            "learned:zero-policy"} <= set(evaluation["ratings"])
     _check_the_learned_players_next_to_the_mirror(report, evaluation)
 
 
@@ -93,7 +93,7 @@ def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict)
         assert comparison[faction]["mirror"]["rate"] == mirror_rate
         assert any(x.startswith(f"| {shown} | mirror (the heuristic) | {100 * mirror_rate:.1f}% [")
                    for x in lines[table:])
-        for player in ("learned", "learned:zero", "learned:pure-policy", "learned:pure"):
+        for player in ("learned", "learned:zero", "learned:zero-policy"):
             name = (f"{player} British vs heuristic" if faction == "british"
                     else f"heuristic vs {player} Malay")
             seats = matchups[name]["players"]
