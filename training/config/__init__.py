@@ -30,8 +30,7 @@ BACKENDS = ("selfplay", "sb3", "rllib")
 #: refused with this pointer).
 RETIRED = {"dagger": "a teacher's labels: teacher and imitation_games",
            "lookahead_value": "the value heads the loop trains with its networks",
-           "expert": "the search in the loop: search_worlds",
-           "native": "backend = \"selfplay\""}
+           "expert": "the search in the loop: search_worlds"}
 
 _PPO = ("learning_rate", "gamma", "gae_lambda", "clip_range", "epochs", "minibatch_size",
         "ent_coef", "vf_coef", "max_grad_norm")
@@ -100,9 +99,9 @@ def build(data: dict, overrides: dict | None = None) -> "TrainConfig":
 
 def run_kind(backend: str) -> str:
     """The kind of run of ``backend``: a key of :data:`KEYS`."""
-    if backend in RETIRED:
-        raise TrainConfigError(f"backend {backend!r} is gone: the project has one trainer, "
-                               f"backend = \"selfplay\" (docs/training.md)")
+    if backend == "native":  # the name of the project's own trainers before there was one
+        raise TrainConfigError("backend 'native' is gone: the project has one trainer, "
+                               "backend = \"selfplay\" (docs/training.md)")
     if backend not in BACKENDS:
         raise TrainConfigError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     return backend

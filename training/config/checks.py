@@ -55,7 +55,7 @@ def _check_teacher(cfg) -> None:
 
 
 def check_selfplay(cfg) -> None:
-    """The keys of batched self-play (``algorithm = "selfplay"``)."""
+    """The keys of the batched self-play loop (``backend = "selfplay"``)."""
     from singapore_env.vector import ENGINES
 
     if cfg.engine not in ENGINES:
