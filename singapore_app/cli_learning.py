@@ -98,6 +98,10 @@ def _run(cfg, out, progress: bool, ray_address: str | None, seconds: float | Non
 @click.option("--mirror", is_flag=True,
               help="Also play the mirror (four heuristics) on the same seeds and give each "
                    "faction's difference from it, paired by seed.")
+@click.option("--mirror-agent", default="heuristic", show_default=True, metavar="SPEC",
+              help="With --mirror: the agent on the mirror's four seats (head to head: "
+                   "--british A --malay B --mirror-agent B gives how much more A's "
+                   "faction wins against B than B's own does).")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
 @click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
@@ -106,9 +110,9 @@ def _run(cfg, out, progress: bool, ray_address: str | None, seconds: float | Non
 @rules_options
 @variant_options
 @engine_option
-def evaluate(british, malay, players, games, seed, swap, mirror, json_path, records_path,
-             plot_path, progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
-             engine) -> None:
+def evaluate(british, malay, players, games, seed, swap, mirror, mirror_agent, json_path,
+             records_path, plot_path, progress, ruleset, no_slavery, settings, data_dir,
+             workers, ray_address, engine) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals (the seed as the
     unit) and ratings; with --mirror, each faction's difference from the mirror."""
     from arena.evaluate import mirror_difference, write_json
@@ -120,11 +124,11 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
 
     names = (parse_players(None, None, players) if players
              else [british, british, malay, malay])
-    check_specs(names)
+    check_specs(names + [mirror_agent])
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    # the mirror (four heuristics on the same seeds) in the same run: one engine for both
+    # the mirror (four of one agent on the same seeds) in the same run: one engine for both
     tables = [Table(tuple(names), cfg, data)] + (
-        [Table(("heuristic",) * 4, cfg, data)] if mirror else [])
+        [Table((mirror_agent,) * 4, cfg, data)] if mirror else [])
     played = resolve_engine([p for t in tables for p in t.players], engine, [cfg])
     both = play_tables(tables, games, seed, swap=swap, workers=workers,
                        ray_address=ray_address, progress=progress, desc="evaluating",
@@ -135,14 +139,15 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
                         engine=played)
     summary["ratings"] = openskill_ratings(records)
     if mirror:
-        summary.update(mirror_difference(records, base))
+        summary.update(mirror_difference(records, base), mirror_agent=mirror_agent)
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}, {played} engine")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
         if mirror:
             base_rate, diff = summary["mirror"][faction], summary["minus_mirror"][faction]
-            click.echo(f"  {'':8s} mirror {pct(base_rate['rate'])} {ci_text(base_rate['ci95'])}"
+            click.echo(f"  {'':8s} mirror ({mirror_agent} x4) {pct(base_rate['rate'])} "
+                       f"{ci_text(base_rate['ci95'])}"
                        f", difference {points(diff['difference'], diff['ci95'])} points "
                        "(paired by seed)")
     for label, row in summary["win_rate_by_agent"].items():
