@@ -157,7 +157,7 @@ def train(cfg: TrainConfig, out_dir: str | Path, seconds: float | None = None,
     deadline = Deadline(seconds)
     done = int(rows[-1]["total_decisions"]) if rows else 0
     bar = tqdm(total=cfg.total_decisions or None, initial=done, unit="dec", desc="sb3",
-               disable=not progress)
+               disable=not progress, mininterval=1.0)
     started = time.perf_counter() - (float(rows[-1]["seconds"]) if rows else 0.0)
     while not deadline.passed() and not (cfg.total_decisions and done >= cfg.total_decisions):
         row = _phase(cfg, out, len(rows), rows, deadline, bar, started)
