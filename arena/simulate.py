@@ -55,8 +55,8 @@ MAX_DECISIONS = 100_000
 #: The engines a game can be played on.
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
-NATIVE_PLAYERS = ("heuristic, random, rerank, mcts, learned:PATH or learned-sample:PATH of a "
-                  "flat actor or of a pointer policy (learned:zero-policy), learned:zero, "
+NATIVE_PLAYERS = ("heuristic, random, rerank, learned:PATH or learned-sample:PATH of a flat "
+                  "actor or of a pointer policy (learned:zero-policy), learned:zero, mcts, "
                   "lookahead:DIR, an agent that plays through act(observation, mask) alone")
 
 
