@@ -150,10 +150,11 @@ def test_a_missing_rllib_extra_is_a_clear_usage_error(monkeypatch, tmp_path):
     import sys
 
     monkeypatch.setitem(sys.modules, "ray.rllib", None)  # its import raises ModuleNotFoundError
-    loaded = [n for n in sys.modules if n.startswith(("ray.rllib.", "training.rllib_"))]
+    loaded = [n for n in sys.modules if n.startswith(("ray.rllib.", "training.bridges.rllib"))]
     for name in loaded:  # imported by an earlier test of this process
         monkeypatch.delitem(sys.modules, name)
-    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path])
+    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path,
+                                       "--seconds", "1"])
     assert result.exit_code == 2
     assert "pip install 'singapore-1819[rllib]'" in result.output
     assert "Traceback" not in result.output
