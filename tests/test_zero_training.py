@@ -91,13 +91,13 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
 
 
 def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
-    pure = Path(__file__).resolve().parents[1] / "agents" / "policies" / "pure" / "malay.npz"
-    actor = NumpyPolicy.load(pure)
+    shipped = Path(__file__).resolve().parents[1] / "agents" / "policies" / "zero" / "malay.npz"
+    actor = NumpyPolicy.load(shipped)
     with VectorEnv(1, seed=9, engine="native") as venv:
         random_steps(venv, 30, np.random.default_rng(2))
         net = new_network(zero_config(hidden=[256, 256], embed_dim=32), venv.obs_size,
                           venv.num_actions)
-        load_actor(net, pure)
+        load_actor(net, shipped)
         game, seat = venv.game(0), int(venv.seat[0])
     enc = native_encoder_for(game.c, game.cfg)
     obs = {"observation": enc.encode(game, seat),
@@ -108,7 +108,7 @@ def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
     from training.config.base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match="shape"):
-        load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), pure)
+        load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), shipped)
 
 
 def test_pfsp_weighs_past_selves_by_their_wins_against_the_learner():
