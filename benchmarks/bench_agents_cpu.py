@@ -67,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ImportError, ModuleNotFoundError) as exc:  # an optional extra is missing
             print(f"| `{spec}` | {faction} | 0 | (not installed: {exc.name}) |", flush=True)
             continue
-        except ValueError as exc:  # no native twin
-            print(f"| `{spec}` | {faction} | 0 | ({exc}) |", flush=True)
+        except ValueError:  # the native engine cannot seat it
+            print(f"| `{spec}` | {faction} | 0 | (no native twin: --engine python) |",
+                  flush=True)
             continue
         print(f"| `{spec}` | {faction} | {games} | {seconds:.3f} |", flush=True)
     return 0
