@@ -69,6 +69,36 @@ public:
         w.all();
     }
 
+    // The same observation as its nonzero entries: their indices, ascending, into
+    // ``index`` and their values into ``value`` (what a scan of encode()'s vector finds),
+    // without writing or scanning the whole vector. ``zeros``: L.D floats, all zero, as
+    // they are again on return.
+    void encode_nonzero(const Game& g, int seat, float* zeros, std::vector<int32_t>& index,
+                        std::vector<float>& value) const {
+        index.clear();
+        value.clear();
+        W_ w{zeros, L, g.state(), seat, &index};
+        struct Rezero {  // (on every way out, an exception's too)
+            float* zeros;
+            const std::vector<int32_t>& written;
+            ~Rezero() {
+                for (int32_t k : written) zeros[k] = 0.0f;
+            }
+        } rezero{zeros, index};
+        w.all();
+        std::sort(index.begin(), index.end());
+        index.erase(std::unique(index.begin(), index.end()), index.end());
+        size_t kept = 0;
+        for (int32_t k : index) {
+            const float v = zeros[k];
+            zeros[k] = 0.0f;
+            if (v == 0.0f) continue;
+            index[kept++] = k;
+            value.push_back(v);
+        }
+        index.resize(kept);
+    }
+
     // The legal decisions of ``seat`` over the action table into ``out`` (L.n_actions);
     // false if one lies outside the table (``bad`` is then that decision).
     bool mask(const Game& g, int seat, int8_t* out, Decision* bad) const {
@@ -94,10 +124,16 @@ private:
         const Layout& L;
         const State& s;
         int seat;
+        std::vector<int32_t>* written = nullptr;  // where given, each index written (or read)
         std::array<int, 4> order{}, rel{};
         static constexpr double CAP = 10.0;
 
-        float& at(int slice, int i) { return m[L.o[slice] + i]; }
+        float& at(int slice, int i) {
+            const int k = L.o[slice] + i;
+            if (k < 0 || k >= L.D) throw std::out_of_range("observation index outside the layout");
+            if (written) written->push_back(k);
+            return m[k];
+        }
         static double capped(double x, bool under) { return under ? x : CAP; }
 
         void all() {

@@ -273,6 +273,15 @@ PYBIND11_MODULE(_native, m) {
             check_seat(seat);
             e.encode(game_of(g), seat, row_of(out, e.layout().D));
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert())
+        .def("nonzero", [](const sg::Encoder& e, py::handle g, int seat) {
+            check_seat(seat);
+            std::vector<float> zeros(e.layout().D, 0.0f), value;
+            std::vector<int32_t> index;
+            e.encode_nonzero(game_of(g), seat, zeros.data(), index, value);
+            return py::make_tuple(Array<int32_t>((py::ssize_t)index.size(), index.data()),
+                                  Array<float>((py::ssize_t)value.size(), value.data()));
+        }, py::arg("game"), py::arg("seat"),
+           "The observation's nonzero entries (encode_nonzero): their indices, ascending, and values.")
         .def("mask", [](const sg::Encoder& e, py::handle g, int seat, py::array_t<int8_t, py::array::c_style> out) {
             check_seat(seat);
             sg::Decision bad{};

@@ -45,10 +45,13 @@ struct Rollout {
         const size_t A = L.n_actions, F = (size_t)candidates.n_features;
         // (the buffers of the thread's last batch: no allocation a step; the candidate
         // rows are zero but for the legal rows of the position being scored)
-        thread_local std::vector<float> obs, card, features, logits;
+        thread_local std::vector<float> zeros, card, features, logits;
         thread_local std::vector<int> actions[GROUP];
+        thread_local std::vector<int32_t> obs_index[GROUP];
+        thread_local std::vector<float> obs_value[GROUP];
         thread_local NetScratch scratch;
-        obs.resize((size_t)GROUP * L.D);
+        zeros.assign(L.D, 0.0f);
+        for (std::vector<int32_t>& index : obs_index) index.reserve(L.D);  // (data() never null)
         card.assign(GROUP * A, 0.0f);
         features.assign(GROUP * A * F, 0.0f);
         logits.resize(GROUP * A);
@@ -81,8 +84,10 @@ struct Rollout {
                         const int p = in.count;
                         Game& g = *games[wait[at + p]];
                         const int acting = g.acting_seat();
-                        in.obs[p] = obs.data() + (size_t)p * L.D;
-                        encoder.encode(g, acting, obs.data() + (size_t)p * L.D);
+                        encoder.encode_nonzero(g, acting, zeros.data(), obs_index[p], obs_value[p]);
+                        in.obs_nonzero.index[p] = obs_index[p].data();
+                        in.obs_nonzero.value[p] = obs_value[p].data();
+                        in.obs_nonzero.count[p] = (int)obs_index[p].size();
                         if (net.pointer()) {
                             in.card[p] = card.data() + p * A;
                             in.features[p] = features.data() + p * A * F;
