@@ -275,9 +275,10 @@ PYBIND11_MODULE(_native, m) {
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert())
         .def("nonzero", [](const sg::Encoder& e, py::handle g, int seat) {
             check_seat(seat);
-            std::vector<float> zeros(e.layout().D, 0.0f), value;
+            sg::NonzeroScratch scratch;
+            std::vector<float> value;
             std::vector<int32_t> index;
-            e.encode_nonzero(game_of(g), seat, zeros.data(), index, value);
+            e.encode_nonzero(game_of(g), seat, scratch, index, value);
             return py::make_tuple(Array<int32_t>((py::ssize_t)index.size(), index.data()),
                                   Array<float>((py::ssize_t)value.size(), value.data()));
         }, py::arg("game"), py::arg("seat"),

@@ -45,15 +45,19 @@ struct Rollout {
         const size_t A = L.n_actions, F = (size_t)candidates.n_features;
         // (the buffers of the thread's last batch: no allocation a step; the candidate
         // rows are zero but for the legal rows of the position being scored)
-        thread_local std::vector<float> zeros, card, features, logits;
+        thread_local std::vector<float> card, features, logits;
+        thread_local NonzeroScratch encoding;
         thread_local std::vector<int> actions[GROUP];
         thread_local std::vector<int32_t> obs_index[GROUP];
         thread_local std::vector<float> obs_value[GROUP];
         thread_local NetScratch scratch;
-        zeros.assign(L.D, 0.0f);
+        thread_local bool clean = false;  // (false after a call that threw: rows may be left)
+        if (!clean || card.size() != GROUP * A || features.size() != GROUP * A * F) {
+            card.assign(GROUP * A, 0.0f);
+            features.assign(GROUP * A * F, 0.0f);
+        }
+        clean = false;
         for (std::vector<int32_t>& index : obs_index) index.reserve(L.D);  // (data() never null)
-        card.assign(GROUP * A, 0.0f);
-        features.assign(GROUP * A * F, 0.0f);
         logits.resize(GROUP * A);
         float projected[GROUP][4];
         std::vector<int> asked(n, 0), active, waiting[2];
@@ -84,7 +88,7 @@ struct Rollout {
                         const int p = in.count;
                         Game& g = *games[wait[at + p]];
                         const int acting = g.acting_seat();
-                        encoder.encode_nonzero(g, acting, zeros.data(), obs_index[p], obs_value[p]);
+                        encoder.encode_nonzero(g, acting, encoding, obs_index[p], obs_value[p]);
                         in.obs_nonzero.index[p] = obs_index[p].data();
                         in.obs_nonzero.value[p] = obs_value[p].data();
                         in.obs_nonzero.count[p] = (int)obs_index[p].size();
@@ -120,6 +124,7 @@ struct Rollout {
                 }
             }
         }
+        clean = true;
     }
 
     // The index in the action table of an engine decision; out_of_range outside it.
