@@ -153,8 +153,8 @@ class Leaves(NamedTuple):
     #: (n, width) int32 and float32: the nonzero entries of ``obs`` then ``projected`` (as
     #: indices D to D + 3), indices ascending, padded with index 0 and value 0 to the
     #: widest row (:func:`training.network.rows.sparse_rows` of the two side by side)
-    index: np.ndarray
-    value: np.ndarray
+    nonzero_index: np.ndarray
+    nonzero_value: np.ndarray
 
     def finished_values(self, seats, vp_weight: float) -> np.ndarray:
         """Each start's value where its game ended, for its seat ``seats[k]``: the win

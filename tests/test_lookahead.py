@@ -196,9 +196,10 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
             assert np.array_equal(leaves.projected[k], projected_vp(after, seat))
         row = np.concatenate([leaves.obs[k], leaves.projected[k]])
         nonzero = np.flatnonzero(row)
-        assert np.array_equal(leaves.index[k, :len(nonzero)], nonzero)
-        assert leaves.value[k, :len(nonzero)].tobytes() == row[nonzero].tobytes()
-        assert not leaves.index[k, len(nonzero):].any() and not leaves.value[k, len(nonzero):].any()
+        assert np.array_equal(leaves.nonzero_index[k, :len(nonzero)], nonzero)
+        assert leaves.nonzero_value[k, :len(nonzero)].tobytes() == row[nonzero].tobytes()
+        assert not leaves.nonzero_index[k, len(nonzero):].any()
+        assert not leaves.nonzero_value[k, len(nonzero):].any()
     assert sum(p for *_, p in expected) > 20
 
 

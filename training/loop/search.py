@@ -100,7 +100,7 @@ class SelfPlaySearch:
         value = leaves.finished_values([seats[w] for w, _ in starts], self.vp_weight)
         going = np.flatnonzero(~leaves.over)
         if len(going):
-            index, value_in = leaves.index[going], leaves.value[going]
+            index, value_in = leaves.nonzero_index[going], leaves.nonzero_value[going]
             if not net.reads_candidates:  # its trunk reads the observation alone
                 value_in = np.where(index < leaves.obs.shape[1], value_in, 0.0)
             with torch.no_grad():
