@@ -5,9 +5,11 @@
 // head), built from the float32 arrays the Python side loaded, under the same names.
 // An observation has a hundred or so nonzero entries of thousands, so a layer is the sum
 // of the weight rows of its input's nonzero entries, scaled (numpy's `x @ w` reads every
-// row). A forward pass takes a batch of positions (up to GROUP) layer by layer, each
-// block of a layer's weights read once for the batch (sum_rows), each position's sums
-// its own: a position's outputs are the same in any batch. Results equal numpy's to
+// row; an input may come as its nonzero entries already, NonzeroRows, and a dense one,
+// a hidden layer's, is read in place). A forward pass takes a batch of positions (up to
+// GROUP) layer by layer, each block of a layer's weights read once for the batch
+// (sum_rows), each position's sums its own: a position's outputs are the same in any
+// batch, and the same whichever way its input came. Results equal numpy's to
 // float32 rounding (the order of the sums differs; tanh is a rational function within
 // 3e-7 of it). BatchedNet runs many positions in one call, split in blocks among its
 // threads.
@@ -124,7 +126,7 @@ SG_KERNEL void sum_dense_block(const float* const* x, int in, const float* w, in
 // position p's input is its own sparse rows (row[p], x[p], nonzeros[p]), its output
 // y[p]. The positions whose input is dense (``dense`` nonzeros: every row in order, a
 // hidden layer's) go four at a time, each block of w loaded once for the four; the
-// others one at a time, in blocks of 32 (then 8, then 1) outputs, each block for every
+// others one at a time, in blocks of 64 (then 32, 8, 1) outputs, each block for every
 // position before the next, so a block's columns of w are read from memory once a
 // batch. Each position's sums are the same, in the same order, whatever the batch.
 SG_VECTOR_CLONES

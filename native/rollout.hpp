@@ -9,7 +9,9 @@
 // network's answer joins its faction's batch, and each batch of up to GROUP positions is
 // one forward pass, each layer's weights read once for the batch instead of once a
 // position. A position's logits do not depend on its batch (nets.hpp), so each rollout
-// plays the same decisions alone or among others.
+// plays the same decisions alone or among others. A position's observation goes to the
+// first layer as its nonzero entries (Encoder::encode_nonzero: the entries written, no
+// scan of the whole vector), the same rows a scan would find.
 #pragma once
 
 #include <cmath>
