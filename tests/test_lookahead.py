@@ -164,7 +164,8 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
     """On native worlds the rollouts run in C++, all of them in lockstep
     (native/rollout.hpp, agents.native_nets.roll_out): from each (world, answer) the same
     decisions as the Python loop over the same world, and the position reached is the
-    seat's observation and projected VP of the loop's."""
+    seat's observation and projected VP of the loop's, also as the compact row of their
+    nonzero entries."""
     from agents.lookahead import ROLLOUT_LIMIT
     from agents.native_nets import roll_out
     from singapore_env.candidates import projected_vp
@@ -196,6 +197,12 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
             encoder = native_encoder_for(after.c, after.cfg)
             assert np.array_equal(leaves.obs[k], encoder.encode(after, seat))
             assert np.array_equal(leaves.projected[k], projected_vp(after, seat))
+        row = np.concatenate([leaves.obs[k], leaves.projected[k]])
+        nonzero = np.flatnonzero(row)
+        assert np.array_equal(leaves.nonzero_index[k, :len(nonzero)], nonzero)
+        assert leaves.nonzero_value[k, :len(nonzero)].tobytes() == row[nonzero].tobytes()
+        assert not leaves.nonzero_index[k, len(nonzero):].any()
+        assert not leaves.nonzero_value[k, len(nonzero):].any()
     assert sum(p for *_, p in expected) > 20
 
 

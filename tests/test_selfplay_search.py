@@ -84,6 +84,13 @@ def test_the_batched_rollouts_choose_and_label_as_one_rollout_at_a_time(monkeypa
 
     def one_at_a_time(worlds, seats, starts, *args):
         alone = [roll_out([worlds[w]], [seats[w]], [(0, d)], *args) for w, d in starts]
+        width = max(leaves.nonzero_index.shape[1] for leaves in alone)
+
+        def padded(a):  # a compact row, padded with zeros to the widest
+            return np.pad(a, ((0, 0), (0, width - a.shape[1])))
+
+        alone = [leaves._replace(nonzero_index=padded(leaves.nonzero_index),
+                                 nonzero_value=padded(leaves.nonzero_value)) for leaves in alone]
         return Leaves(*(np.concatenate(parts) for parts in zip(*alone)))
 
     runs, calls = [], []

@@ -41,8 +41,7 @@ from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLO
 from agents.native_nets import roll_out
 
 from training.network.actor_critic import ActorCritic
-from training.network.rows import sparse_rows, to_csr
-from training.loop.rollout import NONZERO_WIDTH
+from training.network.rows import to_csr
 
 
 class SelfPlaySearch:
@@ -101,10 +100,9 @@ class SelfPlaySearch:
         value = leaves.finished_values([seats[w] for w, _ in starts], self.vp_weight)
         going = np.flatnonzero(~leaves.over)
         if len(going):
-            obs = leaves.obs[going]
-            if net.reads_candidates:  # its trunk reads the projected VP too
-                obs = np.concatenate([obs, leaves.projected[going]], axis=1)
-            index, value_in = sparse_rows(obs, NONZERO_WIDTH)
+            index, value_in = leaves.nonzero_index[going], leaves.nonzero_value[going]
+            if not net.reads_candidates:  # its trunk reads the observation alone
+                value_in = np.where(index < leaves.obs.shape[1], value_in, 0.0)
             with torch.no_grad():
                 value[going] = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
         # start k's proposal and world: proposal-major within a game, world-major without
