@@ -1,7 +1,7 @@
 """Learned agents: a trained policy playing through the action mask, in numpy.
 
 Training saves two files per checkpoint: the SB3 ``.zip`` (to resume training) and a
-``.npz`` with the actor's weights (:mod:`training.export` copies a torch network out).
+``.npz`` with the actor's weights (:mod:`training.bridges.export` copies a torch network out).
 :class:`NumpyPolicy` runs an MLP actor in numpy (:class:`agents.pointer_actor.PointerActor`
 an action-aware one), so playing needs no torch (and is several times faster than
 ``model.predict`` for one observation at a time).
@@ -27,14 +27,32 @@ from .pointer_actor import KIND as POINTER_KIND, PointerActor
 from .priors import PRIORS, resolve_prior
 from .threads import limit_threads
 
-#: The shipped reference policies (``learned:default``).
+#: The folder of the shipped networks: one folder each, ``agents/policies/NAME/``
+#: (``british.npz`` and ``malay.npz``), made by ``training/configs/NAME.toml``.
 POLICY_DIR = Path(__file__).parent / "policies"
-#: The shipped policy-value networks of expert iteration (``net=default``: the value
-#: head scores the search's cut rollouts).
-NET_DIR = POLICY_DIR / "expert"
-#: The shipped networks of the rerank form (``rerank:net=default``), distilled from the
-#: scale run's search by advantage regression.
-RERANK_DIR = POLICY_DIR / "rerank"
+#: The shipped networks by name (``mcts:net=NAME``, ``rerank:net=NAME``,
+#: ``lookahead:NAME``, ``learned:NAME``).
+SHIPPED_NETS = ("zero",)
+#: The retired shipped players and networks -> what replaced them (their networks did
+#: not come from the self-play loop of ``training/configs/zero.toml``).
+RETIRED = {"learned:default": "learned:zero", "learned:pure": "learned:zero",
+           "learned:pure-policy": "learned:zero-policy", "net=default": "net=zero"}
+
+
+def net_path(net: str | Path) -> Path:
+    """Where the network ``net`` is: a shipped name of :data:`SHIPPED_NETS` -> its folder
+    under :data:`POLICY_DIR`, anything else the path it names; ``default`` (retired)
+    raises ValueError naming ``zero``."""
+    check_retired(f"net={net}")
+    return POLICY_DIR / str(net) if str(net) in SHIPPED_NETS else Path(net)
+
+
+def check_retired(name: str) -> None:
+    """ValueError, naming the replacement, where ``name`` (``learned:NAME`` or
+    ``net=NAME``) is a retired shipped player or network of :data:`RETIRED`."""
+    if name in RETIRED:
+        raise ValueError(f"{name} was retired (every shipped network now comes from the "
+                         f"self-play loop, training/configs/zero.toml): use {RETIRED[name]}")
 
 
 class NumpyPolicy:
@@ -112,15 +130,14 @@ def load_shared(path: str | Path):
     return shared(path, from_arrays)
 
 
-def load_value_nets(path: str | Path, need_value: bool = True,
-                    default: Path = NET_DIR) -> dict[int, PointerActor]:
-    """Faction index -> policy-value network: a folder holding ``british.npz`` and
-    ``malay.npz`` (one per faction), or one ``.npz`` for both; each must be a pointer
-    policy and, with ``need_value``, carry a value head (ValueError otherwise,
-    FileNotFoundError for a missing file); ``"default"`` is the shipped pair in
-    ``default``. A file is read once per process while it is unchanged: the players
-    built from it share the (read-only) network and its compiled twin."""
-    path = default if str(path) == "default" else Path(path)
+def load_value_nets(path: str | Path, need_value: bool = True) -> dict[int, PointerActor]:
+    """Faction index -> policy-value network: a shipped name (:func:`net_path`), a folder
+    holding ``british.npz`` and ``malay.npz`` (one per faction), or one ``.npz`` for
+    both; each must be a pointer policy and, with ``need_value``, carry a value head
+    (ValueError otherwise, FileNotFoundError for a missing file). A file is read once per
+    process while it is unchanged: the players built from it share the (read-only)
+    network and its compiled twin."""
+    path = net_path(path)
     files = ([path / f"{name}.npz" for name in FACTIONS] if path.is_dir() else [path, path])
     loaded: dict[Path, PointerActor] = {}
     for file in files:
@@ -233,8 +250,8 @@ class LearnedAgent(Agent):
                              f"to it ({path.with_suffix('.npz').name})")
         policy = load_shared(path)
         if policy.meta.get("value_only"):
-            raise ValueError(f"{path} is a value network (a trunk and a value head, "
-                             f"training/lookahead_value.py): it has no policy to play")
+            raise ValueError(f"{path} is a value network (a trunk and a value head): it "
+                             f"has no policy to play")
         return cls(policy, **kwargs)
 
     @property

@@ -1,14 +1,15 @@
 """A learned player that looks ahead on the main Action question.
 
-``learned:pure`` (:mod:`agents.reference`) is a :class:`LookaheadPolicies`: per faction a
+``learned:zero`` (:mod:`agents.reference`) is a :class:`LookaheadPolicies`: per faction a
 *student* (the pointer policy that decides every question) and a *value network* (a
-pointer actor with a value head, :mod:`agents.pointer_actor`) that scores a position
+pointer actor with a value head, :mod:`agents.pointer_actor`; for ``learned:zero`` the
+student's own network) that scores a position
 from one seat's view. On a question that offers a Market card, an Activation or a
 Decree (the main Action question, :data:`LOOKAHEAD_KINDS`), the student names its best
 answers (up to :data:`TOP_K`, within :data:`GAP` logits of its best); each one is played
 on a copy of the game in which everything the seat cannot see is resampled
 (:func:`~agents.determinize.determinize`; the same worlds for all of them, one for
-``learned:pure``), the students of both factions play on from there until the seat
+``learned:zero``), the students of both factions play on from there until the seat
 faces the main Action question for the :data:`ROLLOUT_QUESTIONS`-th time (the
 *rollout*: the rest of the action, the seat's next action, the other seats' turns), and
 the answer with the highest value of the position reached (the win share, where the
@@ -19,8 +20,8 @@ question gets the student's most likely answer.
 
 Neither network reads a heuristic score: the student reads the observation and the
 candidate features without the prior, the value network the observation and the
-projected VP. ``docs/selfplay.md`` says how each was trained and what the lookahead
-adds.
+projected VP. ``docs/selfplay.md`` says how ``learned:zero``'s networks were trained
+and what the lookahead adds.
 """
 
 from __future__ import annotations
@@ -57,11 +58,9 @@ class LookaheadPolicies(Agent):
     """Each faction's student (``student``: a :class:`~agents.reference.FactionPolicies`,
     one learned agent per faction), with its value network choosing among the student's
     best answers to the main Action question. With ``rollout`` false the value network
-    scores the position right after the answer (how the shipped value networks' training
-    positions were collected, ``training/lookahead_value.py``). Each answer is scored in
-    ``worlds`` sampled worlds (the mean of its values): more worlds, less noise from the
-    hidden cards, at ``worlds`` times the cost (DAgger's teacher ``lookahead:worlds=4``,
-    ``training/configs/pure_ei_soft.toml``)."""
+    scores the position right after the answer. Each answer is scored in ``worlds``
+    sampled worlds (the mean of its values): more worlds, less noise from the hidden
+    cards, at ``worlds`` times the cost."""
 
     looks_ahead = True
 

@@ -28,10 +28,9 @@ goes to the seat's faction (the winner is the seat with the highest VP) plus
 faction's best, over 20 VP, clipped to ±1). Every other question (Influence
 placement, Storehouse drops, connections, ...) is answered by the heuristic directly.
 
-With ``net=PATH`` (a policy-value network of expert iteration, :mod:`training.expert`:
-a ``.npz`` file with a value head, a folder holding ``british.npz`` and ``malay.npz``,
-one per faction, or ``default``: the shipped pair of the reference expert-iteration
-run, ``agents/policies/expert/``) a rollout cut after ``horizon`` rounds (default 1
+With ``net=PATH`` (a pointer network with a value head: a ``.npz`` file, a folder
+holding ``british.npz`` and ``malay.npz``, one per faction, or a shipped network's name,
+:func:`agents.learned.net_path`: ``zero``, the self-play networks of ``learned:zero``) a rollout cut after ``horizon`` rounds (default 1
 with a network, 0 without) is scored by the network's value head instead of the
 projected VP: the searching seat's faction's predicted win share plus ``vp_weight``
 times its predicted margin, read from that seat's observation of the sampled world (so

@@ -2,7 +2,7 @@
 the Python engine (the web app, ``play``), a player that looks ahead and has a native
 twin decides at compiled speed, with the decision it makes on the Python game.
 
-    agent = on_native_copy(make_agent("learned:pure"))    # the same decisions, faster
+    agent = on_native_copy(make_agent("learned:zero"))    # the same decisions, faster
 
 :class:`NativeCopy` hands its agent :meth:`NativeGame.from_game
 <singapore_env.native.NativeGame.from_game>` of the position: the whole position as the

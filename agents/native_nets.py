@@ -150,6 +150,11 @@ class Leaves(NamedTuple):
     obs: np.ndarray         # (n, D) float32: the seat's observation where it did not
     projected: np.ndarray   # (n, 4) float32: the seat's projected VP (singapore_env.candidates.projected_vp)
     played: np.ndarray      # (n,) int64: the decisions the students played
+    #: (n, width) int32 and float32: the nonzero entries of ``obs`` then ``projected`` (as
+    #: indices D to D + 3), indices ascending, padded with index 0 and value 0 to the
+    #: widest row (:func:`training.network.rows.sparse_rows` of the two side by side)
+    nonzero_index: np.ndarray
+    nonzero_value: np.ndarray
 
     def finished_values(self, seats, vp_weight: float) -> np.ndarray:
         """Each start's value where its game ended, for its seat ``seats[k]``: the win

@@ -34,11 +34,13 @@ def outcome(scores: list[int], seat: int) -> tuple[float, float]:
     return win, max(-1.0, min(1.0, (own - other) / MARGIN_SCALE))
 
 
-def projected_margin(projected_vp: np.ndarray) -> np.ndarray:
+def projected_margin(projected_vp, maximum=np.maximum):
     """The observer's faction's projected margin over :data:`MARGIN_SCALE` (not
     clipped) from ``projected_vp`` rows (observer first, then clockwise: the faction
-    mate sits two places on, the opponents one and three); shape ``(..., 4) -> (...)``."""
-    pv = np.asarray(projected_vp, np.float32)
-    own = np.maximum(pv[..., 0], pv[..., 2])
-    other = np.maximum(pv[..., 1], pv[..., 3])
-    return (own - other) * np.float32(VP_SCALE / MARGIN_SCALE)
+    mate sits two places on, the opponents one and three); shape ``(..., 4) -> (...)``.
+    The one place the margin is computed: numpy arrays by default, or another array
+    library's rows with its element-wise ``maximum`` (the trainer's torch tensors)."""
+    pv = projected_vp if maximum is not np.maximum else np.asarray(projected_vp, np.float32)
+    own = maximum(pv[..., 0], pv[..., 2])
+    other = maximum(pv[..., 1], pv[..., 3])
+    return (own - other) * float(np.float32(VP_SCALE / MARGIN_SCALE))

@@ -1,7 +1,7 @@
 """The actor of a :class:`training.pointer_policy.PointerPolicy` in numpy (no torch).
 
 Same interface as :class:`agents.learned.NumpyPolicy` (``choose``, ``save``,
-``load``; :mod:`training.export` copies one out of torch) but its input is the
+``load``; :mod:`training.bridges.export` copies one out of torch) but its input is the
 observation *dict* with the candidate keys
 of :mod:`singapore_env.candidates`; ``needs_candidates`` tells the agent to supply them.
 

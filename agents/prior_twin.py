@@ -1,6 +1,6 @@
 """The players reading the heuristic's prior, checked on both engines: whole games with
-``rerank`` and pointer-policy seats (``learned:default``), each seat's agent deciding on
-the Python game and its copy (the same spec and seed) on the native one, which must
+``rerank`` and pointer-policy seats (``learned:PATH``) reading the prior's columns, each
+seat's agent deciding on the Python game and its copy (the same spec and seed) on the native one, which must
 agree decision for decision, their generators in the same state
 (``tests/test_native_prior.py``, ``scripts/prior_soak.py``)."""
 

@@ -1,29 +1,22 @@
-"""The shipped learned policies: ``learned:NAME`` plays each seat with its faction's
-trained policy of the pair NAME, so users can benchmark against a learned player
-without training one.
+"""The shipped learned players: ``learned:NAME`` plays each seat with its faction's
+network of the shipped pair, so users can benchmark against a learned player without
+training one.
 
-- ``default``: ``agents/policies/british.npz`` and ``malay.npz``, which read the
-  heuristic's scores of the answers (``candidate_prior``), produced by
-  ``singapore-1819 train --config training/configs/reference.toml --out runs/reference``;
-- ``pure-policy``: ``agents/policies/pure/``, the same network without any heuristic
-  input (what learning from the observation alone reaches): ``training/configs/pure.toml``
-  (imitation of the heuristic, then PPO against it) made the networks that
-  ``singapore-1819 train --config training/configs/pure_dagger.toml --out
-  runs/pure_dagger`` then taught ``rerank:net=default``'s choices on the states they
-  reach, and ``training/configs/pure_ei.toml`` then ``pure_ei_soft.toml`` the choices
-  and then the scores of ``pure``'s lookahead over the current student (expert
-  iteration; the teachers label, the network reads no heuristic input);
-- ``pure``: ``pure-policy`` looking ahead on the main Action question (each of its
-  best answers played on to the seat's Action question after next) with the value
-  networks of ``agents/policies/pure/value/`` (:mod:`agents.lookahead`, made by
-  ``training/configs/pure_value.toml``); no heuristic input either;
 - ``zero``: ``agents/policies/zero/``, learned by the self-play trainer from random
   weights with nothing hand-written beyond the rules (``training/configs/zero.toml``:
-  no heuristic teacher, opponent, prior or feature), looking ahead as ``pure`` does
-  with its own value heads (what ``lookahead:agents/policies/zero`` plays);
-  ``zero-policy``: the same networks without the lookahead.
+  no heuristic teacher, opponent, prior or feature), looking ahead on the main Action
+  question (:mod:`agents.lookahead`) with its own value heads (what
+  ``lookahead:zero`` plays);
+- ``zero-policy``: the same networks without the lookahead (one forward pass a
+  decision).
 
-They are numpy actors (no torch needed), copied from the run folders. Their strength
+Every shipped network comes from that one self-play loop and lives in
+``agents/policies/NAME/`` with its recipe ``training/configs/NAME.toml``
+(:data:`agents.learned.SHIPPED_NETS`); the players of the networks made otherwise
+(``learned:default``, ``learned:pure``, ``learned:pure-policy``) were retired, and asking
+for one says what replaced it (:data:`agents.learned.RETIRED`).
+
+They are numpy actors (no torch needed), copied from the run folder. Their strength
 against the heuristic, next to the mirror baseline, is in ``docs/agents.md``. They
 were trained on the ``standard`` ruleset; the observation has the same size in every
 ruleset, so they play the others too, untrained for them (a table whose settings change
@@ -38,14 +31,14 @@ from pathlib import Path
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
-from .learned import POLICY_DIR, LearnedAgent, load_value_nets
+from .learned import LearnedAgent, check_retired, load_value_nets, net_path
 from .lookahead import LookaheadPolicies
 
 
 class FactionPolicies(Agent):
     """One learned agent per faction; a seat plays with its faction's."""
 
-    name = "learned:default"
+    name = "learned"
 
     def __init__(self, by_faction: dict[int, LearnedAgent]):
         self.by_faction = by_faction
@@ -67,50 +60,48 @@ class FactionPolicies(Agent):
         return self.by_faction[SEAT_FACTION[seat]].choose(game, seat)
 
 
-#: The shipped pairs: ``learned:NAME`` -> the folder of its british.npz and malay.npz.
-SHIPPED = {"default": POLICY_DIR, "pure": POLICY_DIR / "pure",
-           "pure-policy": POLICY_DIR / "pure", "zero": POLICY_DIR / "zero",
-           "zero-policy": POLICY_DIR / "zero"}
-#: The pairs that look ahead (:mod:`agents.lookahead`) -> the folder of
-#: their value networks.
-LOOKAHEAD_VALUES = {"pure": POLICY_DIR / "pure" / "value", "zero": POLICY_DIR / "zero"}
+#: The shipped players: ``learned:NAME`` -> (the shipped network it plays, whether it
+#: looks ahead with the network's value heads).
+SHIPPED = {"zero": ("zero", True), "zero-policy": ("zero", False)}
 
 
 def reference_agent(deterministic: bool = True, seed: int | None = None,
-                    pair: str = "default") -> Agent:
-    """The shipped pair ``pair`` (a key of :data:`SHIPPED`) as one agent (most likely
-    action, or sampled)."""
-    agent = FactionPolicies({
-        f: LearnedAgent(_shipped_policy(SHIPPED[pair] / f"{name}.npz"), deterministic=deterministic,
+                    pair: str = "zero") -> Agent:
+    """The shipped player ``pair`` (a key of :data:`SHIPPED`) as one agent (most likely
+    action, or sampled); a retired name raises ValueError naming its replacement."""
+    check_retired(f"learned:{pair}")
+    net, looks_ahead = SHIPPED[pair]
+    folder = net_path(net)
+    agent: Agent = FactionPolicies({
+        f: LearnedAgent(_shipped_policy(folder / f"{name}.npz"), deterministic=deterministic,
                         seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
-    if pair in LOOKAHEAD_VALUES:
-        agent = LookaheadPolicies(agent, dict(_shipped_values(LOOKAHEAD_VALUES[pair])), seed)
+    if looks_ahead:
+        agent = LookaheadPolicies(agent, dict(_shipped_values(folder)), seed)
     agent.name = f"learned:{pair}"
     return agent
 
 
 def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = 1,
                    values: str | Path | None = None) -> Agent:
-    """A lookahead (:mod:`agents.lookahead`) over the students in ``folder`` (the
-    pointer policies ``british.npz`` and ``malay.npz``, which must read no prior), each
-    answer scored in ``worlds`` sampled worlds by the value networks in ``values``: by
-    default ``learned:pure``'s (what DAgger's ``teacher = "lookahead"`` labels with:
-    the search over the current student); ``values = folder`` for a pair that carries
-    its own value heads (the self-play trainer's pointer networks: ``lookahead:DIR``)."""
+    """A lookahead (:mod:`agents.lookahead`) over the students in ``folder`` (a shipped
+    name, :func:`agents.learned.net_path`, or a folder of the pointer policies
+    ``british.npz`` and ``malay.npz``, which must read no prior), each answer scored in
+    ``worlds`` sampled worlds by the value heads of the networks in ``values``: by
+    default the students' own (the self-play trainer's pointer networks carry them:
+    ``lookahead:DIR``)."""
+    folder = net_path(folder)
     students = FactionPolicies({
-        f: LearnedAgent.load(Path(folder) / f"{name}.npz",
-                             seed=None if seed is None else seed + f)
+        f: LearnedAgent.load(folder / f"{name}.npz", seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
-    nets = (dict(_shipped_values(LOOKAHEAD_VALUES["pure"])) if values is None
-            else load_value_nets(values))
-    agent = LookaheadPolicies(students, nets, seed, worlds=worlds)
+    agent = LookaheadPolicies(students, load_value_nets(folder if values is None else values),
+                              seed, worlds=worlds)
     agent.name = f"lookahead over {folder}"
     return agent
 
 
 # The shipped networks are package data: each is loaded once a process and shared, read
-# only, by every agent that plays it (a table of four learned:pure seats reads its files
+# only, by every agent that plays it (a table of four learned:zero seats reads its files
 # once, not four times).
 @lru_cache(maxsize=None)
 def _shipped_policy(path: Path):

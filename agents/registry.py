@@ -11,11 +11,12 @@ the ones the agent was registered with. An unknown parameter or a value of the w
 type raises ValueError naming the allowed parameters. A trained policy is named by its
 file: ``learned:PATH`` (a ``.npz`` actor), most likely legal action; or
 ``learned-sample:PATH`` to sample from the policy (the whole rest of the spec is the path).
-``learned:default`` and ``learned:pure`` are shipped pairs (:mod:`agents.reference`).
-``lookahead:DIR`` plays the pair of pointer networks with value heads in the folder DIR
-(``british.npz`` and ``malay.npz``, as the self-play trainer writes them) with the
-lookahead of :mod:`agents.lookahead`, each network's value head scoring its faction's
-answers, as ``learned:pure`` does with its value networks.
+``learned:zero`` and ``learned:zero-policy`` are the shipped players
+(:mod:`agents.reference`). ``lookahead:DIR`` plays the pair of pointer networks with
+value heads in the folder DIR (``british.npz`` and ``malay.npz``, as the self-play
+trainer writes them; or a shipped network's name, ``lookahead:zero``) with the lookahead
+of :mod:`agents.lookahead`, each network's value head scoring its faction's answers, as
+``learned:zero`` does.
 
 Inside the code a spec is an :class:`AgentSpec` (name, parameters, target), built with
 ``AgentSpec("mcts", {"iters": 400})`` or ``AgentSpec.parse(text)`` and written back with
@@ -205,7 +206,7 @@ def make_agent(spec: "str | AgentSpec", seed: int | None = None) -> Agent:
         plugins = entry_point_names()
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents() + plugins)}, "
-            "learned:PATH, learned-sample:PATH, learned:default, learned:pure, learned:zero, "
+            "learned:PATH, learned-sample:PATH, learned:zero, learned:zero-policy, "
             "lookahead:DIR, path/to/bot.py:Class, package.module:Class")
     factory, allowed = _REGISTRY[name]
     seed, params = _resolve_params(spec, given, allowed, seed, closed=True)
@@ -246,16 +247,17 @@ def _make_external(spec: str, factory, given: dict, seed) -> Agent:
 
 
 def _make_learned(spec: AgentSpec, seed: int | None) -> Agent:
-    from .learned import LearnedAgent
+    from .learned import LearnedAgent, check_retired
     from .reference import SHIPPED, lookahead_over, reference_agent
 
     kind, path = spec.name, spec.target
     try:
         if kind == "lookahead":
-            agent = lookahead_over(path, seed, values=path)
+            agent = lookahead_over(path, seed)
         elif path in SHIPPED:
             agent = reference_agent(deterministic=kind == "learned", seed=seed, pair=path)
         else:
+            check_retired(f"learned:{path}")
             agent = LearnedAgent.load(path, deterministic=kind == "learned", seed=seed)
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot load agent {str(spec)!r}: {exc}") from None

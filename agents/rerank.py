@@ -9,15 +9,12 @@ scores highest (one forward pass; the prior on a tie). ``margin`` (logits, defau
 raises the prior's score: another candidate must beat it by that much, from the
 network alone (0) to the heuristic alone (a large margin). Every other question goes to the
 heuristic, as in the search. So it plays like the heuristic except where the network
-has learned that the search would overrule it: the form expert iteration distils the
-search into (``distilled = "rerank"`` in an expert-iteration config trains the network
-on exactly these choices and gates it in this form).
+prefers another of its close candidates.
 
 ``net`` is a pointer-policy ``.npz`` (both factions), a folder holding ``british.npz``
-and ``malay.npz``, or ``default`` (also when not given: the shipped rerank networks,
-``agents/policies/rerank/``, made by ``training/configs/rerank.toml`` and
-``rerank_malay.toml``: the search's measured advantages regressed,
-``training.expert.advantage_loss``; as Malay they play best with ``margin=1``).
+and ``malay.npz``, or a shipped network's name (:func:`agents.learned.net_path`):
+``zero``, also when not given (the self-play networks of ``learned:zero``, whose policy
+heads score the candidates; ``docs/agents.md`` has its strength).
 """
 
 from __future__ import annotations
@@ -29,7 +26,7 @@ from singapore_env.engine.content import SEAT_FACTION
 
 from .base import Agent
 from .heuristic import DEFAULT_PARAMS, HeuristicAgent
-from .learned import RERANK_DIR, PolicyView, load_value_nets, reads_prior
+from .learned import PolicyView, load_value_nets, reads_prior
 from .mcts import SEARCHED, heuristic_candidates, prior_answer
 from .net_files import NetFileError
 
@@ -47,17 +44,17 @@ class RerankAgent(Agent):
 
     name = "rerank"
     #: Parameters (``rerank:key=value``) and their defaults.
-    PARAMS = {"net": "default", "topk": 3, "gap": 1.0, "margin": 0.0}
+    PARAMS = {"net": "zero", "topk": 3, "gap": 1.0, "margin": 0.0}
 
-    def __init__(self, seed: int | None = None, net: str = "default", topk: int = 3,
+    def __init__(self, seed: int | None = None, net: str = "zero", topk: int = 3,
                  gap: float = 1.0, margin: float = 0.0):
         if not net:
-            raise ValueError("rerank: give the network, rerank:net=PATH (or net=default)")
+            raise ValueError("rerank: give the network, rerank:net=PATH (or net=zero)")
         if topk < 1 or gap < 0 or margin < 0:
             raise ValueError(f"rerank: topk must be >= 1, gap and margin >= 0, got "
                              f"{topk}, {gap}, {margin}")
         try:
-            nets = load_value_nets(net, need_value=False, default=RERANK_DIR)
+            nets = load_value_nets(net, need_value=False)
         except NetFileError:
             raise  # (it names the file and the array)
         except (OSError, ValueError) as exc:

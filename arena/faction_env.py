@@ -47,7 +47,7 @@ temenggong + sultan) is driven by the caller; every other seat is played by a gi
     ``True``: the observation is a dict of ``observation`` and the candidate keys of
     :mod:`singapore_env.candidates` (per-action ``candidate_card`` /
     ``candidate_features``, the seats' ``projected_vp``), for action-aware policies such
-    as :mod:`training.pointer_policy`; ``candidate_prior="heuristic"`` (a name of
+    as the pointer network (:mod:`training.network.heads`); ``candidate_prior="heuristic"`` (a name of
     :data:`agents.priors.PRIORS`, or a scorer) adds the heuristic's scores of the turn
     questions to the candidate features.
 

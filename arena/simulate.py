@@ -12,11 +12,10 @@ Engines. ``engine="python"`` (:func:`play_game`'s default) plays a
 :class:`~singapore_env.native.NativeGame`, the compiled twin: the same seeds and
 decisions give the same game, so the same result and record. Only agents that read the
 observation alone or have a native twin (:attr:`agents.base.Agent.plays_native`:
-``heuristic``, ``random``, ``rerank``, ``learned:PATH`` of a flat actor or of a pointer
-policy (with the heuristic's prior columns or none: ``learned:default``,
-``learned:pure-policy``), ``learned:pure``, ``lookahead:DIR``, an agent playing through
-``act``) sit at
-a native game; :func:`check_engine` refuses the others by name. Many games
+``heuristic``, ``random``, ``rerank``, ``mcts``, ``learned:PATH`` of a flat actor or of a
+pointer policy (such as ``learned:zero-policy``, or one reading the heuristic's prior
+columns), ``learned:zero``, ``lookahead:DIR``, an agent playing through ``act``) sit at a
+native game; :func:`check_engine` refuses the others by name. Many games
 (:mod:`arena.runner`) play where :func:`default_engine` says unless told: on the
 native engine where it is built and every player sits there, else on the Python engine.
 
@@ -57,9 +56,8 @@ MAX_DECISIONS = 100_000
 ENGINES = ("python", "native")
 #: Who may sit at a native game, as the refusal says it.
 NATIVE_PLAYERS = ("heuristic, random, rerank, learned:PATH or learned-sample:PATH of a flat "
-                  "actor or of a pointer policy (learned:default, learned:pure-policy, "
-                  "learned:zero-policy), learned:pure, learned:zero, lookahead:DIR, an agent "
-                  "that plays through act(observation, mask) alone")
+                  "actor or of a pointer policy (learned:zero-policy), learned:zero, mcts, "
+                  "lookahead:DIR, an agent that plays through act(observation, mask) alone")
 
 
 @dataclass

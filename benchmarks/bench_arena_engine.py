@@ -9,12 +9,11 @@ Rows: four ``random`` players; four ``heuristic`` players (the native twin think
 C++ at a native game); four ``learned:PATH`` players of a flat ``.npz`` actor
 (``--learned``, e.g. one the self-play trainer wrote; without it, an actor of random
 weights of the self-play trainer's shape, 256-256 tanh, which costs what a trained one
-costs); four ``learned:pure-policy`` (the shipped pointer policy) and four
-``learned:pure`` (its lookahead: native worlds and rollouts, the networks in C++ on the
-native engine); four ``learned:default`` (the shipped pointer policies reading the
-heuristic's prior columns, scored by its native twin) and four ``rerank`` (the shipped
-rerank networks choosing among the heuristic's candidates: one C++ call a decision on
-the native engine); one ``mcts:iters=24`` and one ``mcts:iters=24:net=default`` seat beside
+costs); four ``learned:zero-policy`` (the shipped pointer policy) and four
+``learned:zero`` (its lookahead: native worlds and rollouts, the networks in C++ on the
+native engine); four ``rerank`` (the shipped networks choosing among the heuristic's
+candidates: one C++ call a decision on the native engine); one ``mcts:iters=24`` and one
+``mcts:iters=24:net=zero`` seat beside
 three heuristics (the search's whole loop in C++ on the native engine: native worlds,
 heuristic rollouts, the value head). Each row also checks that both engines wrote the
 same records. Times are CPU time of this process (``time.process_time``), the best of
@@ -22,7 +21,7 @@ same records. Times are CPU time of this process (``time.process_time``), the be
 its clock starts, so the shipped networks (loaded once a process,
 ``agents/reference.py``, ``load_value_nets``) are not counted as a cost of its few games
 (the native twins of the networks are: built in the first native games;
-``mcts:...:net=default`` loads its value networks in its first Python games, about
+``mcts:...:net=zero`` loads its value networks in its first Python games, about
 0.15 s). Not a test: numbers depend on the machine.
 """
 
@@ -85,12 +84,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--learned", help="a flat .npz actor (default: random weights)")
-    parser.add_argument("--pure-games", type=int, default=10,
-                        help="games of the learned:pure-policy row")
+    parser.add_argument("--policy-games", type=int, default=10,
+                        help="games of the learned:zero-policy row")
     parser.add_argument("--lookahead-games", type=int, default=2,
-                        help="games of the learned:pure row (a few CPU-seconds each)")
-    parser.add_argument("--default-games", type=int, default=10,
-                        help="games of the learned:default row")
+                        help="games of the learned:zero row (a few CPU-seconds each)")
     parser.add_argument("--rerank-games", type=int, default=20, help="games of the rerank row")
     parser.add_argument("--search-games", type=int, default=1,
                         help="games of the mcts rows (10 to 40 CPU-seconds each on Python)")
@@ -104,11 +101,10 @@ def main() -> None:
         learned = args.learned or random_actor(folder)
         rows = [(("random",) * 4, args.games), (("heuristic",) * 4, args.heuristic_games),
                 ((f"learned:{learned}",) * 4, args.learned_games),
-                (("learned:pure-policy",) * 4, args.pure_games),
-                (("learned:pure",) * 4, args.lookahead_games),
-                (("learned:default",) * 4, args.default_games), (("rerank",) * 4, args.rerank_games)]
+                (("learned:zero-policy",) * 4, args.policy_games),
+                (("learned:zero",) * 4, args.lookahead_games), (("rerank",) * 4, args.rerank_games)]
         rows += [((spec,) + ("heuristic",) * 3, args.search_games)
-                 for spec in ("mcts:iters=24", "mcts:iters=24:net=default")]
+                 for spec in ("mcts:iters=24", "mcts:iters=24:net=zero")]
         for players, games in rows:
             for spec in set(players):
                 make_agent(spec)  # the shipped networks it plays, loaded

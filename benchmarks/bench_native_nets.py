@@ -7,9 +7,9 @@ in the same run, on one core.
 Positions: the acting seat's observation and candidate keys at every third decision of
 ``--games`` random native games (standard rules; the heuristic prior's columns for the
 networks that read them). Networks: a flat actor of the exported shape (two hidden
-layers of 256, tanh, float16 weights), the shipped ``learned:default`` pointer policy
-(``agents/policies/british.npz``) and the value head of ``net=default``
-(``agents/policies/expert/british.npz``). For each, positions a CPU-second
+layers of 256, tanh, float16 weights), the shipped ``learned:zero-policy`` pointer
+policy and the value head of ``net=zero`` (both ``agents/policies/zero/british.npz``).
+For each, positions a CPU-second
 (``time.process_time``: other jobs on the machine do not count) of numpy and of the
 native actor, one position a call and ``--batch`` rows a call (numpy's flat actor takes
 rows too; the pointer actor reads one position at a time).
@@ -66,8 +66,7 @@ def main() -> None:
     batches = [{k: np.stack([p[k] for p in positions[i:i + args.batch]]) for k in KEYS}
                for i in range(0, len(positions), args.batch)]
     flat = flat_policy(len(positions[0]["observation"]))
-    pointer = NumpyPolicy.load(POLICY_DIR / "british.npz")
-    value = NumpyPolicy.load(POLICY_DIR / "expert" / "british.npz")
+    pointer = value = NumpyPolicy.load(POLICY_DIR / "zero" / "british.npz")
     rows = []
 
     def measure(what, single_numpy, single_native, batch_numpy, batch_native):
@@ -82,9 +81,9 @@ def main() -> None:
     measure("flat actor: logits", lambda p: flat.logits(p["observation"]),
             lambda p: nflat.logits(p["observation"]), lambda b: flat.logits(b["observation"]),
             lambda b: nflat.logits(b["observation"]))
-    measure("pointer actor (learned:default): logits", pointer.logits, npointer.logits, None,
+    measure("pointer actor (learned:zero-policy): logits", pointer.logits, npointer.logits, None,
             npointer.logits)
-    measure("value head (net=default): outcome", value.outcome, nvalue.outcome, None,
+    measure("value head (net=zero): outcome", value.outcome, nvalue.outcome, None,
             nvalue.outcome)
     print(f"{len(positions)} positions of {args.games} random games, batches of {args.batch}, "
           f"positions a CPU-second (one core)\n")

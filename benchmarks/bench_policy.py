@@ -1,7 +1,7 @@
 """Speed of a learned policy's decision on one thread, next to the heuristic's.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_policy.py                   # learned:default
-    nice -n 10 .venv/bin/python benchmarks/bench_policy.py --policy runs/expert/british.npz
+    nice -n 10 .venv/bin/python benchmarks/bench_policy.py                   # learned:zero-policy's British
+    nice -n 10 .venv/bin/python benchmarks/bench_policy.py --policy runs/zero/british.npz
 
 Positions: every decision of the British seats in ``--games`` heuristic games. For each,
 in CPU time of this one process (``time.process_time``, so other jobs on the machine
@@ -30,9 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.base import _encoder_for  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
-from agents.learned import LearnedAgent  # noqa: E402
+from agents.learned import POLICY_DIR, LearnedAgent  # noqa: E402
 from agents.priors import resolve_prior  # noqa: E402
-from agents.reference import POLICY_DIR  # noqa: E402
 from agents.threads import limit_threads  # noqa: E402
 from singapore_env.candidates import CandidateEncoder  # noqa: E402
 from singapore_env.engine import Game  # noqa: E402
@@ -62,7 +61,7 @@ def per_decision_ms(fn, items) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--policy", type=Path, default=POLICY_DIR / "british.npz")
+    parser.add_argument("--policy", type=Path, default=POLICY_DIR / "zero" / "british.npz")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()

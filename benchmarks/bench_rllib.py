@@ -8,9 +8,10 @@ For each runner count: a local Ray cluster, the PPO algorithm of
 iteration, then ``--iterations`` timed iterations. Printed per count: *sampling*
 env steps/s (the env runners alone, ``EnvRunnerGroup.sample`` of ``--steps`` steps, all
 four seats' decisions) and *training* env steps/s (whole iterations: sampling and the
-PPO update in the driver). The SB3 figure is learner steps/s of
-``training.selfplay.train`` (MaskablePPO, MLP, 4 ``DummyVecEnv`` envs; one learner step
-is one decision of the learning faction, the opponents' decisions run inside the env).
+PPO update in the driver). The SB3 figure is learner steps/s of the SB3 bridge,
+``training.bridges.sb3.train`` (MaskablePPO, MLP, 4 ``DummyVecEnv`` envs against random
+players; one learner step is one decision of the learning faction, the opponents'
+decisions run inside the env).
 The load average is printed: the figures are only comparable on an idle machine.
 """
 
@@ -35,7 +36,7 @@ def rllib_rates(cfg: TrainConfig, runners: int, steps: int, iterations: int) -> 
     import ray
 
     from agents.threads import limit_threads
-    from training.rllib_train import _env_steps, build_config
+    from training.bridges.rllib import _env_steps, build_config
 
     limit_threads()
     cfg = dataclasses.replace(cfg, workers=runners)
@@ -62,13 +63,12 @@ def rllib_rates(cfg: TrainConfig, runners: int, steps: int, iterations: int) -> 
 
 
 def sb3_rate(timesteps: int) -> float:
-    """Learner steps/s of the SB3 self-play pipeline (one phase, no imitation)."""
-    from training.config import TrainConfig
-    from training.selfplay import train
+    """Learner steps/s of the SB3 bridge (one phase against random players)."""
+    from training.bridges.sb3 import train
 
-    cfg = TrainConfig(backend="sb3", phases=1, timesteps_per_phase=timesteps, num_games=4,
-                      rollout_steps=256, minibatch_size=256, eval_games=1,
-                      past_self_share=0.0, heuristic_share=0.0)
+    cfg = TrainConfig(backend="sb3", total_decisions=timesteps, num_games=4,
+                      rollout_steps=256, minibatch_size=256, pool_every=10**6,
+                      eval_games=1, league=["random"])
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         train(cfg, out, progress=False, log=lambda *_: None)

@@ -1,5 +1,5 @@
 """Throughput of search in the batched self-play loop (``search_worlds``,
-:mod:`training.ppo_search`), next to the same trainer without search, in the same run.
+:mod:`training.loop.search`), next to the same trainer without search, in the same run.
 
     nice .venv/bin/python benchmarks/bench_selfplay_search.py [--seconds 120] [--worlds 1 2] [--json PATH]
     nice .venv/bin/python benchmarks/bench_selfplay_search.py --minutes 60 --worlds 2   # memory over an hour

@@ -52,7 +52,7 @@ def selfplay(config: str, seconds: float, **overrides) -> dict:
     keys replaced), the games finished and the decisions its search labelled, and its
     memory."""
     from training.config import load_config
-    from training.ppo_trainer import Trainer, learn
+    from training.loop.trainer import Trainer, learn
 
     cfg = load_config(config, **overrides)
     with tempfile.TemporaryDirectory() as out:
@@ -88,14 +88,14 @@ def profile(config: str, updates: int = 3) -> dict:
     import pstats
 
     from training.config import load_config
-    from training.ppo_trainer import Trainer, learn
+    from training.loop.trainer import Trainer, learn
 
     cfg = load_config(config, workers=0)
     parts = {"engine (Game.step)": ("engine/game.py", "step"),
              "observation encoding": ("encoding/writer.py", "encode"),
              "legal masks": ("encoding/__init__.py", "legal_mask"),
-             "policy forward passes (with compact rows)": ("ppo_rollout.py", "_act"),
-             "PPO update": ("ppo_trainer.py", "ppo_update")}
+             "policy forward passes (with compact rows)": ("loop/rollout.py", "_act"),
+             "PPO update": ("loop/trainer.py", "ppo_update")}
     with tempfile.TemporaryDirectory() as out:
         trainer = Trainer(cfg, Path(out))
         collector = trainer.collector()
@@ -118,16 +118,16 @@ def profile(config: str, updates: int = 3) -> dict:
 
 
 def sb3(seconds: float) -> float:
-    """Learner steps/s of MaskablePPO on 4 FactionEnvs (the SB3 pipeline)."""
+    """Learner steps/s of MaskablePPO on 4 FactionEnvs (the SB3 bridge)."""
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    from training.bridges.sb3 import make_env, make_model
     from training.config import TrainConfig
-    from training.selfplay import Pools, _make_model, make_env_fn
 
-    cfg = TrainConfig(backend="sb3", past_self_share=0.0, heuristic_share=0.0)
-    vec = DummyVecEnv([make_env_fn(cfg, "british", Pools([], []), r, 0) for r in range(4)])
-    model = _make_model(cfg, vec, None, 0)
+    cfg = TrainConfig(backend="sb3", league=["random"])
+    vec = DummyVecEnv([lambda r=r: make_env(cfg, "british", [], r) for r in range(4)])
+    model = make_model(cfg, vec, None, 0)
     model.learn(cfg.rollout_steps * 4)                            # warm-up: one update
 
     class Stop(BaseCallback):

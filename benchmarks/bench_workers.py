@@ -2,11 +2,6 @@
 engine), and whether the per-game records are identical (they must be).
 
     python benchmarks/bench_workers.py --games 2000 --workers 2
-    python benchmarks/bench_workers.py --search mcts:iters=8:topk=3:horizon=1 --games 16
-
-With ``--search SPEC`` the games are expert iteration's self-play games
-(:func:`training.expert_data.generate`: one faction searching with SPEC against
-heuristic players, every decision recorded), and "records" are their rows.
 
 Prints wall-clock games/s, the speed-up, and games per CPU-second (this process and
 its finished children), which shows whether a low speed-up comes from the work or
@@ -41,43 +36,16 @@ def measure(games: int, workers: int, seed: int) -> tuple[float, float, list[dic
     return time.perf_counter() - wall, cpu_seconds() - cpu, records
 
 
-def measure_selfplay(games: int, workers: int, seed: int, spec: str):
-    """Like :func:`measure`, for expert iteration's recorded self-play games."""
-    from training.expert_data import generate
-
-    players = {0: spec, 1: spec}
-    generate(players, 2, seed + 1, workers=workers)  # warm up
-    cpu, wall = cpu_seconds(), time.perf_counter()
-    rows = generate(players, games, seed, workers=workers)
-    return time.perf_counter() - wall, cpu_seconds() - cpu, rows
-
-
-def same_rows(a, b) -> bool:
-    """Whether two :class:`~training.expert_data.SearchSamples` hold the same rows."""
-    import numpy as np
-
-    return (all(np.array_equal(v, b.obs[k]) for k, v in a.obs.items())
-            and all(np.array_equal(v, getattr(b, k), equal_nan=v.dtype.kind == "f")
-                    for k, v in a._arrays().items()))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--search", metavar="SPEC",
-                        help="measure expert iteration's self-play games with this search")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}")
-    if args.search:
-        base_wall, base_cpu, base = measure_selfplay(args.games, 1, args.seed, args.search)
-        wall, cpu, records = measure_selfplay(args.games, args.workers, args.seed, args.search)
-        identical = same_rows(records, base)
-    else:
-        base_wall, base_cpu, base = measure(args.games, 1, args.seed)
-        wall, cpu, records = measure(args.games, args.workers, args.seed)
-        identical = records == base
+    base_wall, base_cpu, base = measure(args.games, 1, args.seed)
+    wall, cpu, records = measure(args.games, args.workers, args.seed)
+    identical = records == base
     print(f"1 worker : {args.games / base_wall:7.1f} games/s wall, "
           f"{args.games / base_cpu:7.1f} games per CPU-second")
     print(f"{args.workers} workers: {args.games / wall:7.1f} games/s wall, "

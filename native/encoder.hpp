@@ -57,6 +57,24 @@ struct Layout {
 inline constexpr int CONTEXT_FRAMES[] = {F_ACTIONS, F_INFLUENCE, F_MOVES,  F_RAID,  F_DECREE,
                                          F_WAR,     F_CONFLICT,  F_RAID_FE, F_WAR_FE};
 
+// The work space of Encoder::encode_nonzero: an observation's values and a bit for each
+// entry written, all zero between calls.
+struct NonzeroScratch {
+    std::vector<float> values;
+    std::vector<uint64_t> written;
+};
+
+// The index of the lowest set bit of b (b != 0).
+inline int lowest_bit(uint64_t b) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(b);
+#else
+    int i = 0;
+    for (; !(b & 1); b >>= 1) ++i;
+    return i;
+#endif
+}
+
 class Encoder {
 public:
     explicit Encoder(Layout layout) : L(std::move(layout)) {}
@@ -67,6 +85,36 @@ public:
         std::fill(out, out + L.D, 0.0f);
         W_ w{out, L, g.state(), seat};
         w.all();
+    }
+
+    // The same observation as its nonzero entries: their indices, ascending, into
+    // ``index`` and their values into ``value`` (what a scan of encode()'s vector finds),
+    // without writing or scanning the whole vector: only the entries written, marked in
+    // ``s`` (all zero between calls, as it is again on return).
+    void encode_nonzero(const Game& g, int seat, NonzeroScratch& s, std::vector<int32_t>& index,
+                        std::vector<float>& value) const {
+        index.clear();
+        value.clear();
+        s.values.resize(L.D, 0.0f);
+        s.written.resize((L.D + 63) / 64, 0);
+        W_ w{s.values.data(), L, g.state(), seat, s.written.data()};
+        struct Rezero {  // (on every way out, an exception's too)
+            NonzeroScratch& s;
+            ~Rezero() {
+                for (size_t i = 0; i < s.written.size(); ++i) {
+                    for (uint64_t b = s.written[i]; b; b &= b - 1) s.values[i * 64 + lowest_bit(b)] = 0.0f;
+                    s.written[i] = 0;
+                }
+            }
+        } rezero{s};
+        w.all();
+        for (size_t i = 0; i < s.written.size(); ++i)
+            for (uint64_t b = s.written[i]; b; b &= b - 1) {
+                const int k = (int)(i * 64) + lowest_bit(b);
+                if (s.values[k] == 0.0f) continue;
+                index.push_back(k);
+                value.push_back(s.values[k]);
+            }
     }
 
     // The legal decisions of ``seat`` over the action table into ``out`` (L.n_actions);
@@ -94,10 +142,19 @@ private:
         const Layout& L;
         const State& s;
         int seat;
+        uint64_t* written = nullptr;  // where given, a bit for each index written (or read)
         std::array<int, 4> order{}, rel{};
         static constexpr double CAP = 10.0;
 
-        float& at(int slice, int i) { return m[L.o[slice] + i]; }
+        float& at(int slice, int i) {
+            const int k = L.o[slice] + i;
+            if (k < 0 || k >= L.D) outside();
+            if (written) written[k >> 6] |= uint64_t(1) << (k & 63);
+            return m[k];
+        }
+        [[noreturn]] static void outside() {
+            throw std::out_of_range("observation index outside the layout");
+        }
         static double capped(double x, bool under) { return under ? x : CAP; }
 
         void all() {

@@ -273,6 +273,16 @@ PYBIND11_MODULE(_native, m) {
             check_seat(seat);
             e.encode(game_of(g), seat, row_of(out, e.layout().D));
         }, py::arg("game"), py::arg("seat"), py::arg("out").noconvert())
+        .def("nonzero", [](const sg::Encoder& e, py::handle g, int seat) {
+            check_seat(seat);
+            sg::NonzeroScratch scratch;
+            std::vector<float> value;
+            std::vector<int32_t> index;
+            e.encode_nonzero(game_of(g), seat, scratch, index, value);
+            return py::make_tuple(Array<int32_t>((py::ssize_t)index.size(), index.data()),
+                                  Array<float>((py::ssize_t)value.size(), value.data()));
+        }, py::arg("game"), py::arg("seat"),
+           "The observation's nonzero entries (encode_nonzero): their indices, ascending, and values.")
         .def("mask", [](const sg::Encoder& e, py::handle g, int seat, py::array_t<int8_t, py::array::c_style> out) {
             check_seat(seat);
             sg::Decision bad{};
@@ -424,8 +434,10 @@ PYBIND11_MODULE(_native, m) {
     // i, a copy of the world ``worlds[world[i]]`` after the decision (kind[i], arg[i]),
     // played on for the world's seat ``seats[world[i]]``. Returns, by start: whether the
     // game ended, its final VP (zeros where it did not) and the seat's observation and
-    // projected VP of the position reached (zeros where the game ended), and the
-    // decisions played.
+    // projected VP of the position reached (zeros where the game ended), the decisions
+    // played, and the nonzero entries of the observation followed by the projected VP
+    // (indices D to D + 3) as the learners' compact rows hold them (indices ascending,
+    // padded with index 0 and value 0 to the widest row).
     m.def("roll_out", [](const py::list& worlds, const std::vector<int>& seats,
                          const std::vector<int>& world, const std::vector<int>& kind, const std::vector<int>& arg,
                          const sg::Encoder& encoder, const sg::CandidateWriter& candidates, sg::BatchedNet& british,
@@ -461,6 +473,8 @@ PYBIND11_MODULE(_native, m) {
         Array<int64_t> final_vp({n, (py::ssize_t)4});
         Array<float> obs({n, D}), projected({n, (py::ssize_t)4});
         Array<int64_t> played(n);
+        std::vector<std::vector<int32_t>> leaf_index(n);  // the nonzero entries of (observation, projected VP)
+        std::vector<std::vector<float>> leaf_value(n);
         bool* o = over.mutable_data();
         int64_t* vp = final_vp.mutable_data();
         float* x = obs.mutable_data();
@@ -483,15 +497,32 @@ PYBIND11_MODULE(_native, m) {
                 if (!o[i]) {
                     encoder.encode(g, seat_of[i], x + i * D);
                     sg::CandidateWriter::projected_vp(g, seat_of[i], pv + i * 4);
+                    leaf_index[i].resize(D + 4);
+                    leaf_value[i].resize(D + 4);
+                    int c = sg::gather_nonzero(x + i * D, (int)D, 0, leaf_index[i].data(), leaf_value[i].data(), 0);
+                    c = sg::gather_nonzero(pv + i * 4, 4, (int)D, leaf_index[i].data(), leaf_value[i].data(), c);
+                    leaf_index[i].resize(c);
+                    leaf_value[i].resize(c);
                 }
             }
         }
-        return py::make_tuple(over, final_vp, obs, projected, played);
+        size_t width = 1;
+        for (const std::vector<int32_t>& leaf : leaf_index) width = std::max(width, leaf.size());
+        Array<int32_t> index({n, (py::ssize_t)width});
+        Array<float> value({n, (py::ssize_t)width});
+        std::fill(index.mutable_data(), index.mutable_data() + n * width, 0);
+        std::fill(value.mutable_data(), value.mutable_data() + n * width, 0.0f);
+        for (py::ssize_t i = 0; i < n; ++i) {
+            std::copy(leaf_index[i].begin(), leaf_index[i].end(), index.mutable_data() + i * width);
+            std::copy(leaf_value[i].begin(), leaf_value[i].end(), value.mutable_data() + i * width);
+        }
+        return py::make_tuple(over, final_vp, obs, projected, played, index, value);
     }, py::arg("worlds"), py::arg("seats"), py::arg("world"), py::arg("kind"), py::arg("arg"), py::arg("encoder"),
        py::arg("candidates"), py::arg("british"), py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"),
        py::arg("limit"),
        "A lookahead's rollouts from many starts in lockstep (rollout.hpp): (game over, final VP, the seat's "
-       "observation, its projected VP, decisions played), a row a start.");
+       "observation, its projected VP, decisions played, the indices and values of the nonzero entries of the "
+       "observation followed by the projected VP, padded with zeros to the widest), a row a start.");
 
     py::class_<sg::HeuristicParams>(m, "HeuristicParams", "The heuristic player's tunable numbers.")
         .def(py::init([](const py::dict& d) {

@@ -5,9 +5,11 @@
 // head), built from the float32 arrays the Python side loaded, under the same names.
 // An observation has a hundred or so nonzero entries of thousands, so a layer is the sum
 // of the weight rows of its input's nonzero entries, scaled (numpy's `x @ w` reads every
-// row). A forward pass takes a batch of positions (up to GROUP) layer by layer, each
-// block of a layer's weights read once for the batch (sum_rows), each position's sums
-// its own: a position's outputs are the same in any batch. Results equal numpy's to
+// row; an input may come as its nonzero entries already, NonzeroRows, and a dense one,
+// a hidden layer's, is read in place). A forward pass takes a batch of positions (up to
+// GROUP) layer by layer, each block of a layer's weights read once for the batch
+// (sum_rows), each position's sums its own: a position's outputs are the same in any
+// batch, and the same whichever way its input came. Results equal numpy's to
 // float32 rounding (the order of the sums differs; tanh is a rational function within
 // 3e-7 of it). BatchedNet runs many positions in one call, split in blocks among its
 // threads.
@@ -124,7 +126,7 @@ SG_KERNEL void sum_dense_block(const float* const* x, int in, const float* w, in
 // position p's input is its own sparse rows (row[p], x[p], nonzeros[p]), its output
 // y[p]. The positions whose input is dense (``dense`` nonzeros: every row in order, a
 // hidden layer's) go four at a time, each block of w loaded once for the four; the
-// others one at a time, in blocks of 32 (then 8, then 1) outputs, each block for every
+// others one at a time, in blocks of 64 (then 32, 8, 1) outputs, each block for every
 // position before the next, so a block's columns of w are read from memory once a
 // batch. Each position's sums are the same, in the same order, whatever the batch.
 SG_VECTOR_CLONES
@@ -153,6 +155,11 @@ inline void sum_rows(int count, const int32_t* const* row, const float* const* x
     for (int p = 0; p < count; ++p) rest[n_rest++] = p;
 #endif
     int j = 0;
+    for (; j + 64 <= n; j += 64)
+        for (int i = 0; i < n_rest; ++i) {
+            const int p = rest[i];
+            sum_rows_block<64>(row[p], x[p], nonzeros[p], w, n, j, y[p]);
+        }
     for (; j + 32 <= n; j += 32)
         for (int i = 0; i < n_rest; ++i) {
             const int p = rest[i];
@@ -173,9 +180,16 @@ inline void sum_rows(int count, const int32_t* const* row, const float* const* x
 // The work buffers of one thread's forward passes.
 struct NetScratch {
     std::vector<float> a, b, query, hidden, out2, key, values;
-    std::vector<int32_t> nz;
+    std::vector<int32_t> nz, every;  // (every: 0, 1, 2... the rows of a dense input)
     std::vector<uint8_t> marked;
 };
+
+// How many of x[i], i < n, are neither 0 nor -0.
+SG_KERNEL int count_nonzero(const float* x, int n) {
+    int c = 0;
+    for (int i = 0; i < n; ++i) c += x[i] != 0.0f;
+    return c;
+}
 
 // Appends the index (base + i) and value of each nonzero x[i], i < n, to nz and values
 // from place ``count`` on (room for n more); the new count.
@@ -216,6 +230,14 @@ inline void mark_nonzero(const float* x, size_t n, int width, uint8_t* marked) {
         if (x[i] != 0.0f) marked[i / width] = 1;
 }
 
+// The inputs of up to GROUP positions as their nonzero entries, where index[p] is given:
+// count[p] indices, ascending, and their values.
+struct NonzeroRows {
+    const int32_t* index[GROUP] = {};
+    const float* value[GROUP] = {};
+    int count[GROUP] = {};
+};
+
 // A linear layer, y = x @ w + b with w of shape (in, out) as numpy stores it: the rows of
 // w of x's nonzero entries, scaled and summed in row order, then b (numpy's `x @ w`
 // reads every row; a hidden layer's input is dense, an observation's mostly zeros).
@@ -224,43 +246,67 @@ struct Dense {
     std::vector<float> w, b;
 
     // y[p] (out values) from x[p] for the ``count`` <= GROUP positions p: its first
-    // in - n_tail values, then ``tail[p]`` (n_tail values: the projected VP after an
-    // observation).
+    // in - n_tail values (or, where ``given`` has position p's, those values' nonzero
+    // entries), then ``tail[p]`` (n_tail values: the projected VP after an observation).
+    // out_of_range for a given index outside the first in - n_tail or out of order.
     void apply(int count, const float* const* x, float* const* y, NetScratch& s,
-               const float* const* tail = nullptr, int n_tail = 0) const {
+               const float* const* tail = nullptr, int n_tail = 0, const NonzeroRows* given = nullptr) const {
         int start[GROUP] = {}, nonzeros[GROUP] = {};
         int used = 0;
+        const int32_t* rows[GROUP] = {};
+        const float* values[GROUP] = {};
         for (int p = 0; p < count; ++p) {
+            const bool sparse = given && given->index[p];
+            if (!sparse && !n_tail && count_nonzero(x[p], in) == in) {  // dense (a hidden layer's): no gathering
+                if (s.every.size() != (size_t)in) {
+                    s.every.resize(in);
+                    for (int i = 0; i < in; ++i) s.every[i] = i;
+                }
+                rows[p] = s.every.data();
+                values[p] = x[p];
+                start[p] = -1;
+                nonzeros[p] = in;
+                continue;
+            }
             // room for every input of this position after the ones gathered so far
             if ((size_t)(used + in) > s.nz.size()) {
                 s.nz.resize((size_t)(used + in) * 2);
                 s.values.resize(s.nz.size());
             }
             start[p] = used;
-            int c = gather_nonzero(x[p], in - n_tail, 0, s.nz.data(), s.values.data(), used);
+            int c = sparse ? copy_nonzero(*given, p, in - n_tail, s.nz.data() + used, s.values.data() + used) + used
+                           : gather_nonzero(x[p], in - n_tail, 0, s.nz.data(), s.values.data(), used);
             if (n_tail) c = gather_nonzero(tail[p], n_tail, in - n_tail, s.nz.data(), s.values.data(), c);
             nonzeros[p] = c - used;
             used = c;
         }
-        const int32_t* rows[GROUP] = {};
-        const float* values[GROUP] = {};
-        for (int p = 0; p < count; ++p) {
-            rows[p] = s.nz.data() + start[p];
-            values[p] = s.values.data() + start[p];
-        }
+        for (int p = 0; p < count; ++p)
+            if (start[p] >= 0) {
+                rows[p] = s.nz.data() + start[p];
+                values[p] = s.values.data() + start[p];
+            }
         sum_rows(count, rows, values, nonzeros, w.data(), out, y, in);
         for (int p = 0; p < count; ++p)
             for (int j = 0; j < out; ++j) y[p][j] += b[j];
     }
+
+private:
+    // Position p's entries of ``given`` into nz and values (room for n); how many.
+    static int copy_nonzero(const NonzeroRows& given, int p, int n, int32_t* nz, float* values) {
+        const int c = given.count[p];
+        const int32_t* index = given.index[p];
+        if (c < 0 || c > n) throw std::out_of_range("more nonzero entries than inputs");
+        for (int t = 0; t < c; ++t)
+            if (index[t] < 0 || index[t] >= n || (t && index[t] <= index[t - 1]))
+                throw std::out_of_range("a nonzero entry's index outside the inputs or out of order");
+        std::memcpy(nz, index, sizeof(int32_t) * c);
+        std::memcpy(values, given.value[p], sizeof(float) * c);
+        return c;
+    }
 };
 
-#if defined(__GNUC__)
-// 16 floats as one vector (GCC's vector extension, lowered to the clone's widest registers).
-typedef float Floats16 __attribute__((vector_size(64)));
-#endif
-
 // tanh as a rational function of x (Eigen's float coefficients, within 3e-7 of tanh, odd,
-// 1 in float32 beyond the clamp), plain arithmetic so that 16 values go at once.
+// 1 in float32 beyond the clamp), plain arithmetic so that 8 values go at once.
 template <class V>
 SG_KERNEL void rational_tanh(V& x) {
     const float clamp = 7.90531110763549805f;
@@ -289,24 +335,31 @@ inline void activate(Activation act, float* x, int n) {
         return;
     }
 #if defined(__GNUC__)
-    for (int i = 0; i < n; i += 16) {
-        int k = std::min(16, n - i);
-        Floats16 v = {};
-        std::memcpy(&v, x + i, sizeof(float) * k);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        Floats8 v = *(const Floats8u*)(x + i);
         rational_tanh(v);
-        std::memcpy(x + i, &v, sizeof(float) * k);
+        *(Floats8u*)(x + i) = v;
+    }
+    if (i < n) {  // the last values, padded
+        Floats8 v = {};
+        std::memcpy(&v, x + i, sizeof(float) * (n - i));
+        rational_tanh(v);
+        std::memcpy(x + i, &v, sizeof(float) * (n - i));
     }
 #else
     for (int i = 0; i < n; ++i) rational_tanh(x[i]);
 #endif
 }
 
-// The inputs of up to GROUP positions: each one's observation, and for a pointer network
-// its candidate cards (n_actions values), candidate features (n_actions x n_features)
-// and projected VP (4 values).
+// The inputs of up to GROUP positions: each one's observation (or, where
+// obs_nonzero.index[p] is given, its nonzero entries), and for a pointer network its
+// candidate cards (n_actions values), candidate features (n_actions x n_features) and
+// projected VP (4 values).
 struct Inputs {
     int count = 0;
     const float* obs[GROUP] = {};
+    NonzeroRows obs_nonzero;
     const float* card[GROUP] = {};
     const float* features[GROUP] = {};
     const float* projected[GROUP] = {};
@@ -383,7 +436,7 @@ public:
         if (pointer_)
             for (int p = 0; p < in.count; ++p) check_cards(in.card[p]);
         if (trunk_.empty()) {
-            head_.apply(in.count, in.obs, out, s);
+            head_.apply(in.count, in.obs, out, s, nullptr, 0, &in.obs_nonzero);
             return;
         }
         const float* x[GROUP];
@@ -489,7 +542,7 @@ private:
             to.resize((size_t)n * layer.out);
             for (int p = 0; p < n; ++p) y[p] = to.data() + (size_t)p * layer.out;
             if (l == 0)
-                layer.apply(n, in.obs, y, s, pointer_ ? in.projected : nullptr, pointer_ ? 4 : 0);
+                layer.apply(n, in.obs, y, s, pointer_ ? in.projected : nullptr, pointer_ ? 4 : 0, &in.obs_nonzero);
             else
                 layer.apply(n, x, y, s);
             for (int p = 0; p < n; ++p) {

@@ -9,7 +9,9 @@
 // network's answer joins its faction's batch, and each batch of up to GROUP positions is
 // one forward pass, each layer's weights read once for the batch instead of once a
 // position. A position's logits do not depend on its batch (nets.hpp), so each rollout
-// plays the same decisions alone or among others.
+// plays the same decisions alone or among others. A position's observation goes to the
+// first layer as its nonzero entries (Encoder::encode_nonzero: the entries written, no
+// scan of the whole vector), the same rows a scan would find.
 #pragma once
 
 #include <cmath>
@@ -45,12 +47,19 @@ struct Rollout {
         const size_t A = L.n_actions, F = (size_t)candidates.n_features;
         // (the buffers of the thread's last batch: no allocation a step; the candidate
         // rows are zero but for the legal rows of the position being scored)
-        thread_local std::vector<float> obs, card, features, logits;
+        thread_local std::vector<float> card, features, logits;
+        thread_local NonzeroScratch encoding;
         thread_local std::vector<int> actions[GROUP];
+        thread_local std::vector<int32_t> obs_index[GROUP];
+        thread_local std::vector<float> obs_value[GROUP];
         thread_local NetScratch scratch;
-        obs.resize((size_t)GROUP * L.D);
-        card.assign(GROUP * A, 0.0f);
-        features.assign(GROUP * A * F, 0.0f);
+        thread_local bool clean = false;  // (false after a call that threw: rows may be left)
+        if (!clean || card.size() != GROUP * A || features.size() != GROUP * A * F) {
+            card.assign(GROUP * A, 0.0f);
+            features.assign(GROUP * A * F, 0.0f);
+        }
+        clean = false;
+        for (std::vector<int32_t>& index : obs_index) index.reserve(L.D);  // (data() never null)
         logits.resize(GROUP * A);
         float projected[GROUP][4];
         std::vector<int> asked(n, 0), active, waiting[2];
@@ -81,8 +90,10 @@ struct Rollout {
                         const int p = in.count;
                         Game& g = *games[wait[at + p]];
                         const int acting = g.acting_seat();
-                        in.obs[p] = obs.data() + (size_t)p * L.D;
-                        encoder.encode(g, acting, obs.data() + (size_t)p * L.D);
+                        encoder.encode_nonzero(g, acting, encoding, obs_index[p], obs_value[p]);
+                        in.obs_nonzero.index[p] = obs_index[p].data();
+                        in.obs_nonzero.value[p] = obs_value[p].data();
+                        in.obs_nonzero.count[p] = (int)obs_index[p].size();
                         if (net.pointer()) {
                             in.card[p] = card.data() + p * A;
                             in.features[p] = features.data() + p * A * F;
@@ -115,6 +126,7 @@ struct Rollout {
                 }
             }
         }
+        clean = true;
     }
 
     // The index in the action table of an engine decision; out_of_range outside it.

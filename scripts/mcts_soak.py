@@ -4,7 +4,7 @@ and by its copy (the same spec and seed) on the native game, which must be the s
 decision with the generators in the same state and the same search counts
 (``agents.heuristic.twin.compare_game``), for every ruleset. The table seats two
 searches (one per faction) beside two heuristics; every ``--net``-th game the searches
-score their cut rollouts with the shipped value networks (``net=default``).
+score their cut rollouts with the shipped value networks (``net=zero``).
 
     .venv/bin/python scripts/mcts_soak.py --games 20                  # per ruleset
     .venv/bin/python scripts/mcts_soak.py --games 5 --spec mcts:iters=24 --ruleset standard
@@ -31,7 +31,7 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0, help="first seed")
     parser.add_argument("--spec", default="mcts:iters=8", help="the searches' agent spec")
     parser.add_argument("--net", type=int, default=4,
-                        help="every this many games the searches read net=default "
+                        help="every this many games the searches read net=zero "
                              "(0: never)")
     parser.add_argument("--ruleset", choices=native.NATIVE_RULESETS, action="append",
                         help="a ruleset to play (repeatable; default: every native one)")
@@ -46,13 +46,13 @@ def main() -> int:
         for seed in range(args.start, args.start + args.games):
             spec = args.spec
             if args.net and seed % args.net == args.net - 1 and "net=" not in spec:
-                spec, with_net = f"{spec}:net=default", with_net + 1
+                spec, with_net = f"{spec}:net=zero", with_net + 1
             played, asked, why = compare_game(seed, cfg, (spec, "heuristic", spec, "heuristic"))
             decisions, searched = decisions + played, searched + asked.get("searched", 0)
             if why:
                 differing += 1
                 print(f"{ruleset}: {spec}: {why}", flush=True)
-        print(f"{ruleset}: {args.games} games ({with_net} with net=default), {decisions} "
+        print(f"{ruleset}: {args.games} games ({with_net} with net=zero), {decisions} "
               f"decisions ({searched} searched), {differing} games differing "
               f"({time.monotonic() - began:.0f} s)", flush=True)
         failures += differing

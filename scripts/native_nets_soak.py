@@ -26,13 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.learned import POLICY_DIR, NumpyPolicy  # noqa: E402
+from agents.learned import POLICY_DIR, SHIPPED_NETS, NumpyPolicy  # noqa: E402
 from agents.native_nets import TOLERANCE, Comparison, compare, random_positions  # noqa: E402
 from agents.threads import limit_threads  # noqa: E402
 from singapore_env import native  # noqa: E402
 
-SHIPPED = [f"{folder}{faction}.npz" for folder in ("", "pure/", "pure/value/", "expert/", "rerank/")
-           for faction in ("british", "malay")]
+SHIPPED = [f"{net}/{faction}.npz" for net in SHIPPED_NETS for faction in ("british", "malay")]
 
 
 def flat_policy(activation: str, obs_size: int, seed: int = 0) -> NumpyPolicy:

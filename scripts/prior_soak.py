@@ -1,11 +1,12 @@
 """Soak test of the players reading the heuristic's prior on the native engine
-(``rerank``: ``native/rerank.hpp``; ``learned:default``: the prior columns from the
-heuristic's twin): whole games on both engines, every seat's decision made by a Python
+(``rerank``: ``native/rerank.hpp``; ``learned:PATH`` of a pointer policy reading the
+prior's columns, written from the heuristic's twin; no shipped network reads them, so
+``--net`` names a pair that does, else the tables play ``zero``, which reads none): whole games on both engines, every seat's decision made by a Python
 agent on the Python game and by its copy (the same spec and seed) on the native game,
 which must agree, with the generators in the same state
 (``agents.prior_twin.compare_players``), for every ruleset.
 
-    .venv/bin/python scripts/prior_soak.py --games 100            # per ruleset
+    .venv/bin/python scripts/prior_soak.py --games 100 --net DIR  # per ruleset
     .venv/bin/python scripts/prior_soak.py --games 20 --ruleset simulation --start 5000
 
 Prints per ruleset the games, the decisions played, rerank's overrulings (the network
@@ -24,10 +25,15 @@ from agents.prior_twin import compare_players
 from singapore_env import native
 from singapore_env.engine.config import RulesConfig
 
-#: The tables, in turn: rerank (British and Malay margins) and learned:default seats.
-TABLES = (("rerank:net=default", "rerank:margin=1", "rerank:net=default", "rerank:margin=1"),
-          ("learned:default", "rerank", "heuristic", "learned:default"),
-          ("rerank", "random", "learned:default", "heuristic"))
+
+
+def tables(net: str) -> tuple:
+    """The tables, in turn: rerank with the pair ``net`` (margins 0 and 1) and a
+    ``learned:`` seat of its British network."""
+    rerank, learned = f"rerank:net={net}", f"learned:{net}/british.npz"
+    return ((rerank, f"{rerank}:margin=1", rerank, f"{rerank}:margin=1"),
+            (learned, rerank, "heuristic", learned),
+            (rerank, "random", learned, "heuristic"))
 
 
 def main() -> int:
@@ -36,17 +42,19 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0, help="first seed")
     parser.add_argument("--ruleset", choices=native.NATIVE_RULESETS, action="append",
                         help="a ruleset to play (repeatable; default: every native one)")
+    parser.add_argument("--net", default="agents/policies/zero",
+                        help="a folder of a pointer pair reading the heuristic's prior")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be >= 1")
     native.require()
-    failures = 0
+    failures, table = 0, tables(args.net)
     for ruleset in args.ruleset or native.NATIVE_RULESETS:
         cfg, began = RulesConfig.named(ruleset), time.monotonic()
         decisions, overruled, differing = 0, 0, 0
         for seed in range(args.start, args.start + args.games):
             try:
-                played, by_spec = compare_players(seed, TABLES[seed % len(TABLES)], cfg)
+                played, by_spec = compare_players(seed, table[seed % len(table)], cfg)
             except AssertionError as exc:
                 differing += 1
                 print(f"{ruleset}: {exc}", flush=True)

@@ -1,4 +1,4 @@
-"""The learning commands: ``train`` (self-play PPO, expert iteration, RLlib),
+"""The learning commands: ``train`` (batched self-play, or its config run by SB3 or RLlib),
 ``evaluate`` (a matchup's win rates), ``ladder`` (every agent against the heuristic and
 each other) and ``demo`` (a short run and its report). They import ``training`` (and
 torch) only when they run."""
@@ -17,74 +17,45 @@ from .cli_options import (OUTPUT_DIR, OUTPUT_FILE, RECORDS_HELP, check_specs, ci
 
 
 # ---------------------------------------------------------------- training
-#: The train command's options that override a config key: option -> key.
-_KEY_OPTIONS = {"--phases": "phases", "--timesteps": "timesteps_per_phase",
-                "--iterations": "iterations", "--workers": "workers", "--seed": "seed",
-                "--ruleset": "ruleset"}
-
-
 @click.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Training config (TOML); defaults for every missing key. Its key "
-                   "backend picks how the run trains: \"native\" (the default; its key "
-                   "algorithm picks \"selfplay\" (batched self-play, the default), "
-                   "\"dagger\" (a pointer policy taught by a stronger teacher), "
-                   "\"lookahead_value\" (the value networks of learned:pure's "
-                   "lookahead) or \"expert\" (expert iteration)), \"sb3\" or "
-                   "\"rllib\": docs/training.md.")
+                   "backend picks the trainer: \"selfplay\" (the project's batched "
+                   "self-play, the default), \"sb3\" or \"rllib\" (the same "
+                   "vocabulary run by Stable-Baselines3 or RLlib): docs/training.md.")
 @click.option("--out", default="runs/train", show_default=True, type=OUTPUT_DIR,
               help="Output folder (a run resumes when started again on it).")
-@click.option("--phases", type=click.IntRange(min=1), help="sb3: override the number of phases.")
-@click.option("--timesteps", type=click.IntRange(min=1),
-              help="sb3: override timesteps per phase.")
-@click.option("--iterations", type=click.IntRange(min=1),
-              help="expert, dagger, lookahead_value, rllib: override the number of "
-                   "iterations.")
-@click.option("--workers", type=click.IntRange(min=1),
-              help="Processes playing the games (the results do not depend on it).")
+@click.option("--backend", type=click.Choice(["selfplay", "sb3", "rllib"]),
+              help="Override the config's backend: selfplay (batched self-play, the "
+                   "project's own), sb3 (MaskablePPO through FactionEnv; pip install "
+                   "'singapore-1819[train]') or rllib (PPO on RLlib; pip install "
+                   "'singapore-1819[rllib]').")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
+              help="Train this long, then checkpoint and write the networks (run again "
+                   "on the same --out to continue).")
+@click.option("--workers", type=click.IntRange(min=0),
+              help="Processes playing the games (the config's workers; the results do "
+                   "not depend on it).")
 @click.option("--seed", type=click.IntRange(min=0), help="Override the seed.")
 @click.option("--ruleset", type=click.Choice(RULESETS), help="Override the ruleset.")
-@click.option("--progress/--no-progress", default=True, show_default=True)
-@click.option("--backend", type=click.Choice(["native", "sb3", "rllib"]),
-              help="Override the config's backend (default: the config's, else native): "
-                   "native (the config's algorithm), sb3 (MaskablePPO in alternating "
-                   "British / Malay phases through FactionEnv) or rllib (PPO on RLlib, "
-                   "both policies at once; pip install 'singapore-1819[rllib]').")
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS",
-              help="rllib: the Ray cluster to train on (default: a local one); expert "
-                   "iteration: the Ray cluster playing the games (same games as on "
-                   "processes); batched self-play: Ray actors collecting the rollouts "
-                   "(local: a cluster of 2 CPUs started here).")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
-              help="Batched self-play (docs/selfplay.md): train this long, then "
-                   "checkpoint (run again to continue).")
-def train(config_path, out, phases, timesteps, iterations, workers, seed, ruleset,
-          progress, backend, ray_address, seconds) -> None:
-    """Train a British and a Malay policy, by the config's backend and algorithm: batched
-    self-play on the vector env (native "selfplay", what the main job runs), DAgger of
-    pointer policies ("dagger"), the value networks of a lookahead pair
-    ("lookahead_value"), expert iteration ("expert"), MaskablePPO in alternating phases
-    (backend "sb3") or PPO on RLlib (backend "rllib")."""
-    from training.config import KEYS, TrainConfigError, load_config, read_toml, run_kind
+              help="The Ray cluster that plays the games: selfplay's collectors, "
+                   "rllib's env runners (local: a cluster started here; default for "
+                   "rllib).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def train(config_path, out, backend, seconds, workers, seed, ruleset, ray_address,
+          progress) -> None:
+    """Train a British and a Malay network: batched self-play (the project's trainer,
+    what the main job runs), or the same config run by SB3 or RLlib."""
+    from training.config import TrainConfigError, load_config
 
     try:
-        data = read_toml(config_path)
-        kind = run_kind(backend or data.get("backend", "native"), data.get("algorithm"))
+        cfg = load_config(config_path, backend=backend, workers=workers, seed=seed,
+                          ruleset=ruleset)
     except TrainConfigError as exc:
         raise click.BadParameter(str(exc), param_hint="'--config'") from None
-    given = {"--phases": phases, "--timesteps": timesteps, "--iterations": iterations,
-             "--workers": workers, "--seed": seed, "--ruleset": ruleset}
-    unread = [o for o, v in given.items() if v is not None and _KEY_OPTIONS[o] not in KEYS[kind]]
-    unread += ["--seconds"] if seconds and kind != "selfplay" else []
-    unread += ["--ray"] if ray_address and kind not in ("selfplay", "expert", "rllib") else []
-    if unread:
-        raise click.UsageError(f"{', '.join(unread)}: not an option of a run of kind {kind!r} (the "
-                               f"config's backend and algorithm pick the run)")
-    try:
-        cfg = load_config(config_path, backend=backend, ray=ray_address if kind == "expert"
-                          else None, **{_KEY_OPTIONS[o]: v for o, v in given.items()})
-    except TrainConfigError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--config'") from None
+    if ray_address and cfg.kind == "sb3":
+        raise click.UsageError("--ray: the sb3 backend plays its games in this process")
     try:
         _run(cfg, out, progress, ray_address, seconds)
     except TrainConfigError as exc:
@@ -94,40 +65,23 @@ def train(config_path, out, phases, timesteps, iterations, workers, seed, rulese
 def _run(cfg, out, progress: bool, ray_address: str | None, seconds: float | None) -> None:
     """Train the run of ``cfg`` in ``out``, then say where its results are."""
     if cfg.kind == "selfplay":
-        from training.ppo_trainer import run_cli
+        from training.loop.trainer import run_cli
 
         run_cli(cfg, out, seconds, progress=progress, log=click.echo, ray_address=ray_address)
-    elif cfg.kind in ("dagger", "lookahead_value"):
-        if cfg.kind == "dagger":
-            from training.dagger import run_cli as run_keyed
+        return
+    try:  # the bridges import their library as they go: a missing one is its extra's
+        if cfg.kind == "sb3":
+            from training.bridges.sb3 import train as train_sb3
+
+            train_sb3(cfg, out, seconds=seconds, progress=progress, log=click.echo)
         else:
-            from training.lookahead_value import run_cli as run_keyed
-        run_keyed(cfg, out, log=click.echo)
-    elif cfg.kind == "rllib":
-        _train_rllib(cfg, out, ray_address)
-    elif cfg.kind == "sb3":
-        from training.selfplay import train as run
+            from training.bridges.rllib import train_rllib
 
-        run(cfg, out, progress=progress, log=click.echo)
-        click.echo(f"policies: {out}/british.npz, {out}/malay.npz; curve: {out}/progress.csv")
-    else:
-        from training.expert import train as run_expert
-
-        run_expert(cfg, out, log=click.echo, progress=progress)
-        click.echo(f"best networks: {out}/british.npz, {out}/malay.npz; curve: "
-                   f"{out}/progress.csv, {out}/learning_curve.png")
-
-
-def _train_rllib(cfg, out, ray_address) -> None:
-    """``train --backend rllib``: RLlib's PPO, then the numpy actors."""
-    try:  # RLlib imports its parts as it goes: any missing one is the rllib extra's
-        from training.rllib_train import train_rllib
-
-        train_rllib(cfg, out, ray_address=ray_address, log=click.echo)
+            train_rllib(cfg, out, seconds=seconds, ray_address=ray_address, log=click.echo)
     except ModuleNotFoundError as exc:
-        raise missing_package(exc, "rllib") from None
+        raise missing_package(exc, "rllib" if cfg.kind == "rllib" else "train") from None
     click.echo(f"policies: {out}/british.npz, {out}/malay.npz (play as learned:PATH); "
-               f"checkpoint: {out}/checkpoint; curve: {out}/progress.csv")
+               f"curve: {out}/progress.csv")
 
 
 @click.command()
@@ -144,6 +98,10 @@ def _train_rllib(cfg, out, ray_address) -> None:
 @click.option("--mirror", is_flag=True,
               help="Also play the mirror (four heuristics) on the same seeds and give each "
                    "faction's difference from it, paired by seed.")
+@click.option("--mirror-agent", default="heuristic", show_default=True, metavar="SPEC",
+              help="With --mirror: the agent on the mirror's four seats (head to head: "
+                   "--british A --malay B --mirror-agent B gives how much more A's "
+                   "faction wins against B than B's own does).")
 @click.option("--json", "json_path", type=OUTPUT_FILE)
 @click.option("--records", "records_path", type=OUTPUT_FILE, help=RECORDS_HELP)
 @click.option("--plot", "plot_path", type=OUTPUT_FILE,
@@ -152,9 +110,9 @@ def _train_rllib(cfg, out, ray_address) -> None:
 @rules_options
 @variant_options
 @engine_option
-def evaluate(british, malay, players, games, seed, swap, mirror, json_path, records_path,
-             plot_path, progress, ruleset, no_slavery, settings, data_dir, workers, ray_address,
-             engine) -> None:
+def evaluate(british, malay, players, games, seed, swap, mirror, mirror_agent, json_path,
+             records_path, plot_path, progress, ruleset, no_slavery, settings, data_dir,
+             workers, ray_address, engine) -> None:
     """Seeded games between an agent mix: win rates with 95% intervals (the seed as the
     unit) and ratings; with --mirror, each faction's difference from the mirror."""
     from arena.evaluate import mirror_difference, write_json
@@ -166,11 +124,11 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
 
     names = (parse_players(None, None, players) if players
              else [british, british, malay, malay])
-    check_specs(names)
+    check_specs(names + [mirror_agent])
     cfg, data = variant_config(ruleset, no_slavery, settings, data_dir)
-    # the mirror (four heuristics on the same seeds) in the same run: one engine for both
+    # the mirror (four of one agent on the same seeds) in the same run: one engine for both
     tables = [Table(tuple(names), cfg, data)] + (
-        [Table(("heuristic",) * 4, cfg, data)] if mirror else [])
+        [Table((mirror_agent,) * 4, cfg, data)] if mirror else [])
     played = resolve_engine([p for t in tables for p in t.players], engine, [cfg])
     both = play_tables(tables, games, seed, swap=swap, workers=workers,
                        ray_address=ray_address, progress=progress, desc="evaluating",
@@ -181,14 +139,15 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
                         engine=played)
     summary["ratings"] = openskill_ratings(records)
     if mirror:
-        summary.update(mirror_difference(records, base))
+        summary.update(mirror_difference(records, base), mirror_agent=mirror_agent)
     click.echo(f"{summary['games']} games ({'seat-swapped' if swap else 'fixed seats'}), "
                f"seed {seed}, ruleset {ruleset}, {played} engine")
     for faction, row in summary["win_rate_by_faction"].items():
         click.echo(f"  {faction:8s} {pct(row['rate'])} {ci_text(row['ci95'])}")
         if mirror:
             base_rate, diff = summary["mirror"][faction], summary["minus_mirror"][faction]
-            click.echo(f"  {'':8s} mirror {pct(base_rate['rate'])} {ci_text(base_rate['ci95'])}"
+            click.echo(f"  {'':8s} mirror ({mirror_agent} x4) {pct(base_rate['rate'])} "
+                       f"{ci_text(base_rate['ci95'])}"
                        f", difference {points(diff['difference'], diff['ci95'])} points "
                        "(paired by seed)")
     for label, row in summary["win_rate_by_agent"].items():
@@ -208,7 +167,7 @@ def evaluate(british, malay, players, games, seed, swap, mirror, json_path, reco
 @click.command()
 @click.option("--out", default="runs/demo", show_default=True, type=OUTPUT_DIR)
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Self-play config (backend \"native\", algorithm \"selfplay\"; default: "
+              help="Self-play config (backend \"selfplay\"; default: "
                    "training/configs/demo.toml).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=120,
               show_default=True,

@@ -2,12 +2,12 @@
 weights), then an evaluation report (markdown + PNGs).
 
 ``run_demo(out)`` writes into ``out``:
-- ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.ppo_trainer`):
+- ``train/`` — the self-play run (``training/configs/demo.toml``, :mod:`training.loop.trainer`):
   ``checkpoint.pt``, ``config.json``, the actors ``british.npz`` / ``malay.npz``,
   ``progress.csv`` and ``learning_curve.png`` (win rates over learned decisions);
 - ``evaluation.json`` — every matchup's win rates with 95 % intervals, ratings, and
-  ``against_the_mirror``: the run's networks and the shipped ``learned:zero``,
-  ``learned:pure-policy`` and ``learned:pure`` on each faction against two heuristics,
+  ``against_the_mirror``: the run's networks and the shipped ``learned:zero``
+  and ``learned:zero-policy`` on each faction against two heuristics,
   next to the mirror on the same seeds (:func:`against_the_mirror`);
 - ``faction_win_rates.png``; ``curves.png`` — the run's curve beside the shipped
   ``learned:zero``'s (``agents/policies/zero/progress.csv``);
@@ -32,7 +32,7 @@ from singapore_env.native import NativeUnavailable, require
 from arena.evaluate import MatchupResult, mirror_difference, run_matchup, write_json
 from arena.summary import faction_wins, openskill_ratings, rate, wilson_interval
 from training.config import CONFIG_DIR, TrainConfig, TrainConfigError, load_config, read_toml
-from training.ppo_trainer import train
+from training.loop.trainer import train
 from training.progress import read_progress
 
 from .cli_options import points
@@ -41,9 +41,9 @@ from .plots import plot_curves, plot_faction_win_rates
 DEMO_CONFIG = CONFIG_DIR / "demo.toml"
 MIRROR_MATCHUP = "heuristic vs heuristic (mirror baseline)"
 #: The shipped learned players (:mod:`agents.reference`) the report plays against the
-#: heuristic next to the run's networks: the one learned from zero, and the student
-#: policy alone and looking ahead.
-SHIPPED_PLAYERS = ("learned:zero", "learned:pure-policy", "learned:pure")
+#: heuristic next to the run's networks: the one learned from zero, looking ahead and
+#: its policy alone.
+SHIPPED_PLAYERS = ("learned:zero", "learned:zero-policy")
 #: The shipped ``learned:zero``'s own curve (:func:`shipped_curve_section`).
 SHIPPED_ZERO_PROGRESS = POLICY_DIR / "zero" / "progress.csv"
 #: The run's networks' name in the matchups (``learned British``, ``learned Malay``).
@@ -115,7 +115,7 @@ def training_section(run: Path, cfg: TrainConfig, counters: dict,
     games = 2 * cfg.eval_games  # an evaluation's games of a faction against an opponent
     return [
         "## Training", "",
-        f"Batched self-play PPO (`training/ppo_trainer.py`, `docs/selfplay.md`) in "
+        f"Batched self-play PPO (`training/loop/trainer.py`, `docs/selfplay.md`) in "
         f"{seconds / 60:.1f} min: one network per faction reads the observation alone "
         f"(no heuristic input). {start} British and the Malay policy learn at once, "
         f"{_search(cfg, counters['decisions'])}"
@@ -197,7 +197,7 @@ def _search(cfg: TrainConfig, decisions: int) -> str:
                 f"learned decisions, `search_after`, past this run's end), ")
     return (f"the main Action question's moves chosen by the lookahead over their own "
             f"networks ({cfg.search_worlds} sampled world{'s' * (cfg.search_worlds > 1)} "
-            f"an answer, `training/ppo_search.py`) and learned as its improved policy, ")
+            f"an answer, `training/loop/search.py`) and learned as its improved policy, ")
 
 
 def write_report(out: Path, summaries: dict, ratings: dict, eval_seconds: float,
@@ -253,7 +253,7 @@ def _selfplay_config(path: str | Path, **overrides) -> TrainConfig:
     cfg = load_config(path, **overrides)
     if cfg.kind != "selfplay":
         raise TrainConfigError(f"{path}: not a self-play config (the demo trains "
-                               f"backend = \"native\", algorithm = \"selfplay\")")
+                               f"backend = \"selfplay\")")
     return cfg
 
 
@@ -309,10 +309,9 @@ def mirror_section(comparison: dict, summaries: dict, run: Path,
         f"same {games // 2} seeds (seat-swapped, {engines} engine) as the mirror; its "
         "difference from the mirror is paired by seed (points, a t interval over the "
         "seeds). `learned:zero` learned by self-play from random weights, nothing "
-        "hand-written beyond the rules, and looks ahead with its own value heads; "
-        "`learned:pure-policy` is the shipped student policy alone (one forward "
-        "pass a decision, no heuristic input); `learned:pure` is the same policy looking "
-        "ahead on the main Action question (`docs/agents.md`). The shipped players were "
+        "hand-written beyond the rules, and looks ahead with its own value heads on the "
+        "main Action question; `learned:zero-policy` is the same networks without the "
+        "lookahead (one forward pass a decision; `docs/agents.md`). The shipped players were "
         "trained for hours (`docs/training.md`); this run's network "
         f"had {training_seconds / 60:.1f} min.", "",
         "| faction | player | wins against the heuristic [95% CI] "

@@ -188,15 +188,21 @@ def test_bad_specs_raise_precise_errors(spec, message):
 # ---------------------------------------------------------------- value network
 @pytest.fixture(scope="module")
 def value_net(tmp_path_factory):
-    """A small policy-value network (random weights, a value head) saved as .npz."""
+    """A small pointer network (random weights, a value head) saved as .npz."""
     torch = pytest.importorskip("torch")
-    from training.policy_value import PolicyValueNet, network_dims
+    from singapore_env.candidates import RULES_FEATURES
+    from singapore_env.engine.content import resolve_content
+    from singapore_env.vector import VectorEnv
+    from training.network.actor_critic import PointerActorCritic
 
     torch.manual_seed(0)
-    net = PolicyValueNet(**network_dims(), net_arch=(16,), embed_dim=4, value_hidden=8)
+    venv = VectorEnv(1, seed=0)
+    net = PointerActorCritic(venv.obs_size, venv.num_actions, [16], "tanh",
+                             len(RULES_FEATURES), len(resolve_content(None, True).defs), 4,
+                             value_hidden=8)
     torch.nn.init.normal_(net.value_head.net[2].weight)  # a value that reads the state
     path = tmp_path_factory.mktemp("net") / "net.npz"
-    net.to_actor({"faction": "british"}).save(path)
+    net.to_numpy({"faction": "british"}).save(path)
     return path
 
 
@@ -233,32 +239,39 @@ def test_net_value_replaces_the_projected_vp_at_the_cut(value_net):
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts:net=/nowhere.npz:horizon=1", "no policy file at /nowhere.npz"),
-    ("mcts:net=agents/policies/british.npz:horizon=1", "has no value head"),
-    ("mcts:net=default:horizon=0", "net needs horizon >= 1"),
+    ("mcts:net=zero:horizon=0", "net needs horizon >= 1"),
+    ("mcts:net=default:horizon=1", "net=default was retired .*use net=zero"),
 ])
 def test_bad_net_is_a_clear_error(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
 
 
-def test_net_default_is_the_shipped_value_networks():
-    """mcts:...:net=default reads the shipped expert-iteration networks (a value head
-    per faction) and plays a legal game with them."""
-    from agents.learned import NET_DIR, load_value_nets
+def test_a_net_without_value_heads_is_a_clear_error(zero_copy):
+    from agents.pointer_actor import VALUE_KEYS
 
-    nets = load_value_nets("default")
+    with pytest.raises(ValueError, match="has no value head"):
+        make_agent(f"mcts:net={zero_copy(drop=VALUE_KEYS)}:horizon=1")
+
+
+def test_net_zero_is_the_shipped_value_networks():
+    """mcts:...:net=zero reads the shipped self-play networks (a value head per
+    faction, agents/policies/zero/) and plays a legal game with them."""
+    from agents.learned import POLICY_DIR, load_value_nets
+
+    nets = load_value_nets("zero")
     assert set(nets) == {0, 1} and all(n.has_value for n in nets.values())
-    assert nets[0] is not nets[1] and (NET_DIR / "british.npz").exists()
-    agent = make_agent("mcts:iters=2:topk=2:horizon=1:net=default", seed=1)
+    assert nets[0] is not nets[1] and nets == load_value_nets(POLICY_DIR / "zero")
+    agent = make_agent("mcts:iters=2:topk=2:horizon=1:net=zero", seed=1)
     result = play_game(2, [agent, make_agent("heuristic"), make_agent("heuristic"), agent])
     assert result.winners and agent.stats.searched > 0
 
 
-def test_net_default_alone_plays_with_one_round_before_the_cut():
-    """``mcts:net=default`` needs no other parameter: a network cuts the rollouts after
+def test_net_zero_alone_plays_with_one_round_before_the_cut():
+    """``mcts:net=zero`` needs no other parameter: a network cuts the rollouts after
     one round (without one they run to the end)."""
-    agent = make_agent("mcts:net=default:iters=2")
+    agent = make_agent("mcts:net=zero:iters=2")
     assert agent.horizon == 1 and agent.nets is not None
     assert make_agent("mcts:iters=2").horizon == 0
     g = _searched_position()
-    assert make_agent("mcts:net=default", seed=1).choose(g, g.acting_seat) in g.legal_decisions()
+    assert make_agent("mcts:net=zero", seed=1).choose(g, g.acting_seat) in g.legal_decisions()

@@ -1,15 +1,16 @@
 """The rerank agent: the heuristic's close candidates, chosen by a network without
 search; the heuristic where the network agrees; blind to hidden information."""
 
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from agents.heuristic import HeuristicAgent
-from agents.learned import NumpyPolicy
+from agents.learned import POLICY_DIR, NumpyPolicy
 from agents.mcts import SEARCHED, heuristic_candidates
 from agents.pointer_actor import PointerActor
-from agents.reference import POLICY_DIR
 from agents.registry import make_agent
 from arena.simulate import play_game
 from singapore_env.candidates import FEATURES
@@ -22,15 +23,15 @@ PRIOR = FEATURES.index("prior_score")
 
 
 def _tilted(tmp_path, weight: float):
-    """The shipped British policy's layout with logits ``weight`` x the heuristic's
-    score of each answer and nothing else (0: no preference at all)."""
-    actor = NumpyPolicy.load(POLICY_DIR / "british.npz")
+    """The shipped British network's layout with logits ``weight`` x the heuristic's
+    score of each answer (its prior column) and nothing else (0: no preference at all)."""
+    actor = NumpyPolicy.load(POLICY_DIR / "zero" / "british.npz")
     arrays = {k: np.zeros_like(v) if k in ("query_w", "query_b", "action_bias",
                                            "feature_logit") else v
               for k, v in actor.arrays.items()}
     arrays["feature_logit"][PRIOR] = weight
     path = tmp_path / f"tilted{weight:+g}.npz"
-    PointerActor(arrays, actor.activation, actor.meta).save(path)
+    PointerActor(arrays, actor.activation, {**actor.meta, "candidate_prior": "heuristic"}).save(path)
     return path
 
 
@@ -83,7 +84,7 @@ def test_never_reads_hidden_state():
     """Twin games differing only in what the acting seat cannot see (the leak tests'
     ``_hide``: other hands, deck orders, hidden commitments): the same choice at every
     searched question of a game."""
-    agent = make_agent("rerank:net=default")
+    agent = make_agent("rerank:net=zero")
     heuristic = HeuristicAgent()
     rng = np.random.default_rng(0)
     game = Game(2)
@@ -100,11 +101,13 @@ def test_never_reads_hidden_state():
 @pytest.mark.parametrize("spec, message", [
     ("rerank:net=", "parameters are written key=value"),
     ("rerank:net=/nonexistent", "rerank: net=/nonexistent: no policy file"),
-    ("rerank:net=default:topk=0", "topk must be >= 1"),
-    ("rerank:net=default:margin=-1", "gap and margin >= 0"),
+    ("rerank:net=zero:topk=0", "topk must be >= 1"),
+    ("rerank:net=zero:margin=-1", "gap and margin >= 0"),
+    ("rerank:net=default", "net=default was retired (every shipped network now comes "
+                           "from the self-play loop, training/configs/zero.toml): use net=zero"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         make_agent(spec)
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--players",
                                        f"{spec},random,random,random"])
@@ -112,23 +115,19 @@ def test_bad_specs_are_clear_errors(spec, message):
     assert "Traceback" not in result.output
 
 
-def test_default_reads_the_shipped_rerank_networks_not_the_search_s():
-    """net=default in rerank is agents/policies/rerank (distilled for this form); the
-    search's net=default stays the expert networks with their value heads."""
-    from agents.learned import NET_DIR, RERANK_DIR, NumpyPolicy
-
-    agent = make_agent("rerank:net=default")
-    assert make_agent("rerank").net == "default"
+def test_without_a_net_it_reads_the_shipped_zero_networks():
+    """rerank's network is agents/policies/zero unless named: their policy heads score
+    the candidates."""
+    agent = make_agent("rerank")
+    assert agent.net == "zero"
     for faction, name in enumerate(("british", "malay")):
-        shipped = NumpyPolicy.load(RERANK_DIR / f"{name}.npz")
+        shipped = NumpyPolicy.load(POLICY_DIR / "zero" / f"{name}.npz")
         played = agent._views[faction].policy
         for key, array in shipped.arrays.items():
             np.testing.assert_array_equal(played.arrays[key], array)
-        search = NumpyPolicy.load(NET_DIR / f"{name}.npz")
-        assert not np.array_equal(search.arrays["query_w"], played.arrays["query_w"])
 
 
-def test_default_plays_the_shipped_policies_among_the_candidates():
-    agent = make_agent("rerank:net=default", seed=1)
+def test_zero_plays_the_shipped_policies_among_the_candidates():
+    agent = make_agent("rerank:net=zero", seed=1)
     result = play_game(1, [agent, make_agent("heuristic"), agent, make_agent("heuristic")])
-    assert result.winners and np.isfinite(agent.overruled)
+    assert result.winners and agent.overruled > 0

@@ -77,7 +77,7 @@ GRAPH = {m: imports(m) for m in MODULES}
 
 def test_the_layers_are_known():
     assert {"singapore_env.engine.game", "singapore_env.env", "agents.heuristic",
-            "arena.runner", "training.selfplay", "singapore_app.cli",
+            "arena.runner", "training.bridges.sb3", "singapore_app.cli",
             "singapore_app.web.app", "singapore_app.web.api"} <= set(MODULES)
     assert layer("singapore_env.engine.rules.war") == 0 and layer("singapore_env.env") == 1
     assert layer("singapore_app.web.views") == 5  # the web app is an application
@@ -234,3 +234,25 @@ def test_the_layout_names_every_module():
         if named not in rows[folder]:
             missing.append(str(relative))
     assert not missing, missing
+
+
+#: The longest a module of the project's packages may be: past it, a file is usually
+#: two concepts.
+MOST_LINES = 500
+
+
+def test_no_module_is_two_concepts_long():
+    long = {str(p.relative_to(ROOT)): n for p in MODULES.values()
+            if (n := len(p.read_text().splitlines())) > MOST_LINES}
+    assert not long, long
+
+
+def test_training_is_grouped_by_concept():
+    """``training/`` keeps a few modules at its top and the rest in subpackages, each
+    module opening with what it is for."""
+    top = [p.name for p in (ROOT / "training").glob("*.py")]
+    assert len(top) <= 8, top
+    assert [p.name for p in (ROOT / "training").iterdir() if (p / "__init__.py").exists()]
+    for name, path in MODULES.items():
+        if name.startswith("training"):
+            assert ast.get_docstring(ast.parse(path.read_text())), name

@@ -25,8 +25,8 @@ FALLBACK = "playing on the python engine: "
 @pytest.fixture
 def no_native(monkeypatch):
     """The compiled module made unavailable, as on a machine without a compiler."""
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
 
 
 def _run(*args):
@@ -35,7 +35,7 @@ def _run(*args):
 
 @needs_native
 def test_the_default_is_native_when_every_player_sits_there():
-    assert default_engine(["random", "learned:pure-policy", "random", "learned:pure"],
+    assert default_engine(["random", "learned:zero-policy", "random", "learned:zero"],
                           [RulesConfig.named("simulation")]) == ("native", [])
     assert default_engine(["random", BOT, "random", BOT]) == ("python", [BOT])
     tables = [Table(("random",) * 4), Table(("random", "random", BOT, "random"))]
@@ -77,7 +77,7 @@ def test_an_explicit_native_engine_with_a_python_only_bot_is_a_usage_error():
 
 @needs_native
 def test_records_are_the_same_on_both_engines_and_the_files_name_the_engine(tmp_path):
-    players = "random,learned:pure-policy,learned:pure-policy,random"
+    players = "random,learned:zero-policy,learned:zero-policy,random"
     frames = {}
     for engine in (None, "python"):  # the default is native here
         name = engine or "default"
@@ -127,7 +127,7 @@ def test_without_the_module_the_commands_play_on_python(no_native, tmp_path):
 
 @needs_native
 def test_on_the_default_python_engine_the_lookahead_thinks_on_native_copies(monkeypatch):
-    """A Python-only bot keeps the games on the Python engine; ``learned:pure`` then
+    """A Python-only bot keeps the games on the Python engine; ``learned:zero`` then
     thinks on native copies of the positions (the same records as the reference run,
     ``engine="python"``, where it thinks on the Python game)."""
     from_game, copied = native.NativeGame.from_game, []
@@ -137,7 +137,7 @@ def test_on_the_default_python_engine_the_lookahead_thinks_on_native_copies(monk
         return from_game(game)
 
     monkeypatch.setattr(native.NativeGame, "from_game", counted)
-    tables = [Table(("learned:pure", BOT, "random", BOT))]
+    tables = [Table(("learned:zero", BOT, "random", BOT))]
     default = play_tables(tables, 1, 12)
     assert copied  # its decisions were asked on copies
     n_copies = len(copied)
@@ -153,7 +153,7 @@ def test_one_agent_plays_on_either_engine_in_turn():
     from agents.registry import make_agent
     from arena.simulate import play_game
 
-    agents = [make_agent("learned:pure-policy"), "random", "random", "random"]
+    agents = [make_agent("learned:zero-policy"), "random", "random", "random"]
     results = [play_game(3, agents, engine=engine)
                for engine in ("native", "python", "native")]
     assert results[0] == results[1] == results[2]

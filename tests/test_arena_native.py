@@ -73,14 +73,14 @@ def test_play_game_on_the_native_engine(flat_actor):
 
 @needs_native
 def test_a_pointer_policy_without_a_prior_plays_the_same_games():
-    python, ours = both(["learned:pure-policy", "random", "learned:pure-policy", "random"], 1, 4)
+    python, ours = both(["learned:zero-policy", "random", "learned:zero-policy", "random"], 1, 4)
     assert len(ours) == 2 and ours == python
 
 
 @needs_native
 def test_the_lookahead_plays_the_same_games():
     # Its worlds are determinized in C++ with the Python engine's draws.
-    python, ours = both(["learned:pure", "random", "random", "learned:pure"], 1, 6, swap=False)
+    python, ours = both(["learned:zero", "random", "random", "learned:zero"], 1, 6, swap=False)
     assert len(ours) == 1 and ours == python
 
 
@@ -93,16 +93,18 @@ def test_the_search_plays_the_same_games():
     assert len(ours) == 1 and ours == python
 
 
-def test_who_reads_the_observation_alone(flat_actor):
+def test_who_reads_the_observation_alone(flat_actor, zero_copy):
     assert RandomAgent().plays_native
     assert make_agent(f"learned-sample:{flat_actor}").plays_native
-    assert make_agent("learned:pure-policy").plays_native  # candidate keys, no prior
-    assert make_agent("learned:pure").plays_native
+    assert make_agent("learned:zero-policy").plays_native  # candidate keys, no prior
+    assert make_agent("learned:zero").plays_native
     assert make_agent("heuristic").plays_native == native.available()  # its native twin
     assert make_agent("mcts:iters=2").plays_native == native.available()  # its native twin
     # the prior's columns and the candidates: the heuristic's twin scores them
-    assert make_agent("learned:default").plays_native
-    assert make_agent("rerank:net=default").plays_native == native.available()
+    prior_reading = zero_copy(candidate_prior="heuristic")
+    assert make_agent(f"learned:{prior_reading}/british.npz").plays_native
+    assert make_agent(f"rerank:net={prior_reading}").plays_native == native.available()
+    assert make_agent("rerank:net=zero").plays_native == native.available()
     assert not make_agent("examples/my_bot.py:MyBot").plays_native
 
 
@@ -154,7 +156,7 @@ def test_simulate_writes_the_same_records_and_summary(tmp_path, flat_actor):
 @needs_native
 @pytest.mark.parametrize("command, refused", [
     (["simulate", "--players", f"random,heuristic,{BOT},rerank"], BOT),
-    (["evaluate", "--british", BOT, "--malay", "learned:default"], BOT),
+    (["evaluate", "--british", BOT, "--malay", "learned:zero"], BOT),
 ])
 def test_the_cli_refuses_other_players_with_exit_2(command, refused):
     result = _run(*command, "--games", 1, "--engine", "native", "--no-progress")
@@ -166,8 +168,8 @@ def test_the_cli_refuses_other_players_with_exit_2(command, refused):
 
 
 def test_a_missing_native_module_is_a_usage_error(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     result = _run("simulate", "--games", 1, "--engine", "native", "--no-progress")
     assert result.exit_code == 2, result.output
     assert "the native engine (engine=\"native\") is not built here" in result.output

@@ -150,10 +150,11 @@ def test_a_missing_rllib_extra_is_a_clear_usage_error(monkeypatch, tmp_path):
     import sys
 
     monkeypatch.setitem(sys.modules, "ray.rllib", None)  # its import raises ModuleNotFoundError
-    loaded = [n for n in sys.modules if n.startswith(("ray.rllib.", "training.rllib_"))]
+    loaded = [n for n in sys.modules if n.startswith(("ray.rllib.", "training.bridges.rllib"))]
     for name in loaded:  # imported by an earlier test of this process
         monkeypatch.delitem(sys.modules, name)
-    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path])
+    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--out", tmp_path,
+                                       "--seconds", "1"])
     assert result.exit_code == 2
     assert "pip install 'singapore-1819[rllib]'" in result.output
     assert "Traceback" not in result.output
@@ -219,3 +220,24 @@ def test_cards_export_copies_the_data_for_editing_and_refuses_to_overwrite(tmp_p
     again = CliRunner().invoke(main, ["cards", "export", str(folder)])
     assert again.exit_code == 2 and "already holds" in again.output
     assert cards.read_text().endswith("# edited\n")
+
+
+def test_the_mirror_may_be_any_agent_for_a_head_to_head(tmp_path):
+    """``--mirror-agent B``: the mirror is four B on the same seeds, so the difference
+    is how much more A's faction wins against B than B's own faction does."""
+    out = tmp_path / "h2h.json"
+    result = _run("evaluate", "--british", "heuristic", "--malay", "random", "--mirror",
+                  "--mirror-agent", "random", "--games", 3, "--seed", 4, "--json", out,
+                  "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "mirror (random x4)" in result.output
+    summary = json.loads(out.read_text())
+    alone = _run("evaluate", "--british", "random", "--malay", "random", "--games", 3,
+                 "--seed", 4, "--json", tmp_path / "four.json", "--no-progress")
+    assert alone.exit_code == 0, alone.output
+    four = json.loads((tmp_path / "four.json").read_text())["win_rate_by_faction"]
+    assert summary["mirror_agent"] == "random"
+    assert summary["mirror"]["british"]["rate"] == four["british"]["rate"]
+    assert summary["minus_mirror"]["british"]["difference"] > 0   # heuristic beats random
+    bad = _run("evaluate", "--mirror", "--mirror-agent", "bogus", "--games", 1)
+    assert bad.exit_code == 2 and "bogus" in bad.output

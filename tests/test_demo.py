@@ -13,7 +13,7 @@ from singapore_env.native import NativeUnavailable
 from training.config import CONFIG_DIR, load_config
 from training.progress import read_progress
 
-TINY = """algorithm = "selfplay"
+TINY = """seed = 1
 num_games = 4
 rollout_steps = 8
 hidden = [16]
@@ -24,7 +24,7 @@ eval_games = 1
 eval_every = 100
 """
 #: The demo's own kind of run, tiny: the pointer network with search in the loop.
-TINY_SEARCH = """algorithm = "selfplay"
+TINY_SEARCH = """seed = 1
 engine = "native"
 network = "pointer"
 num_games = 4
@@ -71,11 +71,11 @@ def test_the_demo_trains_by_self_play_and_reports_the_curve_and_the_matchups(tmp
     assert "learned:train/british.npz" in report and (out / "faction_win_rates.png").exists()
     evaluation = json.loads((out / "evaluation.json").read_text())
     matchups = evaluation["matchups"]
-    assert len(matchups) == 15
+    assert len(matchups) == 13
     assert {s["games"] for s in matchups.values()} == {2}  # one seed, swapped
     assert evaluation["training"]["decisions"] == learned
-    assert {"learned British", "learned Malay", "learned:pure", "learned:pure-policy",
-            "learned:zero"} <= set(evaluation["ratings"])
+    assert {"learned British", "learned Malay", "learned:zero",
+            "learned:zero-policy"} <= set(evaluation["ratings"])
     _check_the_learned_players_next_to_the_mirror(report, evaluation)
 
 
@@ -93,7 +93,7 @@ def _check_the_learned_players_next_to_the_mirror(report: str, evaluation: dict)
         assert comparison[faction]["mirror"]["rate"] == mirror_rate
         assert any(x.startswith(f"| {shown} | mirror (the heuristic) | {100 * mirror_rate:.1f}% [")
                    for x in lines[table:])
-        for player in ("learned", "learned:zero", "learned:pure-policy", "learned:pure"):
+        for player in ("learned", "learned:zero", "learned:zero-policy"):
             name = (f"{player} British vs heuristic" if faction == "british"
                     else f"heuristic vs {player} Malay")
             seats = matchups[name]["players"]
@@ -151,8 +151,8 @@ def test_the_demos_report_says_the_search_chose_the_moves(tmp_path):
 
 
 def test_the_demo_refuses_a_config_of_another_trainer_before_training(tmp_path):
-    expert = CONFIG_DIR / "expert_tiny.toml"
-    result = CliRunner().invoke(main, ["demo", "--config", str(expert),
+    bridge = CONFIG_DIR / "sb3.toml"
+    result = CliRunner().invoke(main, ["demo", "--config", str(bridge),
                                        "--out", str(tmp_path / "demo"), "--games", "1"])
     assert result.exit_code == 2 and "not a self-play config" in result.output
     assert not (tmp_path / "demo").exists()
@@ -164,7 +164,7 @@ def test_a_short_seeded_run_of_the_demo_recipe_ends_above_its_start(tmp_path):
     a short seeded run (8 games, 4,000 learned decisions, evaluated at its start and its
     end on 8 seeds, seat-swapped) ends above its start against random players, the two
     factions' mean, and neither faction ends below its start."""
-    from training.ppo_trainer import train
+    from training.loop.trainer import train
 
     cfg = load_config(demo.DEMO_CONFIG, num_games=8, rollout_steps=32, total_decisions=4000,
                       eval_games=8, eval_every=10**9, seed=1)

@@ -99,7 +99,7 @@ def test_an_agent_reads_each_games_own_observation_in_one_process():
             game.step(decision)
 
 
-@pytest.mark.parametrize("spec", ["learned:pure", "rerank:net=default"])
+@pytest.mark.parametrize("spec", ["learned:zero", "rerank:net=zero"])
 def test_a_learned_player_reads_each_games_own_observation_in_one_process(spec):
     """The network reads the observation of the game it plays; a network made for other
     rounds refuses a game whose observation is of another size (it cannot read it)."""
@@ -131,15 +131,15 @@ def test_a_learned_player_reads_each_games_own_observation_in_one_process(spec):
 
 
 def _simulation_cell(after_standard: bool) -> list[dict]:
-    """The records of the simulation cell of a small ``learned:pure`` study."""
+    """The records of the simulation cell of a small ``learned:zero`` study."""
     variants = [Variant("standard")] * after_standard + [Variant("simulation", "simulation")]
-    records = Study({"learned": ("learned:pure",) * 4}, variants, games=1, seed=3,
+    records = Study({"learned": ("learned:zero",) * 4}, variants, games=1, seed=3,
                     swap=False).run()
     return [r for r in records if r["variant"] == "simulation"]
 
 
 def test_a_study_cell_plays_the_same_games_alone_or_after_another_ruleset():
-    """The simulation cell of a balance study of ``learned:pure`` players gives the same
+    """The simulation cell of a balance study of ``learned:zero`` players gives the same
     games whether it runs alone (in a fresh process) or after a standard cell."""
     code = ("import json, sys; sys.path.insert(0, 'tests'); "
             "from test_encoder_identity import _simulation_cell; "

@@ -67,8 +67,8 @@ def test_agent_parameters_on_the_command_line():
     assert bad.exit_code == 2 and "parameter iters expects an integer" in bad.output
 
 
-@pytest.mark.parametrize("build", ["learned", "mcts:iters=2:horizon=1:net=default",
-                                   "rerank:net=default"])
+@pytest.mark.parametrize("build", ["learned", "mcts:iters=2:horizon=1:net=zero",
+                                   "rerank:net=zero"])
 def test_a_player_reading_a_network_limits_blas_and_torch_to_one_thread(build):
     import torch
     from threadpoolctl import threadpool_info, threadpool_limits

@@ -1,4 +1,4 @@
-"""learned:pure's lookahead: the student's proposals, scored by the value network on a
+"""learned:zero's lookahead: the student's proposals, scored by the value network on a
 world sampled from the seat's view; the student alone everywhere else."""
 
 import numpy as np
@@ -8,7 +8,8 @@ from agents import make_agent
 from agents.heuristic import HeuristicAgent
 from agents.learned import LearnedAgent, NumpyPolicy
 from agents.lookahead import LOOKAHEAD_KINDS, ROLLOUT_QUESTIONS, TOP_K, LookaheadPolicies
-from agents.reference import LOOKAHEAD_VALUES, FactionPolicies
+from agents.pointer_actor import VALUE_KEYS
+from agents.reference import FactionPolicies
 from arena.simulate import play_game
 from singapore_env import native
 from singapore_env.engine import Game
@@ -30,28 +31,31 @@ def _looked_ahead_position(agent: LookaheadPolicies, seed: int = 2,
         game.step(heuristic.choose(game, seat))
 
 
-def test_learned_pure_is_the_student_pair_with_value_networks_that_read_no_heuristic():
-    agent = make_agent("learned:pure", seed=1)
-    assert isinstance(agent, LookaheadPolicies) and agent.name == "learned:pure"
+def test_learned_zero_is_the_policy_pair_looking_ahead_with_its_own_value_heads():
+    agent = make_agent("learned:zero", seed=1)
+    assert isinstance(agent, LookaheadPolicies) and agent.name == "learned:zero"
     assert isinstance(agent.student, FactionPolicies)
-    student = make_agent("learned:pure-policy")
-    assert isinstance(student, FactionPolicies) and student.name == "learned:pure-policy"
+    student = make_agent("learned:zero-policy")
+    assert isinstance(student, FactionPolicies) and student.name == "learned:zero-policy"
     for faction, net in agent.values.items():
-        assert net.has_value and net.meta["value_only"]
-        assert net.meta["faction"] == ("british", "malay")[faction]
+        assert net.has_value and net is agent.student.by_faction[faction].policy
         assert not net.meta.get("candidate_prior")
-        assert not agent.student.by_faction[faction].policy.meta.get("candidate_prior")
+    assert make_agent("lookahead:zero").values == agent.values
+
+
+def test_a_value_network_has_no_policy_to_play(zero_copy):
+    folder = zero_copy(value_only=True)
     with pytest.raises(ValueError, match="value network.*no policy to play"):
-        LearnedAgent.load(LOOKAHEAD_VALUES["pure"] / "british.npz")
+        LearnedAgent.load(folder / "british.npz")
     with pytest.raises(ValueError, match="value network"):
-        make_agent(f"learned:{LOOKAHEAD_VALUES['pure'] / 'malay.npz'}")
+        make_agent(f"learned:{folder / 'malay.npz'}")
 
 
 def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best():
     """Move by move: where the question offers no Market card, Activation or Decree, the
     student's answer; where it does, one of at most TOP_K of the student's answers."""
-    agent = make_agent("learned:pure")
-    student = make_agent("learned:pure-policy")
+    agent = make_agent("learned:zero")
+    student = make_agent("learned:zero-policy")
     game, looked = Game(6), 0
     agent.reset(6)
     while not game.is_over:
@@ -73,7 +77,7 @@ def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_it_plays_every_ruleset_and_repeats_with_a_seed(ruleset):
     cfg = RulesConfig.named(ruleset)
-    seats = ("learned:pure", "heuristic") * 2       # one lookahead seat per faction
+    seats = ("learned:zero", "heuristic") * 2       # one lookahead seat per faction
     a = play_game(3, [make_agent(s) for s in seats], cfg)
     b = play_game(3, [make_agent(s) for s in seats], cfg)
     assert a.round == 8 and a.final_scores == b.final_scores
@@ -84,7 +88,7 @@ def test_never_reads_hidden_state(ruleset):
     """Same seed, two games that differ only in what the acting seat cannot see (another
     seat's hand swapped with its faction's Battle deck, the Market and Population deck
     orders): the same scores of the same answers."""
-    agent = make_agent("learned:pure")
+    agent = make_agent("learned:zero")
     g = _looked_ahead_position(agent, seed=2 if ruleset == "standard" else 4, ruleset=ruleset)
     seat = g.acting_seat
     other = next(p for p in range(4) if p != seat and g.s.hands[p])
@@ -104,7 +108,7 @@ def test_never_reads_hidden_state(ruleset):
 
 def test_a_real_difference_in_public_state_changes_the_scores():
     """The scores compared above are sensitive: changing public wealth changes them."""
-    agent = make_agent("learned:pure")
+    agent = make_agent("learned:zero")
     g = _looked_ahead_position(agent)
     seat = g.acting_seat
     h = g.clone()
@@ -117,11 +121,10 @@ def test_a_real_difference_in_public_state_changes_the_scores():
     assert scores[0] != scores[1]
 
 
-def test_a_value_network_without_a_value_head_is_refused():
-    from agents.learned import POLICY_DIR
-
-    student = make_agent("learned:pure-policy")
-    no_value = {f: NumpyPolicy.load(POLICY_DIR / "pure" / f"{n}.npz")
+def test_a_value_network_without_a_value_head_is_refused(zero_copy):
+    student = make_agent("learned:zero-policy")
+    folder = zero_copy(drop=VALUE_KEYS)
+    no_value = {f: NumpyPolicy.load(folder / f"{n}.npz")
                 for f, n in enumerate(("british", "malay"))}
     with pytest.raises(ValueError, match="needs a value head"):
         LookaheadPolicies(student, no_value)
@@ -132,7 +135,7 @@ def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
     too, until the seat faces the main Action question for the ROLLOUT_QUESTIONS-th
     time; without the rollout the value is read right after the answer, and the scores
     differ."""
-    agent = make_agent("learned:pure")
+    agent = make_agent("learned:zero")
     g = _looked_ahead_position(agent)
     seat = g.acting_seat
     world = g.clone()
@@ -161,13 +164,14 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
     """On native worlds the rollouts run in C++, all of them in lockstep
     (native/rollout.hpp, agents.native_nets.roll_out): from each (world, answer) the same
     decisions as the Python loop over the same world, and the position reached is the
-    seat's observation and projected VP of the loop's."""
+    seat's observation and projected VP of the loop's, also as the compact row of their
+    nonzero entries."""
     from agents.lookahead import ROLLOUT_LIMIT
     from agents.native_nets import roll_out
     from singapore_env.candidates import projected_vp
     from singapore_env.native.encoding import native_encoder_for
 
-    agent = make_agent("learned:pure")
+    agent = make_agent("learned:zero")
     worlds, seats, starts, expected = [], [], [], []
     for seed in (2, 5, 6):
         g = _looked_ahead_position(agent, seed=seed)
@@ -193,20 +197,27 @@ def test_the_native_rollout_plays_the_python_loops_decisions():
             encoder = native_encoder_for(after.c, after.cfg)
             assert np.array_equal(leaves.obs[k], encoder.encode(after, seat))
             assert np.array_equal(leaves.projected[k], projected_vp(after, seat))
+        row = np.concatenate([leaves.obs[k], leaves.projected[k]])
+        nonzero = np.flatnonzero(row)
+        assert np.array_equal(leaves.nonzero_index[k, :len(nonzero)], nonzero)
+        assert leaves.nonzero_value[k, :len(nonzero)].tobytes() == row[nonzero].tobytes()
+        assert not leaves.nonzero_index[k, len(nonzero):].any()
+        assert not leaves.nonzero_value[k, len(nonzero):].any()
     assert sum(p for *_, p in expected) > 20
 
 
 def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worlds():
     """``worlds=2``: both worlds are sampled from the seat's view in turn, every answer
     is played in each, and its score is the mean of its two values plus the weighted
-    log-probability; ``worlds=1`` is ``learned:pure``."""
+    log-probability (the value with the networks' ``vp_weight`` times the VP margin);
+    ``worlds=1`` is ``learned:zero``."""
     import numpy as np
 
     from agents.determinize import determinize
     from agents.learned import position_value
     from agents.lookahead import LOGP_WEIGHT
 
-    pure = make_agent("learned:pure")
+    pure = make_agent("learned:zero")
     agent = LookaheadPolicies(pure.student, pure.values, seed=3, worlds=2)
     g = _looked_ahead_position(agent)
     seat, legal = g.acting_seat, g.legal_decisions()
@@ -221,7 +232,9 @@ def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worl
             after = world.clone()
             after.step(legal[i])
             agent.roll_out(after, seat)
-            values.append(position_value(agent.values[SEAT_FACTION[seat]], after, seat))
+            net = agent.values[SEAT_FACTION[seat]]
+            assert not after.is_over
+            values.append(position_value(net, after, seat, float(net.meta["vp_weight"])))
         expected[i] = (values[0] + values[1]) / 2 + LOGP_WEIGHT * log_p[i]
     assert agent.last_scores == pytest.approx(expected, abs=1e-12)
     one = LookaheadPolicies(pure.student, pure.values, seed=3)

@@ -7,8 +7,8 @@ from singapore_env import native
 
 
 def test_missing_module_says_why_and_how(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     assert not native.available()
     with pytest.raises(native.NativeUnavailable) as info:
         native.Random(1)
@@ -22,7 +22,7 @@ def test_a_module_of_other_sources_is_refused():
     class Old:
         SOURCE_DIGEST = "0" * 16
 
-    assert "built from other sources" in native._stale(Old())
-    assert "built from other sources" in native._stale(object())
+    assert "built from other sources" in native.loading._stale(Old())
+    assert "built from other sources" in native.loading._stale(object())
     if native.available():
-        assert native._stale(native._native) == ""
+        assert native.loading._stale(native.loading._native) == ""

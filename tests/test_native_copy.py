@@ -19,8 +19,8 @@ needs_native = pytest.mark.skipif(not native.available(),
 
 
 @pytest.fixture(scope="module")
-def pure() -> LookaheadPolicies:
-    return make_agent("learned:pure")
+def zero() -> LookaheadPolicies:
+    return make_agent("learned:zero")
 
 
 def _positions(seed: int, ruleset: str = "standard", every: int = 7) -> list[Game]:
@@ -54,32 +54,32 @@ def test_the_copy_is_the_position_and_plays_on_the_same(ruleset):
 
 
 @needs_native
-def test_learned_pure_decides_the_same_on_a_native_copy(pure):
+def test_learned_zero_decides_the_same_on_a_native_copy(zero):
     positions = [g for seed in (2, 4) for g in _positions(seed, every=3) if len(
-        pure.candidates(g, g.acting_seat, g.legal_decisions())) >= 2][:6]  # it looks ahead
+        zero.candidates(g, g.acting_seat, g.legal_decisions())) >= 2][:6]  # it looks ahead
     positions += _positions(3, every=53)  # and questions the student answers alone
-    copied, looked = NativeCopy(make_agent("learned:pure")), 0
+    copied, looked = NativeCopy(make_agent("learned:zero")), 0
     for game in positions:
         seat = game.acting_seat
-        pure.reset(17)
+        zero.reset(17)
         copied.reset(17)
-        pure.last_scores, copied.last_scores = {}, {}
-        assert copied.choose(game, seat) == pure.choose(game, seat)
-        assert copied.rng.bit_generator.state == pure.rng.bit_generator.state
-        assert copied.last_scores.keys() == pure.last_scores.keys()
-        looked += len(pure.last_scores) >= 2
+        zero.last_scores, copied.last_scores = {}, {}
+        assert copied.choose(game, seat) == zero.choose(game, seat)
+        assert copied.rng.bit_generator.state == zero.rng.bit_generator.state
+        assert copied.last_scores.keys() == zero.last_scores.keys()
+        looked += len(zero.last_scores) >= 2
         assert list(copied.last_scores.values()) == pytest.approx(
-            list(pure.last_scores.values()), abs=1e-4)  # (forward passes in C++)
+            list(zero.last_scores.values()), abs=1e-4)  # (forward passes in C++)
     assert looked >= 6 and len(positions) > 10
 
 
 @needs_native
-def test_the_copy_reads_no_more_than_the_seat_sees(pure):
+def test_the_copy_reads_no_more_than_the_seat_sees(zero):
     """Two Python games that differ only in what the acting seat cannot see (another
     seat's hand swapped with its Battle deck, the Market and Population decks reversed):
     the same decision on their native copies as on the first one itself."""
     game = next(g for g in _positions(2, every=3) if g.s.round >= 2
-                and len(pure.candidates(g, g.acting_seat, g.legal_decisions())) >= 2
+                and len(zero.candidates(g, g.acting_seat, g.legal_decisions())) >= 2
                 and any(g.s.hands[p] for p in range(4) if p != g.acting_seat))
     seat = game.acting_seat
     other = next(p for p in range(4) if p != seat and game.s.hands[p])
@@ -89,9 +89,9 @@ def test_the_copy_reads_no_more_than_the_seat_sees(pure):
     hidden.s.market_deck.reverse()
     hidden.s.population_deck.reverse()
     assert native.differences(game, native.NativeGame.from_game(hidden)) != []
-    pure.reset(5)
-    expected = pure.choose(game, seat)
-    copied = NativeCopy(make_agent("learned:pure"))
+    zero.reset(5)
+    expected = zero.choose(game, seat)
+    copied = NativeCopy(make_agent("learned:zero"))
     for position in (game, hidden):
         copied.reset(5)
         assert copied.choose(position, seat) == expected
@@ -99,10 +99,10 @@ def test_the_copy_reads_no_more_than_the_seat_sees(pure):
 
 @needs_native
 def test_only_the_agents_that_look_ahead_are_wrapped_and_the_wrapper_is_transparent():
-    wrapped = on_native_copy(make_agent("learned:pure", 3))
-    assert isinstance(wrapped, NativeCopy) and wrapped.name == "learned:pure"
+    wrapped = on_native_copy(make_agent("learned:zero", 3))
+    assert isinstance(wrapped, NativeCopy) and wrapped.name == "learned:zero"
     assert wrapped.plays_native and wrapped.looks_ahead
-    for spec in ("random", "learned:pure-policy", "heuristic"):
+    for spec in ("random", "learned:zero-policy", "heuristic"):
         agent = make_agent(spec)
         assert on_native_copy(agent) is agent, spec  # no faster there
     assert isinstance(on_native_copy(make_agent("mcts:iters=2")), NativeCopy)
@@ -134,8 +134,8 @@ def test_the_agent_is_asked_on_a_native_copy_of_the_position():
 
 
 def test_without_the_module_nothing_is_wrapped(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    agent = make_agent("learned:pure")
+    monkeypatch.setattr(native.loading, "_native", None)
+    agent = make_agent("learned:zero")
     assert on_native_copy(agent) is agent
 
 
@@ -144,10 +144,10 @@ def test_the_web_app_s_and_play_s_agents_that_look_ahead_think_on_copies():
     from singapore_app.play import make_opponents
     from singapore_app.web.table import PERSON, Table
 
-    table = Table("t", Game(1), [PERSON, "learned:pure", "random", "learned:pure-policy"])
+    table = Table("t", Game(1), [PERSON, "learned:zero", "random", "learned:zero-policy"])
     assert isinstance(table.agent(1), NativeCopy)
     assert not isinstance(table.agent(2), NativeCopy)
     assert not isinstance(table.agent(3), NativeCopy)
-    agents = make_opponents("learned:pure,random,heuristic", 0, 1)
+    agents = make_opponents("learned:zero,random,heuristic", 0, 1)
     assert [type(a).__name__ for a in agents[1:]] == ["NativeCopy", "RandomAgent",
                                                        "HeuristicAgent"]

@@ -102,3 +102,20 @@ def test_wrong_buffers_are_refused():
     with pytest.raises(TypeError):
         enc.legal_mask(game, 0, np.zeros(enc.n_actions, np.float32))
     assert enc.legal_mask(game, (game.acting_seat + 1) % 4).sum() == 0
+
+
+@pytest.mark.parametrize("ruleset", native.NATIVE_RULESETS)
+def test_the_nonzero_entries_are_those_of_the_whole_observation(ruleset):
+    """The rollouts' sparse encoding (encode_nonzero: only the entries written, its
+    scratch zeroed again) finds what a scan of the whole vector finds, bit for bit."""
+    cfg = RulesConfig.named(ruleset)
+    content = default_content(cfg.slavery)
+    enc = native_encoder_for(content, cfg)
+    game, pick = native.NativeGame(3, cfg, content), random.Random(3)
+    while not game.is_over:
+        for seat in range(4):
+            whole = enc.encode(game, seat)
+            index, value = enc._writer.nonzero(game._game, seat)
+            assert np.array_equal(index, np.flatnonzero(whole))
+            assert value.tobytes() == whole[index].tobytes()
+        game.step(pick.choice(game.legal_decisions()))

@@ -106,8 +106,8 @@ def test_bad_engine_names_and_options_are_refused():
 
 
 def test_a_missing_module_says_why(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     with pytest.raises(native.NativeUnavailable, match=r"engine=\"native\"\) is not built "
                                                        r"here \(ImportError"):
         raw_env(engine="native")

@@ -30,10 +30,10 @@ def test_whole_games_make_the_python_searchs_decisions(ruleset):
 
 
 def test_a_value_network_guides_the_same_decisions():
-    """With ``net=default`` the cut rollouts are scored by the value head (numpy's on the
+    """With ``net=zero`` the cut rollouts are scored by the value head (numpy's on the
     Python engine, nets.hpp's on the native one, equal to float32 rounding)."""
-    players = ("mcts:iters=4:topk=2:net=default", "heuristic", "heuristic",
-               "mcts:iters=4:topk=3:net=default")
+    players = ("mcts:iters=4:topk=2:net=zero", "heuristic", "heuristic",
+               "mcts:iters=4:topk=3:net=zero")
     decisions, asked, why = compare_game(3, None, players)
     assert not why, why
     assert decisions > 100 and asked["searched"] > 10
@@ -68,7 +68,7 @@ def test_the_net_guided_native_search_never_reads_hidden_state():
     _, ours, hidden, seat = _native_twins("standard")
     searches = []
     for game in (ours, hidden):
-        agent = make_agent("mcts:iters=6:topk=3:gap=1000:net=default", seed=11)
+        agent = make_agent("mcts:iters=6:topk=3:gap=1000:net=zero", seed=11)
         agent.choose(game, seat)
         searches.append(agent.last_search)
     assert searches[0] == searches[1] and any(searches[0]["advantage"])
@@ -87,7 +87,7 @@ def test_a_seconds_budget_and_a_time_cap_stop_the_native_search():
 
 
 def test_the_search_sits_at_native_tables():
-    agents = [make_agent("mcts:iters=8"), make_agent("mcts:iters=8:net=default"),
+    agents = [make_agent("mcts:iters=8"), make_agent("mcts:iters=8:net=zero"),
               make_agent("heuristic"), make_agent("random")]
     assert all(a.plays_native for a in agents[:2])
     assert default_engine(agents) == ("native", [])

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from agents.learned import POLICY_DIR, NumpyPolicy
+from agents.learned import POLICY_DIR, SHIPPED_NETS, NumpyPolicy
 from singapore_env import native
 
 pytestmark = pytest.mark.skipif(not native.available(),
@@ -19,10 +19,8 @@ pytestmark = pytest.mark.skipif(not native.available(),
 if native.available():
     from agents.native_nets import TOLERANCE, Comparison, compare, native_actor, random_positions
 
-#: Every shipped network (agents/reference.py, agents/learned.py's NET_DIR and
-#: RERANK_DIR): the file and whether it reads the heuristic prior's columns.
-SHIPPED = [f"{folder}{faction}.npz" for folder in ("", "pure/", "pure/value/", "expert/", "rerank/")
-           for faction in ("british", "malay")]
+#: Every shipped network (agents.learned.SHIPPED_NETS), by file under POLICY_DIR.
+SHIPPED = [f"{net}/{faction}.npz" for net in SHIPPED_NETS for faction in ("british", "malay")]
 
 
 @lru_cache(maxsize=None)
@@ -76,6 +74,16 @@ def test_shipped_networks_equal_numpy(name):
     assert result.max_abs_diff > 0  # the outputs were compared (float32 sums apart)
 
 
+def test_a_network_reading_the_prior_equals_numpy(zero_copy):
+    """No shipped network reads the heuristic prior's columns; one that does (``zero``'s
+    weights, told to) reads them natively as numpy does."""
+    policy = NumpyPolicy.load(zero_copy(candidate_prior="heuristic") / "british.npz")
+    positions = corpus(True)
+    result = compare(policy, positions)
+    check(result, len(positions))
+    assert result.max_abs_diff > 0
+
+
 @pytest.mark.parametrize("activation", ["tanh", "relu"])
 def test_flat_networks_equal_numpy(activation):
     policy = flat_policy(activation)
@@ -94,8 +102,8 @@ def test_the_corpus_covers_every_ruleset_and_many_positions():
 
 def test_a_difference_is_caught():
     """A test that cannot fail is a defect: a changed weight or a swapped decision shows."""
-    policy = load("pure/british.npz")
-    changed = NumpyPolicy.load(POLICY_DIR / "pure/british.npz")
+    policy = load("zero/british.npz")
+    changed = NumpyPolicy.load(POLICY_DIR / "zero/british.npz")
     changed.arrays["action_bias"] = changed.arrays["action_bias"] + 1e-3
     positions = corpus(False)[:50]
     assert compare(changed, positions).max_scaled_diff < TOLERANCE  # the same net, both sides
@@ -111,7 +119,7 @@ def test_a_difference_is_caught():
 
 
 def test_one_position_a_batch_and_threads_give_the_same_floats():
-    policy = load("expert/malay.npz")
+    policy = load("zero/malay.npz")
     positions = corpus(False)[:40]
     keys = ("observation", "candidate_card", "candidate_features", "projected_vp")
     rows = {k: np.stack([p[k] for p in positions]) for k in keys}
@@ -131,8 +139,14 @@ def test_one_position_a_batch_and_threads_give_the_same_floats():
 
 
 def test_refusals_name_the_problem():
-    pointer = native_actor(load("rerank/british.npz"))
-    value_only = native_actor(load("pure/value/malay.npz"))
+    from agents.net_files import POINTER_KEYS
+    from agents.pointer_actor import VALUE_KEYS, PointerActor
+
+    pointer = native_actor(load("zero/british.npz"))
+    zero = load("zero/malay.npz")
+    value_only = native_actor(PointerActor(
+        {k: v for k, v in zero.arrays.items() if k not in POINTER_KEYS}, zero.activation))
+    no_value = PointerActor({k: v for k, v in zero.arrays.items() if k not in VALUE_KEYS})
     flat = native_actor(flat_policy("tanh"))
     p = dict(corpus(False)[3])
     with pytest.raises(ValueError, match="this network reads 5150 inputs but"):
@@ -140,7 +154,7 @@ def test_refusals_name_the_problem():
     with pytest.raises(ValueError, match="reads .* inputs but"):
         flat.logits(np.zeros(7, np.float32))
     with pytest.raises(ValueError, match="no value head"):
-        native_actor(load("pure/british.npz")).outcome(p)
+        native_actor(no_value).outcome(p)
     with pytest.raises(ValueError, match="no policy head"):
         value_only.logits(p)
     card = p["candidate_card"].copy()
@@ -150,16 +164,16 @@ def test_refusals_name_the_problem():
     with pytest.raises(ValueError, match="candidate_features: expected an array of shape"):
         pointer.logits({**p, "candidate_features": p["candidate_features"][:, :5]})
     with pytest.raises(ValueError, match="value_w1: expected shape"):
-        native.require().Net({**load("expert/british.npz").arrays,
+        native.require().Net({**load("zero/british.npz").arrays,
                               "value_w1": np.zeros((3, 2), np.float32)}, "tanh", 2.5)
     with pytest.raises(ValueError, match="unknown activation"):
-        native.require().Net(load("pure/british.npz").arrays, "gelu", 2.5)
+        native.require().Net(load("zero/british.npz").arrays, "gelu", 2.5)
 
 
 def test_without_the_module_it_says_so(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native.loading, "_native", None)
     with pytest.raises(native.NativeUnavailable, match="not built here"):
-        native_actor(load("pure/british.npz"))
+        native_actor(load("zero/british.npz"))
 
 
 def test_a_policys_native_twin_does_not_keep_it_alive():
@@ -170,7 +184,7 @@ def test_a_policys_native_twin_does_not_keep_it_alive():
 
     from agents.native_nets import native_twin
 
-    policy = load("pure/british.npz")
+    policy = load("zero/british.npz")
     twin = native_twin(policy)
     assert native_twin(policy) is twin
     gone = weakref.ref(policy)

@@ -1,7 +1,8 @@
 """The players that read the heuristic's prior on the native engine: the candidate
 columns ``prior_score`` / ``prior_gap`` written for a native game from the heuristic
-twin's option scores equal the Python encoder's, and ``rerank`` and ``learned:default``
-(pointer policies reading those columns) make the same decisions on both engines, step
+twin's option scores equal the Python encoder's, and ``rerank`` and ``learned:PATH`` with
+pointer policies reading those columns (no shipped network does: the shipped ``zero``'s
+weights told to read them, ``zero_copy``) make the same decisions on both engines, step
 by step and in the arena's records."""
 
 import random
@@ -63,32 +64,37 @@ def test_prior_columns_equal_the_python_encoders(ruleset):
     assert scored >= 150 and others >= 15, (scored, others)  # both kinds of positions
 
 
-def test_rerank_and_learned_default_decide_alike():
-    players = ("rerank:net=default", "learned:default", "rerank:margin=1", "heuristic")
+def test_rerank_and_a_learned_policy_reading_the_prior_decide_alike(zero_copy):
+    folder = zero_copy(candidate_prior="heuristic")
+    rerank, learned = f"rerank:net={folder}", f"learned:{folder}/malay.npz"
+    players = (rerank, learned, f"{rerank}:margin=1", "heuristic")
     decisions, overruled = compare_players(3, players)
     assert decisions > 200
-    assert overruled["rerank:net=default"] + overruled["rerank:margin=1"] > 0  # the network chose
-    decisions, _ = compare_players(8, ("learned:default", "heuristic", "rerank", "random"),
+    assert overruled[rerank] + overruled[f"{rerank}:margin=1"] > 0  # the network chose
+    decisions, _ = compare_players(8, (learned, "heuristic", "rerank", "random"),
                                    RulesConfig.named("simulation"))
     assert decisions > 200
-    decisions, _ = compare_players(2, ("heuristic", "rerank", "learned:default", "rerank"),
+    decisions, _ = compare_players(2, ("heuristic", rerank, learned, "rerank"),
                                    RulesConfig.named("first-edition"))
     assert decisions > 200
 
 
-def test_rerank_seats_write_the_same_records():
+def test_rerank_seats_write_the_same_records(zero_copy):
     """What ``simulate --engine native|python --records`` compares."""
-    table = Table(("rerank:net=default", "heuristic", "rerank:net=default", "learned:default"))
+    folder = zero_copy(candidate_prior="heuristic")
+    table = Table((f"rerank:net={folder}", "heuristic", "rerank:net=zero",
+                   f"learned:{folder}/british.npz"))
     python, ours = (play_tables([table], 1, 21, swap=True, engine=e) for e in ("python", "native"))
     assert len(ours) == 2 and ours == python
     assert len({r["vp_sultan"] for r in ours}) > 1  # two games, not one repeated
 
 
-def test_rerank_with_other_prior_params_thinks_in_steps():
+def test_rerank_with_other_prior_params_thinks_in_steps(zero_copy):
     """A prior with other params than the prior columns' scorer: the steps of
     ``RerankAgent.choose`` on the native twins, not the C++ player, the same decisions."""
     python, ours = Game(4, keep_text_log=False), native.NativeGame(4)
-    pairs = [(make_agent("rerank"), make_agent("rerank")) for _ in range(4)]
+    spec = f"rerank:net={zero_copy(candidate_prior='heuristic')}"
+    pairs = [(make_agent(spec), make_agent(spec)) for _ in range(4)]
     for i, (a, b) in enumerate(pairs):
         a.reset(i), b.reset(i)
         a.prior.params["action_cost"] = b.prior.params["action_cost"] = 0.5

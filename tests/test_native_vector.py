@@ -96,7 +96,7 @@ def test_an_illegal_action_moves_no_slot():
 
 
 def test_a_missing_module_says_why(monkeypatch):
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     with pytest.raises(native.NativeUnavailable, match="not built here"):
         VectorEnv(2, engine="native")

@@ -101,7 +101,7 @@ def test_a_lookahead_reads_each_file_once(monkeypatch):
     reference._shipped_policy.cache_clear()
     reference._shipped_values.cache_clear()
     try:
-        make_agent("lookahead:agents/policies/zero")
+        make_agent("lookahead:zero")
         make_agent("learned:zero")
     finally:
         reference._shipped_policy.cache_clear()
@@ -143,9 +143,9 @@ def test_both_engines_answer_the_same_legal_decision_to_nan_logits():
     from singapore_env.encoding import encoder_for
     from singapore_env.engine import Game
 
-    pure = NumpyPolicy.load(POLICY_DIR / "pure" / "british.npz")
-    arrays = {**pure.arrays, "action_bias": np.full_like(pure.arrays["action_bias"], np.nan)}
-    agent = LearnedAgent(PointerActor(arrays, pure.activation, pure.meta))  # (past the loader)
+    zero = NumpyPolicy.load(ZERO / "british.npz")
+    arrays = {**zero.arrays, "action_bias": np.full_like(zero.arrays["action_bias"], np.nan)}
+    agent = LearnedAgent(PointerActor(arrays, zero.activation, zero.meta))  # (past the loader)
     game = native.NativeGame(5)
     index = encoder_for(game.c, game.cfg).table.index
     for _ in range(15):

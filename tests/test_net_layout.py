@@ -25,8 +25,8 @@ def _encoder(cfg: RulesConfig):
     return encoder_for(default_content(cfg.slavery), cfg)
 
 
-@pytest.mark.parametrize("spec", ["learned:zero", "learned:default", "rerank",
-                                  "mcts:net=default:iters=2"])
+@pytest.mark.parametrize("spec", ["learned:zero", "learned:zero-policy", "rerank",
+                                  "mcts:net=zero:iters=2"])
 def test_a_shipped_network_refuses_a_table_that_changes_its_layout(spec):
     with pytest.raises(LayoutMismatch) as info:
         check_table([spec, "random", "random", "random"], SHORT, None)
@@ -39,7 +39,7 @@ def test_a_shipped_network_refuses_a_table_that_changes_its_layout(spec):
 @pytest.mark.parametrize("ruleset", ["standard", "simulation", "first-edition"])
 def test_the_shipped_networks_play_every_ruleset(ruleset):
     cfg = RulesConfig.named(ruleset)
-    check_table(["learned:zero", "learned:pure", "rerank", "learned:default"], cfg, None)
+    check_table(["learned:zero", "learned:zero-policy", "rerank", "mcts:net=zero"], cfg, None)
     # (a setting that only scales a value keeps the layout)
     check_table(["learned:zero"] * 4, RulesConfig.named(ruleset, actions_per_turn=3), None)
 
@@ -59,7 +59,7 @@ def test_play_game_and_play_tables_refuse_before_any_game():
     with pytest.raises(LayoutMismatch):
         play_game(1, ["learned:zero", "random", "random", "random"], SHORT)
     with pytest.raises(LayoutMismatch):
-        play_tables([Table(("random", "learned:pure", "random", "random"), SHORT)], 1)
+        play_tables([Table(("random", "learned:zero-policy", "random", "random"), SHORT)], 1)
 
 
 @pytest.mark.parametrize("command", [

@@ -118,17 +118,6 @@ def test_a_game_saved_with_edited_content_loads_only_with_it(cheap_cards):
         Game.from_json(g.to_json())
 
 
-def test_training_config_takes_rules_changes_and_data(cheap_cards):
-    from training.config import TrainConfigError, load_config
-
-    cfg = load_config(None, backend="sb3", rules_changes={"war_cost": 5}, data=str(cheap_cards))
-    assert cfg.rules().war_cost == 5 and cfg.content() == str(cheap_cards)
-    with pytest.raises(TrainConfigError, match="unknown rules setting"):
-        load_config(None, backend="sb3", rules_changes={"war_cots": 5})
-    with pytest.raises(TrainConfigError, match="does not exist"):
-        load_config(None, backend="sb3", data="/nonexistent/cards")
-
-
 PETTINGZOO_BOT = textwrap.dedent('''
     import numpy as np
 

@@ -1,32 +1,38 @@
-"""The shipped reference policies (``learned:default``)."""
+"""The shipped learned players (``learned:zero``, ``learned:zero-policy``) and the
+retired ones' names."""
+
+import re
 
 import pytest
+from click.testing import CliRunner
 
 from agents import make_agent
+from agents.learned import load_shared
 from agents.pointer_actor import PointerActor
 from agents.reference import FactionPolicies
 from singapore_env.engine.config import RulesConfig
 from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 from arena.simulate import play_game
+from singapore_app.cli import main
 
 
-def test_learned_default_plays_each_seat_with_its_factions_policy():
-    agent = make_agent("learned:default", seed=1)
-    assert isinstance(agent, FactionPolicies)
-    assert all(isinstance(a.policy, PointerActor) for a in agent.by_faction.values())
-    assert agent.by_faction[0].policy.meta["faction"] == "british"
-    assert agent.by_faction[1].policy.meta["faction"] == "malay"
-    assert all(a.policy.meta["candidate_prior"] == "heuristic"
-               for a in agent.by_faction.values())
-    for ruleset in ("standard", "first-edition", "simulation"):
-        result = play_game(3, [agent] * 4, RulesConfig.named(ruleset))
-        assert result.round == 8          # the engine raises on any illegal decision
+@pytest.mark.parametrize("name, instead", [("default", "zero"), ("pure", "zero"),
+                                           ("pure-policy", "zero-policy")])
+def test_a_retired_player_is_a_clear_error_naming_its_replacement(name, instead):
+    message = (f"learned:{name} was retired (every shipped network now comes from the "
+               f"self-play loop, training/configs/zero.toml): use learned:{instead}")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_agent(f"learned:{name}")
+    result = CliRunner().invoke(main, ["evaluate", "--british", f"learned:{name}",
+                                       "--games", "1"])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output
 
 
-def test_learned_default_is_deterministic_and_beats_random():
+def test_learned_zero_policy_is_deterministic_and_beats_random():
     wins = 0
     for seed in range(4):
-        agents = [make_agent("learned:default") if SEAT_FACTION[p] == seed % 2
+        agents = [make_agent("learned:zero-policy") if SEAT_FACTION[p] == seed % 2
                   else make_agent("random") for p in range(4)]
         a = play_game(seed, agents)
         b = play_game(seed, agents)
@@ -35,21 +41,20 @@ def test_learned_default_is_deterministic_and_beats_random():
     assert wins >= 3
 
 
-@pytest.mark.parametrize("pair", ["pure-policy", "zero-policy"])
-def test_the_pure_and_zero_policies_read_no_heuristic_score(pair):
-    """learned:pure-policy (learned:pure's student) and learned:zero-policy are shipped
-    pairs without the heuristic prior: their candidate features' prior columns are
-    zero, and they play every ruleset legally."""
-    from agents.learned import PolicyView
+def test_learned_zero_policy_plays_each_faction_s_network_reading_no_heuristic_score():
+    """learned:zero-policy plays each seat with its faction's network of
+    agents/policies/zero/, without the heuristic prior: their candidate features' prior
+    columns are zero, and they play every ruleset legally."""
+    from agents.learned import POLICY_DIR, PolicyView
     from singapore_env.candidates import FEATURES
     from singapore_env.engine import Game
 
-    agent = make_agent(f"learned:{pair}", seed=1)
-    assert isinstance(agent, FactionPolicies) and agent.name == f"learned:{pair}"
+    agent = make_agent("learned:zero-policy", seed=1)
+    assert isinstance(agent, FactionPolicies) and agent.name == "learned:zero-policy"
     prior = [FEATURES.index("prior_score"), FEATURES.index("prior_gap")]
     for faction, learned in agent.by_faction.items():
         assert isinstance(learned.policy, PointerActor)
-        assert learned.policy.meta.get("faction", FACTIONS[faction]) == FACTIONS[faction]
+        assert learned.policy is load_shared(POLICY_DIR / "zero" / f"{FACTIONS[faction]}.npz")
         assert not learned.policy.meta.get("candidate_prior")
         game = Game(5)
         seat = game.acting_seat
@@ -75,22 +80,20 @@ def test_learned_zero_looks_ahead_with_its_own_value_heads():
     assert play_game(6, [agent, "random", agent, "random"]).round == 8
 
 
-def test_the_shipped_networks_are_stored_as_compactly_as_their_play_allows():
-    """The rerank and expert networks are half precision on disk (float16 left the play
-    of a set of games unchanged), and so are learned:pure's value networks (value/);
-    the learned:default, learned:pure and learned:zero policies, which decide every question by an
-    argmax over all actions, stay float32 (float16 changed some of their games). All are read back as
-    float32."""
+def test_the_shipped_networks_are_stored_in_full_precision():
+    """The shipped networks (agents/policies/zero/) decide every question by an argmax
+    over all actions, so they stay float32 on disk (float16 changed some games of the
+    policies before them); they are the only network files shipped."""
     import numpy as np
 
     from agents.learned import POLICY_DIR, NumpyPolicy
 
     files = sorted(POLICY_DIR.rglob("*.npz"))
-    assert len(files) == 12
+    assert [f.relative_to(POLICY_DIR).as_posix() for f in files] == ["zero/british.npz",
+                                                                     "zero/malay.npz"]
     for path in files:
-        half = path.parent.name in ("rerank", "expert", "value")
         with np.load(path) as data:
-            assert data["w0"].dtype == (np.float16 if half else np.float32), path
+            assert data["w0"].dtype == np.float32, path
         actor = NumpyPolicy.load(path)
         assert all(a.dtype == np.float32 for a in actor.arrays.values())
 
@@ -102,7 +105,7 @@ def test_a_network_saved_in_full_or_half_precision_loads_alike(tmp_path):
 
     from agents.learned import POLICY_DIR, NumpyPolicy
 
-    actor = NumpyPolicy.load(POLICY_DIR / "british.npz")
+    actor = NumpyPolicy.load(POLICY_DIR / "zero" / "british.npz")
     actor.save(tmp_path / "full.npz")
     actor.save(tmp_path / "half.npz", dtype=np.float16)
     full, half = NumpyPolicy.load(tmp_path / "full.npz"), NumpyPolicy.load(tmp_path / "half.npz")

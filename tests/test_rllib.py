@@ -1,31 +1,42 @@
-"""RLlib: the multi-agent adapter, the action-masking PPO module, two tiny training
-iterations on a local Ray cluster, and the export to the numpy actor."""
+"""The RLlib bridge (``backend = "rllib"``): the multi-agent adapter, the action-masking
+PPO module and its export to the numpy actor, the config's mapping onto RLlib's, and a
+tiny run on a local Ray cluster that resumes."""
 
 import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 pytest.importorskip("ray.rllib", reason="the rllib extra is not installed "
                                         "(pip install -e '.[rllib]')")
 
 from agents.learned import NumpyPolicy  # noqa: E402
-from singapore_app.cli import main  # noqa: E402
-from training.rllib_env import POLICIES, RllibSingaporeEnv, policy_of  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from arena.simulate import play_game  # noqa: E402
+from training.bridges.rllib import build_config, train_rllib  # noqa: E402
+from training.bridges.rllib_env import POLICIES, RllibSingaporeEnv, policy_of  # noqa: E402
+from training.config import TrainConfig, TrainConfigError, load_config  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-TINY = """
-iterations = 2
-workers = 1
-train_batch_size = 200
-minibatch_size = 100
-epochs = 1
-hidden = [16]
-checkpoint_every = 1
-eval_games = 1
-"""
+# the driver samples (no env runner to start): 1 game x 100 steps an iteration
+TINY = dict(backend="rllib", workers=0, num_games=1, rollout_steps=100, minibatch_size=50,
+            epochs=1, hidden=[16], eval_games=1, total_decisions=200, seed=2)
+
+
+def quiet(_):
+    pass
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """One local Ray cluster for the module's runs (a run leaves a cluster it did not
+    start running)."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
 
 
 def test_the_adapter_plays_a_game_to_the_end_with_every_seat_rewarded():
@@ -51,7 +62,7 @@ def test_the_exported_actor_computes_the_module_logits():
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
         ActionMaskingTorchRLModule)
 
-    from training.rllib_train import actor_of
+    from training.bridges.rllib import actor_of
 
     env = RllibSingaporeEnv()
     space, actions = env.observation_spaces["sultan"], env.action_spaces["sultan"]
@@ -71,31 +82,53 @@ def test_the_exported_actor_computes_the_module_logits():
     assert logits[~legal].max() < -1e30  # the mask
 
 
-def test_two_tiny_iterations_export_policies_that_play_as_learned(tmp_path, monkeypatch):
-    """``train --backend rllib`` on a local Ray cluster, then the exported actors play
-    through ``evaluate`` as ``learned:PATH``. ``--out`` is relative, as in the README
-    (RLlib's checkpoint writer takes only absolute paths)."""
+def test_the_config_maps_onto_rllibs():
+    cfg = TrainConfig(backend="rllib", workers=2, num_games=6, rollout_steps=300,
+                      max_grad_norm=0.7)
+    algo = build_config(cfg)
+    assert (algo.num_env_runners, algo.num_envs_per_env_runner) == (2, 3)
+    assert algo.train_batch_size_per_learner == 6 * 300 and algo.grad_clip == 0.7
+    assert build_config(TrainConfig(backend="rllib", workers=0, num_games=4)
+                        ).num_envs_per_env_runner == 4  # the driver plays them all
+
+
+def test_a_tiny_run_exports_policies_that_play_and_resumes(ray_cluster, tmp_path,
+                                                          monkeypatch):
+    """Two iterations, then the exported actors play a game as ``learned:PATH``; started
+    again on the folder with ``seconds`` (and no decision budget) it resumes for one
+    more. ``out`` is relative, as in the README (RLlib's checkpoint writer takes only
+    absolute paths)."""
     monkeypatch.chdir(tmp_path)
-    config = tmp_path / "tiny.toml"
-    config.write_text(TINY)
+    log: list[str] = []
+    summary = train_rllib(TrainConfig(**TINY), "run", log=log.append)
     out = tmp_path / "run"
-    result = CliRunner().invoke(main, ["train", "--backend", "rllib", "--config", str(config),
-                                       "--out", "run", "--seed", "2"])
-    assert result.exit_code == 0, result.output
-    assert "iteration 2:" in result.output
+    assert [r["env_steps"] for r in summary["progress"]] == [100, 200]
+    assert log[1].startswith("iteration 2: 200 env steps")
     assert (out / "checkpoint").is_dir() and json.loads((out / "config.json").read_text())["seed"] == 2
+    assert set(summary["vs_random"]) == {"british", "malay"}
     for policy in POLICIES:
         assert NumpyPolicy.load(out / f"{policy}.npz").meta["backend"] == "rllib"
-    result = CliRunner().invoke(main, ["evaluate", "--british", f"learned:{out}/british.npz",
-                                       "--malay", f"learned:{out}/malay.npz", "--games", "1",
-                                       "--no-swap"])
-    assert result.exit_code == 0, result.output
+    british, malay = (make_agent(f"learned:{out}/{p}.npz") for p in POLICIES)
+    assert play_game(1, [british, british, malay, malay]).round == 8
+
+    log.clear()
+    summary = train_rllib(TrainConfig(**{**TINY, "total_decisions": 0}), "run", seconds=0.1,
+                          log=log.append)
+    assert log[0].startswith("resumed from") and "(iteration 2)" in log[0]
+    assert summary["iterations"] == 3  # the seconds allow one iteration
+    rows = (out / "progress.csv").read_text().strip().splitlines()
+    assert [r.split(",")[:2] for r in rows[1:]] == [["1", "100"], ["2", "200"], ["3", "300"]]
 
 
-def test_sb3_options_are_refused_with_the_rllib_backend():
-    for option in (["--phases", "2"], ["--timesteps", "2"], ["--seconds", "2"]):
-        result = CliRunner().invoke(main, ["train", "--backend", "rllib", *option])
-        assert result.exit_code == 2, option
-        assert f"{option[0]}: not an option of a run of kind 'rllib'" in result.output, option
-    result = CliRunner().invoke(main, ["train", "--backend", "sb3", "--ray", "auto"])
-    assert result.exit_code == 2 and "--ray: not an option of a run of kind 'sb3'" in result.output
+def test_a_run_without_a_bound_or_with_unread_keys_is_refused(tmp_path):
+    with pytest.raises(TrainConfigError, match="give total_decisions in the config or "
+                                               "--seconds"):
+        train_rllib(TrainConfig(backend="rllib"), tmp_path, log=quiet)
+    with pytest.raises(TrainConfigError, match=r"unknown training config keys "
+                                               r"\['iterations'\]"):
+        load_config(None, backend="rllib", iterations=3)
+    with pytest.raises(TrainConfigError, match=r"of kind 'rllib' does not read the keys "
+                                               r"\['pool_every'\]"):
+        load_config(None, backend="rllib", pool_every=3)
+    with pytest.raises(TrainConfigError, match="checkpoint_every_s must be > 0"):
+        TrainConfig(backend="rllib", checkpoint_every_s=0)

@@ -36,8 +36,8 @@ def test_faction_env_and_training_config_take_the_ruleset(ruleset):
     fe = FactionEnv(faction="malay", ruleset=ruleset)
     fe.reset(seed=1)
     assert fe.raw.game.cfg.ruleset == ruleset
-    cfg = TrainConfig(backend="sb3", ruleset=ruleset, slavery=False)
-    assert cfg.rules() == RulesConfig.named(ruleset, slavery=False)
+    cfg = TrainConfig(backend="sb3", ruleset=ruleset)
+    assert cfg.rules() == RulesConfig.named(ruleset)
 
 
 def test_bad_ruleset_is_refused_everywhere():

@@ -14,9 +14,10 @@ from arena.simulate import play_game
 from singapore_app.cli import main
 from singapore_env.native import available as native_built
 from singapore_env.vector import VectorEnv
-from training.ppo_network import ActorCritic, legal_rows, sparse_rows, to_csr
+from training.network.actor_critic import ActorCritic
+from training.network.rows import legal_rows, sparse_rows, to_csr
 
-TINY = """algorithm = "selfplay"
+TINY = """seed = 1
 num_games = 4
 rollout_steps = 8
 hidden = [16, 16]
@@ -86,8 +87,7 @@ def test_bad_configs_and_options_are_usage_errors(tmp_path):
     assert result.exit_code == 2 and "surprise" in result.output
     config.write_text(TINY)
     result = run(["--config", config, "--out", tmp_path / "o", "--phases", 2])
-    assert result.exit_code == 2
-    assert "--phases: not an option of a run of kind 'selfplay'" in result.output
+    assert result.exit_code == 2 and "No such option '--phases'" in result.output
     result = run(["--config", config, "--out", tmp_path / "o"])
     assert result.exit_code == 2 and "would not end" in result.output
 
@@ -95,8 +95,8 @@ def test_bad_configs_and_options_are_usage_errors(tmp_path):
 def test_the_native_engine_missing_is_a_usage_error_saying_why(tmp_path, monkeypatch):
     from singapore_env import native
 
-    monkeypatch.setattr(native, "_native", None)
-    monkeypatch.setattr(native, "_MISSING", "ImportError: no module named _native")
+    monkeypatch.setattr(native.loading, "_native", None)
+    monkeypatch.setattr(native.loading, "_MISSING", "ImportError: no module named _native")
     config = tmp_path / "native.toml"
     config.write_text(TINY + 'engine = "native"\n')
     result = run(["--config", config, "--out", tmp_path / "o", "--seconds", 1])
@@ -108,7 +108,7 @@ def test_the_native_engine_missing_is_a_usage_error_saying_why(tmp_path, monkeyp
 def test_a_position_wider_than_the_starting_rows_widens_them():
     """A rare position with more legal actions (or non-zero entries) than the rollout's
     starting width widens its rows; narrower rows keep their padding."""
-    from training.ppo_rollout import LEGAL_WIDTH, Rollout
+    from training.loop.rollout import LEGAL_WIDTH, Rollout
 
     mask = np.zeros((2, 1040), np.int8)
     mask[0, :LEGAL_WIDTH + 15] = 1
@@ -138,8 +138,8 @@ def test_the_batched_trainer_needs_no_stable_baselines3():
 
     code = ("import sys; sys.modules['stable_baselines3'] = sys.modules['sb3_contrib'] = None\n"
             "from singapore_env.candidates import RULES_FEATURES\n"
-            "from training.ppo_network import PointerActorCritic\n"
-            "import training.ppo_trainer, training.ppo_rollout, training.ppo_search\n"
+            "from training.network.actor_critic import PointerActorCritic\n"
+            "import training.loop.trainer, training.loop.rollout, training.loop.search\n"
             "PointerActorCritic(10, 6, [8], 'tanh', len(RULES_FEATURES), 5, 4)\n"
             "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -149,7 +149,7 @@ def test_the_batched_trainer_needs_no_stable_baselines3():
 
 def _pointer_net(venv, seed: int = 0):
     from singapore_env.candidates import RULES_FEATURES
-    from training.ppo_network import PointerActorCritic
+    from training.network.actor_critic import PointerActorCritic
 
     torch.manual_seed(seed)
     return PointerActorCritic(venv.obs_size, venv.num_actions, [16, 8], "tanh",
@@ -162,7 +162,7 @@ def test_the_pointer_networks_value_is_its_saved_value_heads_win_share():
     saved actor carries (what the lookahead reads); a new head is the smoothed
     projected-VP evaluation sigmoid(4 m)."""
     from agents.outcome import projected_margin
-    from training.ppo_network import PointerActorCritic
+    from training.network.actor_critic import PointerActorCritic
 
     with VectorEnv(4, seed=5, engine="native") as venv:
         net = _pointer_net(venv)

@@ -14,11 +14,11 @@ from arena.simulate import play_game
 from singapore_app.cli import main
 from singapore_env.vector import VectorEnv
 from training.config import TrainConfig
-from training.ppo_ray import BlockCollector, join, weights
-from training.ppo_rollout import Rollout
-from training.ppo_trainer import new_network, ppo_update
+from training.loop.ray_collect import BlockCollector, join, weights
+from training.loop.rollout import Rollout
+from training.loop.trainer import new_network, ppo_update
 
-TINY = """algorithm = "selfplay"
+TINY = """seed = 1
 num_games = 4
 rollout_steps = 8
 hidden = [16]

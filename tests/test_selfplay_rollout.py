@@ -6,8 +6,8 @@ import numpy as np
 import torch
 
 from singapore_env.vector import VectorEnv
-from training.ppo_network import ActorCritic
-from training.ppo_rollout import Collector
+from training.network.actor_critic import ActorCritic
+from training.loop.rollout import Collector
 
 
 def collector(steps: int = 5, past_self_share: float = 0.0, seed: int = 11) -> Collector:

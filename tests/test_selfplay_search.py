@@ -1,4 +1,4 @@
-"""Search in the batched self-play loop (training/ppo_search.py): the learners' moves on
+"""Search in the batched self-play loop (training/loop/search.py): the learners' moves on
 the main Action question are the lookahead's, their rows carry its improved policy as
 the target, the update fits it, and the same seed gives the same games."""
 
@@ -10,17 +10,17 @@ from agents.lookahead import LOOKAHEAD_KINDS, TOP_K
 from singapore_env import native
 from singapore_env.vector import VectorEnv
 from training.config import load_config
-from training.config_base import TrainConfigError
-from training.ppo_rollout import Collector
-from training.ppo_search import SelfPlaySearch
-from training.ppo_trainer import ppo_update
+from training.config.base import TrainConfigError
+from training.loop.rollout import Collector
+from training.loop.search import SelfPlaySearch
+from training.loop.trainer import ppo_update
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
 
 
 def collector(seed: int = 5, share: float = 0.0) -> Collector:
-    from training.ppo_network import PointerActorCritic
+    from training.network.actor_critic import PointerActorCritic
     from singapore_env.candidates import RULES_FEATURES
     from singapore_env.engine.content import resolve_content
 
@@ -79,11 +79,18 @@ def test_the_batched_rollouts_choose_and_label_as_one_rollout_at_a_time(monkeypa
     batch; the same seed gives the same choices and targets as the one-at-a-time path
     (each (world, proposal) cloned, stepped and rolled out alone): a position's forward
     pass does not depend on its batch."""
-    import training.ppo_search as ppo_search
+    import training.loop.search as ppo_search
     from agents.native_nets import Leaves, roll_out
 
     def one_at_a_time(worlds, seats, starts, *args):
         alone = [roll_out([worlds[w]], [seats[w]], [(0, d)], *args) for w, d in starts]
+        width = max(leaves.nonzero_index.shape[1] for leaves in alone)
+
+        def padded(a):  # a compact row, padded with zeros to the widest
+            return np.pad(a, ((0, 0), (0, width - a.shape[1])))
+
+        alone = [leaves._replace(nonzero_index=padded(leaves.nonzero_index),
+                                 nonzero_value=padded(leaves.nonzero_value)) for leaves in alone]
         return Leaves(*(np.concatenate(parts) for parts in zip(*alone)))
 
     runs, calls = [], []
@@ -109,7 +116,7 @@ def test_the_update_fits_the_search_target():
     r.ready[rows] = True                    # learn from the searched rows alone
 
     def cross_entropy() -> float:
-        from training.ppo_network import to_csr
+        from training.network.rows import to_csr
 
         legal = r.legal[rows]
         width = int((legal != net.n_actions).sum(axis=1).max())
@@ -132,7 +139,7 @@ def test_the_search_waits_for_search_after_decisions(tmp_path):
     """Before ``search_after`` learned decisions the learners play and learn without the
     search (no row carries a target); from then on the main Action questions are
     searched."""
-    from training.ppo_trainer import Trainer, learn
+    from training.loop.trainer import Trainer, learn
 
     cfg = load_config(None, engine="native", network="pointer", num_games=3,
                       rollout_steps=12, hidden=[16], embed_dim=8, minibatch_size=16,

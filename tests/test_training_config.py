@@ -1,24 +1,23 @@
-"""One training config class under training/, one vocabulary: every shipped config
-loads as the run it names, and a key that run does not read is refused by name."""
+"""One training config class under training/, one vocabulary for the one trainer and its
+two bridges: every shipped config loads as the run it names, every shipped network has
+its recipe, and a key that run does not read is refused by name."""
 
 import ast
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from singapore_app.cli import main
-from training.config import CONFIG_DIR, KEYS, TrainConfig, TrainConfigError, load_config
+from training.config import (BACKENDS, CONFIG_DIR, KEYS, TrainConfig, TrainConfigError,
+                             load_config)
 
 TRAINING = Path(__file__).resolve().parents[1] / "training"
 #: The kind of run of each shipped config.
 SHIPPED = {"demo.toml": "selfplay", "selfplay.toml": "selfplay", "zero.toml": "selfplay",
-           "expert.toml": "expert",
-           "expert_tiny.toml": "expert", "rerank.toml": "expert",
-           "rerank_malay.toml": "expert", "pure_dagger.toml": "dagger", "pure_ei.toml": "dagger",
-           "pure_ei_soft.toml": "dagger",
-           "pure_value.toml": "lookahead_value", "pure.toml": "sb3",
-           "reference.toml": "sb3", "sb3.toml": "sb3", "rllib.toml": "rllib"}
+           "sb3.toml": "sb3", "rllib.toml": "rllib"}
 
 
 def test_there_is_one_config_class_under_training():
@@ -28,7 +27,16 @@ def test_there_is_one_config_class_under_training():
             if isinstance(node, ast.ClassDef) and node.name.endswith("Config") and any(
                     "dataclass" in ast.unparse(d) for d in node.decorator_list):
                 found.append(f"{path.relative_to(TRAINING)}:{node.name}")
-    assert found == ["config.py:TrainConfig"]
+    assert found == ["config/__init__.py:TrainConfig"]
+
+
+def test_one_trainer_and_two_bridges_in_at_most_fifty_keys():
+    assert BACKENDS == ("selfplay", "sb3", "rllib") and set(KEYS) == set(BACKENDS)
+    assert len(dataclasses.fields(TrainConfig)) <= 50
+    every_key = {f.name for f in dataclasses.fields(TrainConfig)} - {"backend"}
+    assert every_key == {k for keys in KEYS.values() for k in keys}
+    for path in CONFIG_DIR.glob("*.toml"):
+        assert not re.search(r"dagger|lookahead_value|expert", path.read_text()), path.name
 
 
 def test_every_shipped_config_is_the_run_it_names():
@@ -37,35 +45,41 @@ def test_every_shipped_config_is_the_run_it_names():
     assert {p.name for p in CONFIG_DIR.glob("*.toml")} == set(SHIPPED)
     for name, kind in SHIPPED.items():
         path = CONFIG_DIR / name
-        if 'init = "runs/' in path.read_text():   # starts from another config's run
-            with pytest.raises(TrainConfigError, match="init: no pointer actor"):
-                load_config(path)
-            continue
         if 'engine = "native"' in path.read_text() and not native.available():
             continue
         cfg = load_config(path)
         assert cfg.kind == kind, name
-        assert set(cfg.to_dict()) - {"backend", "algorithm"} == set(KEYS[kind])
+        assert set(cfg.to_dict()) - {"backend"} == set(KEYS[kind])
 
 
-def test_the_default_run_is_native_selfplay_and_defaults_follow_the_run():
+def test_every_shipped_network_has_its_recipe():
+    policies = TRAINING.parent / "agents" / "policies"
+    assert not list(policies.glob("*.npz")), "a loose network file in agents/policies/"
+    for folder in (p for p in policies.iterdir() if p.is_dir()):
+        assert (CONFIG_DIR / f"{folder.name}.toml").exists(), folder.name
+        assert load_config(CONFIG_DIR / f"{folder.name}.toml").kind == "selfplay"
+
+
+def test_the_default_run_is_selfplay_and_defaults_follow_the_run():
     assert load_config(None).kind == "selfplay"
-    selfplay, dagger = TrainConfig(), TrainConfig(algorithm="dagger", teacher="heuristic")
-    assert (selfplay.learning_rate, selfplay.minibatch_size, selfplay.workers) == (3e-4, 1024, 0)
-    assert (dagger.learning_rate, dagger.minibatch_size, dagger.workers) == (1e-4, 256, 2)
+    selfplay, sb3 = TrainConfig(), TrainConfig(backend="sb3")
+    assert (selfplay.minibatch_size, selfplay.workers, selfplay.league) == (1024, 0, [])
+    assert (sb3.minibatch_size, sb3.rollout_steps, sb3.league) == (256, 512, ["heuristic"])
 
 
 @pytest.mark.parametrize("text, words", [
-    ('phases = 3\n', "a run of kind 'selfplay' does not read the keys ['phases']"),
-    ('backend = "sb3"\nalgorithm = "selfplay"\n',
-     "a run of kind 'sb3' does not read the keys ['algorithm']"),
+    ('phases = 3\n', "unknown training config keys ['phases']"),
+    ('backend = "sb3"\nsearch_worlds = 1\n',
+     "a run of kind 'sb3' does not read the keys ['search_worlds']"),
     ('backend = "rllib"\nimitation_games = 3\n',
      "a run of kind 'rllib' does not read the keys ['imitation_games']"),
-    ('algorithm = "expert"\nteacher = "heuristic"\n',
-     "a run of kind 'expert' does not read the keys ['teacher']"),
-    ('algorithm = "ppo"\n', "unknown algorithm 'ppo'"),
+    ('algorithm = "expert"\n', "the 'expert' trainer was retired; its role: the search "
+                                "in the loop"),
+    ('algorithm = "dagger"\n', "the 'dagger' trainer was retired"),
+    ('backend = "native"\n', "backend 'native' is gone"),
     ('backend = "torch"\n', "unknown backend 'torch'"),
     ('n_epochs = 3\n', "unknown training config keys ['n_epochs']"),
+    ('backend = "sb3"\nreward_mode = "gold"\n', "unknown reward_mode 'gold'"),
 ])
 def test_a_key_the_run_does_not_read_is_refused_by_name(tmp_path, text, words):
     path = tmp_path / "c.toml"
@@ -80,30 +94,16 @@ def test_a_key_the_run_does_not_read_is_refused_by_name(tmp_path, text, words):
 
 def test_the_backend_option_overrides_the_config_s(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text("phases = 1\n")   # an sb3 key: refused as native, read as sb3
+    path.write_text('reward_mode = "win"\n')   # a bridge's key: refused by the loop
     with pytest.raises(TrainConfigError, match="kind 'selfplay' does not read"):
         load_config(path)
     assert load_config(path, backend="sb3").kind == "sb3"
     result = CliRunner().invoke(main, ["train", "--config", str(path), "--out",
-                                       str(tmp_path / "o"), "--backend", "native"])
-    assert result.exit_code == 2 and "'phases'" in result.output
-    result = CliRunner().invoke(main, ["train", "--config", str(CONFIG_DIR / "expert_tiny.toml"),
-                                       "--out", str(tmp_path / "o"), "--phases", "2"])
-    assert result.exit_code == 2
-    assert "--phases: not an option of a run of kind 'expert'" in result.output
-
-
-def test_train_backend_sb3_trains_briefly_and_its_policies_play_as_learned(tmp_path):
-    out = tmp_path / "sb3"
-    result = CliRunner().invoke(main, [
-        "train", "--backend", "sb3", "--config", str(CONFIG_DIR / "sb3.toml"),
-        "--out", str(out), "--phases", "2", "--timesteps", "256", "--no-progress"])
-    assert result.exit_code == 0, result.output
-    played = CliRunner().invoke(main, [
-        "simulate", "--players", f"learned:{out / 'british.npz'},random,"
-        f"learned:{out / 'malay.npz'},random", "--games", "1", "--no-progress"])
-    assert played.exit_code == 0, played.output
-    assert "games per second" in played.output
+                                       str(tmp_path / "o"), "--backend", "selfplay"])
+    assert result.exit_code == 2 and "'reward_mode'" in result.output
+    result = CliRunner().invoke(main, ["train", "--config", str(CONFIG_DIR / "sb3.toml"),
+                                       "--out", str(tmp_path / "o"), "--ray", "local"])
+    assert result.exit_code == 2 and "--ray: the sb3 backend" in result.output
 
 
 def test_a_config_extends_another_and_replaces_only_its_own_keys(tmp_path):
@@ -111,7 +111,7 @@ def test_a_config_extends_another_and_replaces_only_its_own_keys(tmp_path):
     file's replacing them; a circle of extends is an error, not a hang."""
     from training.config import load_config
 
-    (tmp_path / "base.toml").write_text('algorithm = "selfplay"\nnum_games = 16\nseed = 3\n')
+    (tmp_path / "base.toml").write_text('num_games = 16\nseed = 3\n')
     (tmp_path / "child.toml").write_text('extends = "base.toml"\nseed = 4\n')
     cfg = load_config(tmp_path / "child.toml")
     assert (cfg.num_games, cfg.seed) == (16, 4)

@@ -24,7 +24,7 @@ from browser_support import until
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 
 from singapore_app.web.server import BackgroundServer  # noqa: E402
-from singapore_app.web.specs import SHIPPED_NETS, SHIPPED_SPECS, is_shipped, parse  # noqa: E402
+from singapore_app.web.specs import SHIPPED_PLAYERS, SHIPPED_SPECS, is_shipped, parse  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent.parent / "singapore_app" / "web" / "static"
 SHORT = {"event_i_cards": 1, "event_ii_cards": 1}
@@ -244,4 +244,4 @@ def test_the_seat_hint_lists_every_shipped_agent():
     listed = " ".join(hint[start:end].split())
     assert all(is_shipped(parse(spec)) for spec in SHIPPED_SPECS)
     assert all(spec in listed for spec in SHIPPED_SPECS), listed
-    assert all(f"learned:{net}" in listed for net in SHIPPED_NETS)
+    assert all(f"learned:{name}" in listed for name in SHIPPED_PLAYERS)

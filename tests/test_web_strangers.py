@@ -85,7 +85,7 @@ def test_a_seat_spec_naming_a_file_opens_nothing_and_says_one_thing(tmp_path):
                    f"learned-sample:{fifo}", f"{fifo}:Bot", f"rerank:net={real}",
                    "rerank:net=/no/such/file", "mcts:net=../agents/policies",
                    "os.path:join", "learned:/dev/zero", "heuristic:net=default",
-                   f"lookahead:{tmp_path}", "lookahead:pure"]
+                   f"lookahead:{tmp_path}", "lookahead:zero"]
     answers = {}
     with client() as c:
         def ask():
@@ -105,13 +105,23 @@ def test_a_seat_spec_naming_a_file_opens_nothing_and_says_one_thing(tmp_path):
 
 def test_shipped_agents_and_networks_play(tmp_path):
     with client() as c:
-        game = start(c, ["learned:default", "rerank:net=default",
-                         "mcts:net=default:iters=2:horizon=1", "learned-sample:default"])
+        game = start(c, ["learned:zero-policy", "rerank:net=zero",
+                         "mcts:net=zero:iters=2:horizon=1", "learned-sample:zero"])
         view = wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] >= 8)
         assert not view["error"]
-        game = start(c, ["learned:zero", "random", "learned:pure", "random"])
+        game = start(c, ["learned:zero", "random", "rerank", "random"])
         view = wait(c, f"/api/games/{game['id']}", lambda v: v["decisions"] >= 8)
         assert not view["error"]
+
+
+def test_a_retired_shipped_agent_is_refused_naming_its_replacement():
+    with client() as c:
+        for spec, instead in (("learned:pure", "learned:zero"),
+                              ("learned:pure-policy", "learned:zero-policy"),
+                              ("rerank:net=default", "net=zero")):
+            r = c.post("/api/games", json={"seats": ["person", spec, "random", "random"]})
+            assert r.status_code == 400, r.text
+            assert "was retired" in r.json()["error"] and instead in r.json()["error"], r.text
 
 
 def test_a_search_over_the_think_limit_is_refused():
@@ -143,7 +153,7 @@ def test_agents_are_built_off_the_event_loop(monkeypatch):
 
     monkeypatch.setattr(specs, "build", build)
     with client() as c:
-        start(c, ["person", "heuristic", "learned:default", "random"])
+        start(c, ["person", "heuristic", "learned:zero-policy", "random"])
     assert where == ["thread"] * 3
 
 

@@ -22,10 +22,11 @@ from singapore_env.candidates import CandidateEncoder, RULES_FEATURES
 from singapore_env.native.encoding import native_encoder_for
 from singapore_env.vector import VectorEnv
 from training.config import load_config
-from training.ppo_league import pfsp_weights
-from training.ppo_network import ActorCritic, to_csr
-from training.ppo_rollout import Collector
-from training.ppo_trainer import load_actor, new_network
+from training.loop.league import pfsp_weights
+from training.network.actor_critic import ActorCritic
+from training.network.rows import to_csr
+from training.loop.rollout import Collector
+from training.loop.trainer import load_actor, new_network
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="the native engine is not built here")
@@ -90,13 +91,13 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
 
 
 def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
-    pure = Path(__file__).resolve().parents[1] / "agents" / "policies" / "pure" / "malay.npz"
-    actor = NumpyPolicy.load(pure)
+    shipped = Path(__file__).resolve().parents[1] / "agents" / "policies" / "zero" / "malay.npz"
+    actor = NumpyPolicy.load(shipped)
     with VectorEnv(1, seed=9, engine="native") as venv:
         random_steps(venv, 30, np.random.default_rng(2))
         net = new_network(zero_config(hidden=[256, 256], embed_dim=32), venv.obs_size,
                           venv.num_actions)
-        load_actor(net, pure)
+        load_actor(net, shipped)
         game, seat = venv.game(0), int(venv.seat[0])
     enc = native_encoder_for(game.c, game.cfg)
     obs = {"observation": enc.encode(game, seat),
@@ -104,10 +105,10 @@ def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
     legal = np.flatnonzero(obs["candidate_features"][:, 0])
     np.testing.assert_allclose(net.to_numpy().logits(obs)[legal], actor.logits(obs)[legal],
                                rtol=1e-5, atol=1e-4)
-    from training.config_base import TrainConfigError
+    from training.config.base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match="shape"):
-        load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), pure)
+        load_actor(new_network(zero_config(), venv.obs_size, venv.num_actions), shipped)
 
 
 def test_pfsp_weighs_past_selves_by_their_wins_against_the_learner():
@@ -181,7 +182,7 @@ def test_zero_toml_trains_writes_progress_resumes_and_exports_playable_actors(tm
     ({"imitation_games": 2}, "flat network only"),
 ])
 def test_bad_league_and_network_keys_are_config_errors(overrides, words):
-    from training.config_base import TrainConfigError
+    from training.config.base import TrainConfigError
 
     with pytest.raises(TrainConfigError, match=words):
         load_config(ZERO, **overrides)

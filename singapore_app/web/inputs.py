@@ -134,7 +134,7 @@ def seats_of(body: dict) -> list[str]:
     if not (isinstance(seats, list) and len(seats) == 4
             and all(isinstance(x, str) and 0 < len(x.strip()) <= 200 for x in seats)):
         raise ApiError(400, "seats must be a list of 4 strings: \"person\" or an agent spec "
-                            "(random, heuristic, mcts:iters=24, learned:default...)")
+                            "(random, heuristic, mcts:iters=24, learned:zero...)")
     return [x.strip() for x in seats]
 
 

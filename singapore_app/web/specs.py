@@ -3,10 +3,11 @@
 A seat's agent spec from the page or the API is read here as a name and ``key=value``
 parameters (:func:`parse`) before anything is built. Without ``--allow-code`` only the
 shipped agents play, with the shipped networks: ``random``, ``heuristic``, ``mcts``,
-``rerank:net=default``, ``mcts:net=default``, ``learned:default``, ``learned:pure``,
-``learned:zero`` (and ``learned-sample:`` of those), with parameters that are numbers or words (no path can be
-written in one); any other spec is refused with one message whatever it names, before
-any file is opened. A search budget over the server's think limit is refused too.
+``rerank`` (``net=zero``), ``mcts:net=zero``, ``learned:zero``, ``learned:zero-policy``
+(and ``learned-sample:`` of those), with parameters that are numbers or words (no path
+can be written in one); any other spec is refused with one message whatever it names,
+before any file is opened. A retired shipped name (``learned:pure``, ``net=default``)
+is let through to be refused, when built, with what replaced it. A search budget over the server's think limit is refused too.
 Building the agent (which loads its networks) happens on a thread, never on the event
 loop.
 """
@@ -16,18 +17,20 @@ from __future__ import annotations
 import asyncio
 import re
 
+from agents.learned import RETIRED, SHIPPED_NETS
+from agents.reference import SHIPPED
 from agents.registry import AgentSpec
 from singapore_env.words import seat_words
 
 from .inputs import ApiError
 from .table import PERSON
 
-#: The shipped networks a spec may name (``net=default``, ``learned:pure``).
-SHIPPED_NETS = ("default", "pure", "zero")
+#: The shipped players a spec may name (``learned:zero``); the shipped networks
+#: (``net=zero``) are :data:`agents.learned.SHIPPED_NETS`.
+SHIPPED_PLAYERS = tuple(SHIPPED)
 #: One spec of each shipped agent, as the start page lists them (tests check the page).
-SHIPPED_SPECS = ("random", "heuristic", "mcts:iters=24", "mcts:net=default",
-                 "rerank:net=default", "learned:default", "learned:pure", "learned:zero",
-                 "learned-sample:zero")
+SHIPPED_SPECS = ("random", "heuristic", "mcts:iters=24", "mcts:net=zero", "rerank:net=zero",
+                 "learned:zero", "learned:zero-policy", "learned-sample:zero")
 #: Seconds an agent may think per decision unless the server says otherwise.
 THINK_LIMIT = 5.0
 #: Search simulations a second of thinking is counted as (a conservative rate: a
@@ -40,8 +43,8 @@ MOST_CANDIDATES = 6
 _NUMBER = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_+]{1,40}")
 REFUSED = ("this server plays its own agents only: random, heuristic, mcts (parameters as "
-           "mcts:iters=24), mcts:net=default, rerank:net=default, learned:default, "
-           "learned:pure, learned:zero; an agent from a file, a module or another network "
+           "mcts:iters=24), mcts:net=zero, rerank:net=zero, learned:zero, "
+           "learned:zero-policy; an agent from a file, a module or another network "
            "needs a server started with --allow-code")
 
 
@@ -68,8 +71,9 @@ def is_shipped(spec: AgentSpec | None) -> bool:
     are numbers or words (never a path)."""
     if spec is None:
         return False
-    if spec.is_learned:  # lookahead:DIR always names a folder
-        return spec.name != "lookahead" and spec.target in SHIPPED_NETS and not spec.params
+    if spec.is_learned:  # (lookahead: is none of the shipped players)
+        return (spec.name != "lookahead" and not spec.params
+                and _names_shipped("learned:", str(spec.target), SHIPPED_PLAYERS))
     allowed = _shipped_params().get(spec.name)
     if allowed is None or spec.target is not None:
         return False
@@ -77,11 +81,17 @@ def is_shipped(spec: AgentSpec | None) -> bool:
         if key != "seed" and key not in allowed:
             return False
         if key == "net":
-            if value != "default":
+            if not _names_shipped("net=", value, SHIPPED_NETS):
                 return False
         elif not (_NUMBER.fullmatch(value) or _WORD.fullmatch(value)):
             return False
     return True
+
+
+def _names_shipped(prefix: str, name: str, shipped) -> bool:
+    """Whether ``name`` is one of ``shipped`` or ``prefix + name`` a retired shipped name
+    (:data:`agents.learned.RETIRED`: building it says what replaced it)."""
+    return name in shipped or f"{prefix}{name}" in RETIRED
 
 
 def check_budget(spec: AgentSpec | None, think_limit: float) -> None:

@@ -20,7 +20,9 @@ from ..engine.content import Content
 from ..engine.decisions import N_CHOOSE
 from ..engine.game import Game
 from ..engine.rulesets import ruleset_of
-from . import NativeGame, _content, require
+from .game import NativeGame
+from .loading import require
+from .records import _content
 
 __all__ = ["NativeEncoder", "NativeCandidateEncoder", "native_encoder_for", "native_candidates_for",
            "layout_record"]

@@ -20,7 +20,10 @@ from __future__ import annotations
 from ..engine.config import RulesConfig
 from ..engine.content import resolve_content
 from ..engine.game import IllegalDecision
-from . import NativeGame, _config, _content, _wrap, require, seed_words
+from .game import NativeGame, _wrap
+from .loading import require
+from .random_stream import seed_words
+from .records import _config, _content
 from .encoding import layout_record, native_encoder_for
 from ..rewards import rewards as final_rewards
 

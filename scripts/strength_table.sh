@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The strength rows of docs/agents.md on fresh seeds (never used to train or tune), on
+# the native engine, each agent on both seats of its faction against two heuristics,
+# with the mirror (four heuristics) on the same seeds (OpenSpiel's ISMCTS on the Python
+# engine, 10 seeds); then the head-to-head rows
+# (learned:zero against mcts:iters=24, whose own mirror is four mcts:iters=24) and the
+# CPU column. Every command writes its JSON to OUT (default runs/strength).
+#   bash scripts/strength_table.sh [OUT] [SEED] [GAMES] [H2H_GAMES]
+set -euo pipefail
+out=${1:-runs/strength}
+seed=${2:-13001}
+games=${3:-200}
+h2h_games=${4:-100}
+py=${PYTHON:-.venv/bin/python}
+mkdir -p "$out"
+run() { nice -n 10 "$py" -m singapore_app evaluate --engine native --no-progress "$@"; }
+for agent in learned:zero learned:zero-policy mcts:iters=24 mcts:iters=24:net=zero rerank:net=zero; do
+  name=${agent//[:=]/_}
+  run --british "$agent" --malay heuristic --games "$games" --seed "$seed" --mirror \
+    --json "$out/${name}_british.json"
+  run --british heuristic --malay "$agent" --games "$games" --seed "$seed" --mirror \
+    --json "$out/${name}_malay.json"
+done
+# OpenSpiel's ISMCTS has no native twin: the Python engine, fewer seeds (a game takes
+# about 10 s of its time budget)
+for faction in british malay; do
+  if [ "$faction" = british ]; then pair=(--british openspiel-ismcts:seconds=0.05 --malay heuristic)
+  else pair=(--british heuristic --malay openspiel-ismcts:seconds=0.05); fi
+  nice -n 10 "$py" -m singapore_app evaluate --engine python --no-progress "${pair[@]}" \
+    --games 10 --seed "$((seed + 2))" --mirror --json "$out/openspiel-ismcts_$faction.json"
+done
+# head to head: learned:zero's faction against mcts:iters=24, next to mcts:iters=24's own
+run --british learned:zero --malay mcts:iters=24 --games "$h2h_games" --seed "$((seed + 1))" \
+  --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_british.json"
+run --british mcts:iters=24 --malay learned:zero --games "$h2h_games" --seed "$((seed + 1))" \
+  --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_malay.json"
+nice -n 10 "$py" benchmarks/bench_agents_cpu.py --engine native | tee "$out/cpu_native.md"

@@ -1,0 +1,122 @@
+"""Search in the batched self-play loop (config ``search_worlds`` above 0).
+
+On the main Action question (a question offering a Market card, an Activation or a
+Decree, :data:`agents.lookahead.LOOKAHEAD_KINDS`) a learner's move is chosen by
+``learned:zero``'s lookahead (:mod:`agents.lookahead`) over the learners themselves,
+the way Gumbel MuZero improves a policy with few simulations:
+
+1. **Proposals**: up to :data:`~agents.lookahead.TOP_K` of its legal answers, drawn
+   without replacement from the learner's policy (the Gumbel top-k trick: its logits
+   plus Gumbel noise, the best k), so the search explores as the policy does.
+2. **Worlds**: each proposal is played in the same ``search_worlds`` copies of the game
+   in which everything the seat cannot see is resampled (:func:`~agents.determinize.
+   determinize`), and both learners play on, their most likely answers, in C++
+   (:func:`agents.native_nets.roll_out`), until the seat faces the main Action question
+   for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends:
+   every rollout of the step's searching games of the faction in **one call**, in
+   lockstep, each layer of a learner's network run once for all the rollouts waiting
+   on it (a batch of positions, each weight block read once a batch).
+3. **Values**: every position reached, in every game of the step where the faction's
+   learner searches, is scored by that learner's own value head in **one batched
+   forward pass** (a finished game by its
+   outcome); a proposal's score is its mean value plus
+   :data:`~agents.lookahead.LOGP_WEIGHT` times the policy's log-probability of it.
+4. **Target and move**: the policy target is the softmax of the scores over
+   ``target_temperature`` (zero on the answers not proposed), and the move is drawn
+   from it; the update fits it by cross-entropy (the search's improved policy, as
+   AlphaZero fits its visit counts) instead of PPO's clipped ratio on those rows.
+
+Nothing hand-written is read: the proposals, the rollouts and the values are the
+learners' own networks, on the rules' legal answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from agents.determinize import determinize
+from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
+                              TOP_K, improved_policy)
+from agents.native_nets import roll_out
+
+from training.network.actor_critic import ActorCritic
+from training.network.rows import to_csr
+
+
+class SelfPlaySearch:
+    """The lookahead of the self-play loop over ``venv``'s games (a native vector env):
+    ``worlds`` sampled worlds per proposal, targets at ``temperature``."""
+
+    def __init__(self, venv, worlds: int, temperature: float, rng: np.random.Generator,
+                 vp_weight: float = 0.0):
+        if worlds < 1 or not temperature > 0:
+            raise ValueError("search needs worlds >= 1 and a temperature > 0")
+        self.venv, self.worlds, self.temperature, self.rng = venv, worlds, temperature, rng
+        #: A finished rollout's value: win share plus this times the margin (the reward's).
+        self.vp_weight = vp_weight
+        self.decisions = venv.action_table.decisions
+        # whether each action of the table (and the padding index after it) is one of
+        # the kinds the lookahead answers
+        self.searchable = np.array([d.kind in LOOKAHEAD_KINDS for d in self.decisions]
+                                   + [False])
+        self.students: list | None = None
+        #: Questions searched so far (the throughput benchmark's).
+        self.searched = 0
+
+    def refresh(self, nets: list[ActorCritic]) -> None:
+        """Take the learners' current weights for the rollouts (after each update)."""
+        self.students = [net.to_numpy() for net in nets]
+
+    def wanted(self, legal: np.ndarray) -> np.ndarray:
+        """Which rows (padded legal actions, the table's size as padding) ask the main
+        Action question with at least two answers."""
+        pad = len(self.decisions)
+        return ((legal != pad).sum(axis=1) >= 2) & self.searchable[legal].any(axis=1)
+
+    def choose(self, net: ActorCritic, slots: np.ndarray, legal: np.ndarray,
+               logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For the games ``slots`` (their acting seats: learners of ``net``'s faction
+        at the main Action question), their legal actions ``legal`` and the policy's
+        ``logits`` over them: the chosen positions in ``legal`` and the policy
+        targets (rows of shares over ``legal``'s positions, summing to 1)."""
+        if self.students is None:
+            raise RuntimeError("refresh the search with the learners first")
+        n, width = logits.shape
+        log_p = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
+        gumbel = -np.log(-np.log(self.rng.random((n, width)) + 1e-12) + 1e-12)
+        valid = legal[:, :width] != len(self.decisions)
+        order = np.argsort(-np.where(valid, logits + gumbel, -np.inf), axis=1, kind="stable")
+        proposals = [order[i, :min(TOP_K, int(valid[i].sum()))] for i in range(n)]
+        worlds, seats, starts = [], [], []     # the sampled worlds; (world, proposal)
+        for i, slot in enumerate(slots):
+            game = self.venv.game(int(slot))
+            for _ in range(self.worlds):
+                seats.append(game.acting_seat)
+                worlds.append(determinize(game, game.acting_seat, self.rng))
+                starts += [(len(worlds) - 1, self.decisions[legal[i, pos]]) for pos in proposals[i]]
+        leaves = roll_out(worlds, seats, starts, self.students, LOOKAHEAD_KINDS,
+                          ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
+        value = leaves.finished_values([seats[w] for w, _ in starts], self.vp_weight)
+        going = np.flatnonzero(~leaves.over)
+        if len(going):
+            index, value_in = leaves.nonzero_index[going], leaves.nonzero_value[going]
+            if not net.reads_candidates:  # its trunk reads the observation alone
+                value_in = np.where(index < leaves.obs.shape[1], value_in, 0.0)
+            with torch.no_grad():
+                value[going] = net.critic(to_csr(index, value_in, net.obs_size)).numpy()
+        # start k's proposal and world: proposal-major within a game, world-major without
+        values, k = [], 0
+        for p in proposals:
+            per_world = value[k:k + self.worlds * len(p)].reshape(self.worlds, len(p))
+            values.append(per_world.sum(axis=0))
+            k += self.worlds * len(p)
+        choice = np.zeros(n, np.int64)
+        target = np.zeros((n, width), np.float32)
+        for i, p in enumerate(proposals):
+            shares = improved_policy(values[i] / self.worlds + LOGP_WEIGHT * log_p[i, p],
+                                     self.temperature)
+            target[i, p] = shares
+            choice[i] = p[int(self.rng.choice(len(p), p=shares))]
+        self.searched += n
+        return choice, target
