@@ -6,32 +6,46 @@
 # (learned:zero against mcts:iters=24, whose own mirror is four mcts:iters=24) and the
 # CPU column. Every command writes its JSON to OUT (default runs/strength).
 #   bash scripts/strength_table.sh [OUT] [SEED] [GAMES] [H2H_GAMES]
+# AGENTS (space-separated specs) picks the rows' agents and PARTS (any of rows openspiel
+# h2h cpu) the parts and WORKERS the processes of each evaluation, e.g. after new learned:zero networks:
+#   AGENTS="learned:zero learned:zero-policy" PARTS="rows h2h" bash scripts/strength_table.sh
 set -euo pipefail
 out=${1:-runs/strength}
 seed=${2:-13001}
 games=${3:-200}
 h2h_games=${4:-100}
 py=${PYTHON:-.venv/bin/python}
+workers=${WORKERS:-1}
+agents=${AGENTS:-learned:zero learned:zero-policy mcts:iters=24 mcts:iters=24:net=zero rerank:net=zero}
+parts=" ${PARTS:-rows openspiel h2h cpu} "
 mkdir -p "$out"
-run() { nice -n 10 "$py" -m singapore_app evaluate --engine native --no-progress "$@"; }
-for agent in learned:zero learned:zero-policy mcts:iters=24 mcts:iters=24:net=zero rerank:net=zero; do
-  name=${agent//[:=]/_}
-  run --british "$agent" --malay heuristic --games "$games" --seed "$seed" --mirror \
-    --json "$out/${name}_british.json"
-  run --british heuristic --malay "$agent" --games "$games" --seed "$seed" --mirror \
-    --json "$out/${name}_malay.json"
-done
+run() { nice -n 10 "$py" -m singapore_app evaluate --engine native --no-progress --workers "$workers" "$@"; }
+if [[ $parts == *" rows "* ]]; then
+  for agent in $agents; do
+    name=${agent//[:=]/_}
+    run --british "$agent" --malay heuristic --games "$games" --seed "$seed" --mirror \
+      --json "$out/${name}_british.json"
+    run --british heuristic --malay "$agent" --games "$games" --seed "$seed" --mirror \
+      --json "$out/${name}_malay.json"
+  done
+fi
 # OpenSpiel's ISMCTS has no native twin: the Python engine, fewer seeds (a game takes
 # about 10 s of its time budget)
-for faction in british malay; do
-  if [ "$faction" = british ]; then pair=(--british openspiel-ismcts:seconds=0.05 --malay heuristic)
-  else pair=(--british heuristic --malay openspiel-ismcts:seconds=0.05); fi
-  nice -n 10 "$py" -m singapore_app evaluate --engine python --no-progress "${pair[@]}" \
-    --games 10 --seed "$((seed + 2))" --mirror --json "$out/openspiel-ismcts_$faction.json"
-done
+if [[ $parts == *" openspiel "* ]]; then
+  for faction in british malay; do
+    if [ "$faction" = british ]; then pair=(--british openspiel-ismcts:seconds=0.05 --malay heuristic)
+    else pair=(--british heuristic --malay openspiel-ismcts:seconds=0.05); fi
+    nice -n 10 "$py" -m singapore_app evaluate --engine python --no-progress "${pair[@]}" \
+      --games 10 --seed "$((seed + 2))" --mirror --json "$out/openspiel-ismcts_$faction.json"
+  done
+fi
 # head to head: learned:zero's faction against mcts:iters=24, next to mcts:iters=24's own
-run --british learned:zero --malay mcts:iters=24 --games "$h2h_games" --seed "$((seed + 1))" \
-  --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_british.json"
-run --british mcts:iters=24 --malay learned:zero --games "$h2h_games" --seed "$((seed + 1))" \
-  --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_malay.json"
-nice -n 10 "$py" benchmarks/bench_agents_cpu.py --engine native | tee "$out/cpu_native.md"
+if [[ $parts == *" h2h "* ]]; then
+  run --british learned:zero --malay mcts:iters=24 --games "$h2h_games" --seed "$((seed + 1))" \
+    --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_british.json"
+  run --british mcts:iters=24 --malay learned:zero --games "$h2h_games" --seed "$((seed + 1))" \
+    --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_malay.json"
+fi
+if [[ $parts == *" cpu "* ]]; then
+  nice -n 10 "$py" benchmarks/bench_agents_cpu.py --engine native | tee "$out/cpu_native.md"
+fi
