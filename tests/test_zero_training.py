@@ -129,7 +129,7 @@ def test_the_collector_draws_past_selves_by_weight_counts_their_results_and_play
     c.pool_ids = [[7, 8], [7, 8]]
     c.pool_weights = [[1.0, 0.0], [1.0, 0.0]]  # never the second
     kinds, games = set(), 0
-    while games < 6:
+    while games < 12:
         c.collect(8)
         games += c.games_played
         c.games_played = 0
