@@ -131,18 +131,27 @@ class SelfPlaySearch:
     def _targets(self, value: np.ndarray, proposals: list[np.ndarray], logits: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
         """The moves and policy targets of one request from its starts' ``value``
-        (proposal-major within a game, world-major without)."""
+        (proposal-major within a game, world-major without): all its games at once,
+        their proposals padded to the most (the padding scores -inf), each move drawn
+        as ``rng.choice`` draws it (one uniform a game, the shares' cumulative sum)."""
         n, width = logits.shape
+        count = np.array([len(p) for p in proposals])
+        padded = np.zeros((n, count.max()), np.int64)
+        valid = np.arange(padded.shape[1]) < count[:, None]
+        padded[valid] = np.concatenate(proposals)
+        # start of game i, world w, proposal j: its first start plus w * count[i] + j
+        first = np.cumsum(self.worlds * count) - self.worlds * count
+        start = (first[:, None, None] + np.arange(self.worlds)[None, :, None] * count[:, None, None]
+                 + np.arange(padded.shape[1])[None, None, :])
+        mean = value[np.where(valid[:, None, :], start, 0)].mean(axis=1)
         log_p = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
-        choice = np.zeros(n, np.int64)
+        rows = np.arange(n)[:, None]
+        scores = np.where(valid, mean + LOGP_WEIGHT * log_p[rows, padded], -np.inf)
+        shares = improved_policy(scores, self.temperature)
         target = np.zeros((n, width), np.float32)
-        k = 0
-        for i, p in enumerate(proposals):
-            per_world = value[k:k + self.worlds * len(p)].reshape(self.worlds, len(p))
-            k += self.worlds * len(p)
-            shares = improved_policy(per_world.mean(axis=0) + LOGP_WEIGHT * log_p[i, p],
-                                     self.temperature)
-            target[i, p] = shares
-            choice[i] = p[int(self.rng.choice(len(p), p=shares))]
+        target[np.nonzero(valid)[0], padded[valid]] = shares[valid]
+        cdf = shares.cumsum(axis=1)
+        cdf /= cdf[:, -1:]
+        drawn = (cdf <= self.rng.random(n)[:, None]).sum(axis=1)
         self.searched += n
-        return choice, target
+        return padded[np.arange(n), drawn], target
