@@ -13,14 +13,15 @@ the way Gumbel MuZero improves a policy with few simulations:
    determinize`), and both learners play on, their most likely answers, in C++
    (:func:`agents.native_nets.roll_out`), until the seat faces the main Action question
    for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends:
-   every rollout of the step's searching games of the faction in **one call**, in
+   every rollout of the step's searching games, both factions', in **one call**, in
    lockstep, each layer of a learner's network run once for all the rollouts waiting
    on it (a batch of positions, each weight block read once a batch).
-3. **Values**: every position reached, in every game of the step where the faction's
+3. **Values**: every position reached, in every game of the step where a faction's
    learner searches, is scored by that learner's own value head in **one batched
-   forward pass** (a finished game by its
-   outcome); a proposal's score is its mean value plus
-   :data:`~agents.lookahead.LOGP_WEIGHT` times the policy's log-probability of it.
+   forward pass** a faction (a pointer network's in C++, its native twin's: the same
+   weights as the rollouts'; a finished game by its outcome); a proposal's score is
+   its mean value plus :data:`~agents.lookahead.LOGP_WEIGHT` times the policy's
+   log-probability of it.
 4. **Target and move**: the policy target is the softmax of the scores over
    ``target_temperature`` (zero on the answers not proposed), and the move is drawn
    from it; the update fits it by cross-entropy (the search's improved policy, as
@@ -87,7 +88,7 @@ class SelfPlaySearch:
         if self.nets is None or self.students is None:
             raise RuntimeError("refresh the search with the learners first")
         proposals, worlds, seats, starts, spans = [], [], [], [], []
-        for f, slots, legal, logits in asked:
+        for _, slots, legal, logits in asked:
             n, width = logits.shape
             gumbel = -np.log(-np.log(self.rng.random((n, width)) + 1e-12) + 1e-12)
             valid = legal[:, :width] != len(self.decisions)
@@ -106,7 +107,7 @@ class SelfPlaySearch:
                           ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
         value = leaves.finished_values([seats[w] for w, _ in starts], self.vp_weight)
         answers = []
-        for (f, _, legal, logits), mine, (first, end) in zip(asked, proposals, spans):
+        for (f, _, _, logits), mine, (first, end) in zip(asked, proposals, spans):
             going = first + np.flatnonzero(~leaves.over[first:end])
             if len(going):
                 value[going] = self._values(f, leaves, going)
