@@ -196,9 +196,9 @@ def improved_policy(scores: np.ndarray, temperature: float) -> np.ndarray:
     """The search's improved policy over the answers it compared: the softmax of their
     scores (mean value plus :data:`LOGP_WEIGHT` times the log-probability) over
     ``temperature`` (what DAgger's ``target_temperature`` and the self-play search
-    learn)."""
+    learn); of each row, for scores in rows."""
     logits = np.asarray(scores, np.float64) / temperature
-    return np.exp(logits - np.logaddexp.reduce(logits))
+    return np.exp(logits - np.logaddexp.reduce(logits, axis=-1, keepdims=True))
 
 
 def _looks_ahead(legal: list) -> bool:

@@ -430,6 +430,38 @@ PYBIND11_MODULE(_native, m) {
             return out;
         }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
 
+    // The nonzero entries of each row of a batch of observations (n, D): their indices,
+    // ascending, and values, padded with index 0 and value 0 to ``width`` columns, or
+    // to the widest row's count where that is more (training/network/rows.py
+    // sparse_rows: the same rows as numpy's scan, found eight zeros at a time).
+    m.def("nonzero_rows", [](Array<float> x, int width) {
+        if (x.ndim() != 2) throw std::invalid_argument("nonzero_rows: expected a 2-D array of rows");
+        if (width < 0) throw std::invalid_argument("nonzero_rows: width must be >= 0");
+        const py::ssize_t n = x.shape(0), D = x.shape(1);
+        thread_local std::vector<int32_t> nz;
+        thread_local std::vector<float> values;
+        nz.resize(n * D);
+        values.resize(n * D);
+        std::vector<int> count(n);
+        const float* in = x.data();
+        py::ssize_t widest = width;
+        for (py::ssize_t i = 0; i < n; ++i) {
+            count[i] = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data() + i * D, values.data() + i * D, 0);
+            widest = std::max(widest, (py::ssize_t)count[i]);
+        }
+        Array<int32_t> index({n, widest});
+        Array<float> value({n, widest});
+        int32_t* index_out = index.mutable_data();
+        float* value_out = value.mutable_data();
+        std::fill(index_out, index_out + n * widest, 0);
+        std::fill(value_out, value_out + n * widest, 0.0f);
+        for (py::ssize_t i = 0; i < n; ++i) {
+            std::copy_n(nz.data() + i * D, count[i], index_out + i * widest);
+            std::copy_n(values.data() + i * D, count[i], value_out + i * widest);
+        }
+        return py::make_tuple(index, value);
+    }, py::arg("rows"), py::arg("width"), "The nonzero entries (indices, values) of each row, padded to a width.");
+
     // The lookahead's rollouts, many in lockstep (rollout.hpp play_all): for each start
     // i, a copy of the world ``worlds[world[i]]`` after the decision (kind[i], arg[i]),
     // played on for the world's seat ``seats[world[i]]``. Returns, by start: whether the

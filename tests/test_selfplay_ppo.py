@@ -130,6 +130,28 @@ def test_a_position_wider_than_the_starting_rows_widens_them():
     assert (logits[0, 1:] < -1e8).all() and (logits[1] > -1e8).all()
 
 
+def test_the_native_compact_rows_are_numpys(monkeypatch):
+    """Where the module is built, the compact rows come from C++: the same indices and
+    values as numpy's scan (-0 a zero, NaN not), padded to the same width."""
+    from singapore_env import native
+
+    if not native.available():
+        pytest.skip("the native engine is not built here")
+    rng = np.random.default_rng(3)
+    obs = np.where(rng.random((7, 5146)) < 0.03, rng.standard_normal((7, 5146)), 0.0
+                   ).astype(np.float32)
+    obs[0, :4] = [-0.0, np.nan, 2.0, 0.0]
+    obs[1:3] = 0.0
+    obs[1, :300] = 1.0                                  # wider than the width asked
+    ours = sparse_rows(obs, 256)
+    monkeypatch.setattr(native, "available", lambda: False)
+    scanned = sparse_rows(obs, 256)
+    assert ours[0].shape == scanned[0].shape == (7, 300)
+    assert np.array_equal(ours[0], scanned[0])
+    assert np.array_equal(ours[1], scanned[1], equal_nan=True)
+    assert ours[0].dtype == np.int32 and ours[1].dtype == np.float32
+
+
 def test_the_batched_trainer_needs_no_stable_baselines3():
     """The one trainer's networks are plain torch: with Stable-Baselines3 absent, a
     pointer network is built and a tiny selfplay config is loaded."""

@@ -71,11 +71,11 @@ def test_a_past_self_plays_its_whole_game_while_the_pool_changes():
     played: dict[tuple, set] = {}                   # (slot, game) -> past selves seen
     act, end = c._act, c._end_game
 
-    def recording(net, rows, search=False):
+    def recording(net, rows):
         if net not in c.learners:
             for slot in rows:
                 played.setdefault((int(slot), int(game[slot])), set()).add(id(net))
-        return act(net, rows, search)
+        return act(net, rows)
 
     def ending(slot, rewards):
         game[slot] += 1

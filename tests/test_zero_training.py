@@ -74,7 +74,8 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
         net = new_network(zero_config(), venv.obs_size, venv.num_actions)
         c = Collector(venv, [net, net], np.random.default_rng(0), 0.0, 4)
         c.obs, c.mask, c.seat = venv.obs, venv.mask, venv.seat
-        _, (index, value, legal, *_), candidates, _ = c._act(net, np.arange(3))
+        acted = c._act(net, np.arange(3))
+        index, value, legal, candidates = acted.index, acted.value_in, acted.legal, acted.candidates
         with torch.no_grad():
             logits, _ = net(to_csr(index, value, net.obs_size), legal, candidates)
         actor = net.to_numpy()
@@ -128,7 +129,7 @@ def test_the_collector_draws_past_selves_by_weight_counts_their_results_and_play
     c.pool_ids = [[7, 8], [7, 8]]
     c.pool_weights = [[1.0, 0.0], [1.0, 0.0]]  # never the second
     kinds, games = set(), 0
-    while games < 6:
+    while games < 12:
         c.collect(8)
         games += c.games_played
         c.games_played = 0

@@ -30,6 +30,8 @@ the game's outcome completes it, whichever rollout the game ends in. Only comple
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 
@@ -140,6 +142,34 @@ class Rollout:
         self.ret[:self.n] = self.advantage[:self.n] + self.value[:self.n]
 
 
+@dataclass
+class Acted:
+    """A network's forward pass over the games ``rows`` of a step: their compact
+    observation rows, legal rows, logits, chosen positions in the legal rows (the
+    policy's draw, or the search's), values, candidate keys (a pointer network's) and
+    the search's targets (None: none searched)."""
+
+    rows: np.ndarray
+    index: np.ndarray
+    value_in: np.ndarray
+    legal: np.ndarray
+    logits: np.ndarray
+    choice: np.ndarray
+    values: np.ndarray
+    candidates: tuple | None
+    target: np.ndarray | None = None
+
+    def actions(self) -> np.ndarray:
+        """The chosen answers' indices in the action table."""
+        return self.legal[np.arange(len(self.rows)), self.choice]
+
+    def logp(self) -> np.ndarray:
+        """The log-probabilities of the chosen answers under the logits."""
+        shifted = self.logits - self.logits.max(axis=1, keepdims=True)
+        return (shifted[np.arange(len(self.rows)), self.choice]
+                - np.log(np.exp(shifted).sum(axis=1)))
+
+
 class Collector:
     """Steps the games and feeds each faction's acting seats to its network."""
 
@@ -218,10 +248,8 @@ class Collector:
         p = np.asarray(weights, np.float64)
         return int(self.rng.choice(n, p=p / p.sum()))
 
-    def _act(self, net: ActorCritic, rows: np.ndarray, search: bool = False) -> tuple:
-        """The actions of ``net`` in the games ``rows``, their rows' arrays, candidate
-        keys and (with ``search``, for a learner) the search's targets (None if none
-        was searched)."""
+    def _act(self, net: ActorCritic, rows: np.ndarray) -> Acted:
+        """``net``'s policy in the games ``rows``: its answers drawn from its logits."""
         obs = self.obs[rows]
         legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
         width = int((legal != net.n_actions).sum(axis=1).max())
@@ -238,18 +266,26 @@ class Collector:
         logits = logits.numpy()
         gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
         choice = (logits + gumbel[:, :width]).argmax(axis=1)
-        target = None
-        if search and self.search is not None:
-            searched = np.flatnonzero(self.search.wanted(legal))
-            if len(searched):
-                target = np.zeros((len(rows), width), np.float32)
-                choice[searched], target[searched] = self.search.choose(
-                    net, rows[searched], legal[searched], logits[searched])
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        logp = shifted[np.arange(len(rows)), choice] - np.log(np.exp(shifted).sum(axis=1))
-        actions = legal[np.arange(len(rows)), choice]
-        return (actions, (index, value_in, legal, choice, logp, values.numpy()), candidates,
-                target)
+        return Acted(rows, index, value_in, legal, logits, choice, values.numpy(), candidates)
+
+    def _search(self, acted: list[Acted | None]) -> None:
+        """The search's moves and targets in place of the policy's, where a learner
+        (``acted[f]``: faction ``f``'s, None where it has no game) faces the main Action
+        question: both factions' searches in one (:meth:`training.loop.search.
+        SelfPlaySearch.choose`)."""
+        asked = []
+        for f, a in enumerate(acted):
+            if a is not None:
+                searched = np.flatnonzero(self.search.wanted(a.legal))
+                if len(searched):
+                    asked.append((f, a, searched))
+        if not asked:
+            return
+        answers = self.search.choose([(f, a.rows[s], a.legal[s], a.logits[s])
+                                      for f, a, s in asked])
+        for (_, a, s), (choice, target) in zip(asked, answers):
+            a.target = np.zeros(a.logits.shape, np.float32)
+            a.choice[s], a.target[s] = choice, target
 
     def _agent_action(self, agent, slot: int) -> int:
         """The action index a league agent picks in ``slot``'s game."""
@@ -275,20 +311,26 @@ class Collector:
         for _ in range(steps):
             faction = self.seat >> 1
             who = self.controller[slots, faction]
+            acted: list[Acted | None] = []
+            for f in (0, 1):
+                rows = np.flatnonzero((faction == f) & (who == LEARNER))
+                acted.append(self._act(self.learners[f], rows) if len(rows) else None)
+            if search and self.search is not None:
+                self._search(acted)
+            for f, a in enumerate(acted):
+                if a is not None:
+                    actions[a.rows] = a.actions()
+                    at = self.rollouts[f].add(
+                        a.index, a.value_in, a.legal, a.choice, a.logp(), a.values,
+                        a.rows * 4 + self.seat[a.rows], a.target, candidates=a.candidates)
+                    self.last_row[a.rows, self.seat[a.rows]] = at
             for f in (0, 1):
                 mine = faction == f
-                rows = np.flatnonzero(mine & (who == LEARNER))
-                if len(rows):
-                    acts, rec, candidates, target = self._act(self.learners[f], rows, search)
-                    actions[rows] = acts
-                    at = self.rollouts[f].add(*rec, rows * 4 + self.seat[rows], target,
-                                              candidates=candidates)
-                    self.last_row[rows, self.seat[rows]] = at
                 for k in np.unique(who[mine & (who != LEARNER)]):
                     rows = np.flatnonzero(mine & (who == k))
                     player = self.players[k]
                     if isinstance(player, torch.nn.Module):
-                        actions[rows] = self._act(player, rows)[0]
+                        actions[rows] = self._act(player, rows).actions()
                     else:
                         actions[rows] = [self._agent_action(player, r) for r in rows]
             self.obs, self.mask, self.seat, rewards, done = self.venv.step(actions)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
+from singapore_env import native
+
 #: The logit of the padding of a legal-action row.
 PAD_LOGIT = -1e9
 
@@ -31,7 +33,10 @@ def _nonzero_positions(array: np.ndarray, width: int):
 
 def sparse_rows(obs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """``(index, value)`` of the non-zero entries of each row of ``obs`` (N, D), padded
-    with index 0 and value 0 to ``width`` columns (more if a row has more)."""
+    with index 0 and value 0 to ``width`` columns (more if a row has more); in C++ where
+    the native module is built (the same rows, several times faster than the scan)."""
+    if native.available():
+        return native.require().nonzero_rows(np.ascontiguousarray(obs, np.float32), width)
     rows, cols, pos, width = _nonzero_positions(obs, width)
     n = obs.shape[0]
     index = np.zeros((n, width), np.int32)
