@@ -438,16 +438,18 @@ PYBIND11_MODULE(_native, m) {
         if (x.ndim() != 2) throw std::invalid_argument("nonzero_rows: expected a 2-D array of rows");
         if (width < 0) throw std::invalid_argument("nonzero_rows: width must be >= 0");
         const py::ssize_t n = x.shape(0), D = x.shape(1);
-        thread_local std::vector<int32_t> nz;
-        thread_local std::vector<float> values;
-        nz.resize(n * D);
-        values.resize(n * D);
-        std::vector<int> count(n);
+        if (D > std::numeric_limits<int>::max()) throw std::invalid_argument("nonzero_rows: rows too wide");
+        std::vector<int32_t> nz(D), found_index;      // one row's scratch; every row's entries
+        std::vector<float> values(D), found_value;
+        std::vector<py::ssize_t> first(n + 1, 0);
         const float* in = x.data();
         py::ssize_t widest = width;
         for (py::ssize_t i = 0; i < n; ++i) {
-            count[i] = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data() + i * D, values.data() + i * D, 0);
-            widest = std::max(widest, (py::ssize_t)count[i]);
+            const int c = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data(), values.data(), 0);
+            found_index.insert(found_index.end(), nz.begin(), nz.begin() + c);
+            found_value.insert(found_value.end(), values.begin(), values.begin() + c);
+            first[i + 1] = first[i] + c;
+            widest = std::max(widest, (py::ssize_t)c);
         }
         Array<int32_t> index({n, widest});
         Array<float> value({n, widest});
@@ -456,8 +458,8 @@ PYBIND11_MODULE(_native, m) {
         std::fill(index_out, index_out + n * widest, 0);
         std::fill(value_out, value_out + n * widest, 0.0f);
         for (py::ssize_t i = 0; i < n; ++i) {
-            std::copy_n(nz.data() + i * D, count[i], index_out + i * widest);
-            std::copy_n(values.data() + i * D, count[i], value_out + i * widest);
+            std::copy(found_index.begin() + first[i], found_index.begin() + first[i + 1], index_out + i * widest);
+            std::copy(found_value.begin() + first[i], found_value.begin() + first[i + 1], value_out + i * widest);
         }
         return py::make_tuple(index, value);
     }, py::arg("rows"), py::arg("width"), "The nonzero entries (indices, values) of each row, padded to a width.");
