@@ -165,19 +165,19 @@ def curve_verdict(rows: list[dict]) -> str:
 
 def shipped_curve_section(path: Path = SHIPPED_ZERO_PROGRESS) -> list[str]:
     """The report's table of the shipped ``learned:zero``'s own curve over its hours
-    (``agents/policies/zero/progress.csv``, reconstructed from docs/training.md's
-    table), beside which the run's first minutes stand."""
+    (``agents/policies/zero/progress.csv``), beside which the run's first minutes stand."""
     rows = read_progress(path)
     if not rows:
         return []
     return [
         "## The shipped `learned:zero`'s curve over its hours", "",
-        "The same recipe (`training/configs/zero.toml`) run for 2.9 hours made the shipped "
+        "The same recipe (`training/configs/zero.toml`, 2.9 hours, then "
+        "`zero_continue.toml` from its networks, 1.8 hours) made the shipped "
         "`learned:zero`; its evaluations on the trainer's 10 seeds, seat-swapped (mirror "
         "30 % British / 70 % Malay on them), from `agents/policies/zero/progress.csv` "
-        "(reconstructed from the table in `docs/training.md`: the run's own file was not "
-        "kept). This run's minutes lie between its first two rows; the search in the loop "
-        "starts at 9.45M decisions.", "",
+        "(its first rows reconstructed from the table in `docs/training.md`: that run's own "
+        "file was not kept). This run's minutes lie between its first two rows; the search "
+        "in the loop starts at 9.45M decisions.", "",
         "| learned decisions | hours | British vs random | British vs heuristic "
         "| Malay vs random | Malay vs heuristic |", "|---|---|---|---|---|---|",
         *[f"| {int(r['decisions']):,} | {float(r['wall_s']) / 3600:.2f} | "
