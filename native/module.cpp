@@ -180,6 +180,24 @@ std::vector<float> copied_rows(const Array<float>& a, const char* name, py::ssiz
     return std::vector<float>(a.data(), a.data() + a.size());
 }
 
+// Rows of nonzero entries (indices, values) as two arrays padded with index 0 and value 0
+// to the widest row, or to ``min_width`` where that is more.
+py::tuple padded_rows(const std::vector<std::vector<int32_t>>& row_index,
+                      const std::vector<std::vector<float>>& row_value, size_t min_width) {
+    const py::ssize_t n = (py::ssize_t)row_index.size();
+    size_t width = min_width;
+    for (const std::vector<int32_t>& row : row_index) width = std::max(width, row.size());
+    Array<int32_t> index({n, (py::ssize_t)width});
+    Array<float> value({n, (py::ssize_t)width});
+    std::fill(index.mutable_data(), index.mutable_data() + n * width, 0);
+    std::fill(value.mutable_data(), value.mutable_data() + n * width, 0.0f);
+    for (py::ssize_t i = 0; i < n; ++i) {
+        std::copy(row_index[i].begin(), row_index[i].end(), index.mutable_data() + i * width);
+        std::copy(row_value[i].begin(), row_value[i].end(), value.mutable_data() + i * width);
+    }
+    return py::make_tuple(index, value);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -439,29 +457,17 @@ PYBIND11_MODULE(_native, m) {
         if (width < 0) throw std::invalid_argument("nonzero_rows: width must be >= 0");
         const py::ssize_t n = x.shape(0), D = x.shape(1);
         if (D > std::numeric_limits<int>::max()) throw std::invalid_argument("nonzero_rows: rows too wide");
-        std::vector<int32_t> nz(D), found_index;      // one row's scratch; every row's entries
-        std::vector<float> values(D), found_value;
-        std::vector<py::ssize_t> first(n + 1, 0);
+        std::vector<int32_t> nz(D);                     // one row's scratch
+        std::vector<float> values(D);
+        std::vector<std::vector<int32_t>> row_index(n);
+        std::vector<std::vector<float>> row_value(n);
         const float* in = x.data();
-        py::ssize_t widest = width;
         for (py::ssize_t i = 0; i < n; ++i) {
             const int c = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data(), values.data(), 0);
-            found_index.insert(found_index.end(), nz.begin(), nz.begin() + c);
-            found_value.insert(found_value.end(), values.begin(), values.begin() + c);
-            first[i + 1] = first[i] + c;
-            widest = std::max(widest, (py::ssize_t)c);
+            row_index[i].assign(nz.begin(), nz.begin() + c);
+            row_value[i].assign(values.begin(), values.begin() + c);
         }
-        Array<int32_t> index({n, widest});
-        Array<float> value({n, widest});
-        int32_t* index_out = index.mutable_data();
-        float* value_out = value.mutable_data();
-        std::fill(index_out, index_out + n * widest, 0);
-        std::fill(value_out, value_out + n * widest, 0.0f);
-        for (py::ssize_t i = 0; i < n; ++i) {
-            std::copy(found_index.begin() + first[i], found_index.begin() + first[i + 1], index_out + i * widest);
-            std::copy(found_value.begin() + first[i], found_value.begin() + first[i + 1], value_out + i * widest);
-        }
-        return py::make_tuple(index, value);
+        return padded_rows(row_index, row_value, (size_t)width);
     }, py::arg("rows"), py::arg("width"), "The nonzero entries (indices, values) of each row, padded to a width.");
 
     // The lookahead's rollouts, many in lockstep (rollout.hpp play_all): for each start
@@ -540,17 +546,8 @@ PYBIND11_MODULE(_native, m) {
                 }
             }
         }
-        size_t width = 1;
-        for (const std::vector<int32_t>& leaf : leaf_index) width = std::max(width, leaf.size());
-        Array<int32_t> index({n, (py::ssize_t)width});
-        Array<float> value({n, (py::ssize_t)width});
-        std::fill(index.mutable_data(), index.mutable_data() + n * width, 0);
-        std::fill(value.mutable_data(), value.mutable_data() + n * width, 0.0f);
-        for (py::ssize_t i = 0; i < n; ++i) {
-            std::copy(leaf_index[i].begin(), leaf_index[i].end(), index.mutable_data() + i * width);
-            std::copy(leaf_value[i].begin(), leaf_value[i].end(), value.mutable_data() + i * width);
-        }
-        return py::make_tuple(over, final_vp, obs, projected, played, index, value);
+        py::tuple leaves = padded_rows(leaf_index, leaf_value, 1);
+        return py::make_tuple(over, final_vp, obs, projected, played, leaves[0], leaves[1]);
     }, py::arg("worlds"), py::arg("seats"), py::arg("world"), py::arg("kind"), py::arg("arg"), py::arg("encoder"),
        py::arg("candidates"), py::arg("british"), py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"),
        py::arg("limit"),
