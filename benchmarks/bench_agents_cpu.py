@@ -29,7 +29,7 @@ from arena.simulate import game_seeds, play_game  # noqa: E402
 AGENTS = [("random", "british", 10), ("heuristic", "british", 10),
           ("learned:zero-policy", "british", 6), ("learned:zero", "british", 3),
           ("rerank:net=zero", "british", 6), ("rerank:net=zero", "malay", 6),
-          ("mcts:iters=24:net=zero", "british", 2), ("mcts:iters=24", "british", 2),
+          ("mcts:iters=24:net=zero", "british", 10), ("mcts:iters=24", "british", 10),
           ("openspiel-ismcts:seconds=0.05", "british", 1)]
 
 

@@ -2,9 +2,9 @@
 # The strength rows of docs/agents.md on fresh seeds (never used to train or tune), on
 # the native engine, each agent on both seats of its faction against two heuristics,
 # with the mirror (four heuristics) on the same seeds (OpenSpiel's ISMCTS on the Python
-# engine, 10 seeds); then the head-to-head rows
-# (learned:zero against mcts:iters=24, whose own mirror is four mcts:iters=24) and the
-# CPU column. Every command writes its JSON to OUT (default runs/strength).
+# engine, 10 seeds); then the head-to-head rows (each pair of the strong players: the
+# first on one faction against the second, whose own mirror is four of it) and the CPU
+# column. Every command writes its JSON to OUT (default runs/strength).
 #   bash scripts/strength_table.sh [OUT] [SEED] [GAMES] [H2H_GAMES]
 # AGENTS (space-separated specs) picks the rows' agents and PARTS (any of rows openspiel
 # h2h cpu) the parts and WORKERS the processes of each evaluation, e.g. after new learned:zero networks:
@@ -39,12 +39,20 @@ if [[ $parts == *" openspiel "* ]]; then
       --games 10 --seed "$((seed + 2))" --mirror --json "$out/openspiel-ismcts_$faction.json"
   done
 fi
-# head to head: learned:zero's faction against mcts:iters=24, next to mcts:iters=24's own
+# head to head: each pair of the strong players, the first on one faction and the second
+# on the other, next to the second's own faction in the same seats (its mirror: four of it)
+pairs="learned:zero,mcts:iters=24 learned:zero,mcts:iters=24:net=zero learned:zero,rerank:net=zero
+  mcts:iters=24:net=zero,mcts:iters=24 rerank:net=zero,mcts:iters=24
+  mcts:iters=24:net=zero,rerank:net=zero"
 if [[ $parts == *" h2h "* ]]; then
-  run --british learned:zero --malay mcts:iters=24 --games "$h2h_games" --seed "$((seed + 1))" \
-    --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_british.json"
-  run --british mcts:iters=24 --malay learned:zero --games "$h2h_games" --seed "$((seed + 1))" \
-    --mirror --mirror-agent mcts:iters=24 --json "$out/h2h_zero_malay.json"
+  for pair in $pairs; do
+    first=${pair%,*} second=${pair#*,}
+    name="h2h_${first//[:=]/_}_vs_${second//[:=]/_}"
+    run --british "$first" --malay "$second" --games "$h2h_games" --seed "$((seed + 1))" \
+      --mirror --mirror-agent "$second" --json "$out/${name}_british.json"
+    run --british "$second" --malay "$first" --games "$h2h_games" --seed "$((seed + 1))" \
+      --mirror --mirror-agent "$second" --json "$out/${name}_malay.json"
+  done
 fi
 if [[ $parts == *" cpu "* ]]; then
   nice -n 10 "$py" benchmarks/bench_agents_cpu.py --engine native | tee "$out/cpu_native.md"
