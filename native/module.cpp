@@ -180,22 +180,23 @@ std::vector<float> copied_rows(const Array<float>& a, const char* name, py::ssiz
     return std::vector<float>(a.data(), a.data() + a.size());
 }
 
-// Rows of nonzero entries (indices, values) as two arrays padded with index 0 and value 0
-// to the widest row, or to ``min_width`` where that is more.
-py::tuple padded_rows(const std::vector<std::vector<int32_t>>& row_index,
-                      const std::vector<std::vector<float>>& row_value, size_t min_width) {
-    const py::ssize_t n = (py::ssize_t)row_index.size();
+// Rows of nonzero entries stored one after another (row i is [first[i], first[i + 1]) of
+// ``index`` and ``value``) as two arrays padded with index 0 and value 0 to the widest
+// row, or to ``min_width`` where that is more.
+py::tuple padded_rows(const std::vector<int32_t>& index, const std::vector<float>& value,
+                      const std::vector<size_t>& first, size_t min_width) {
+    const py::ssize_t n = (py::ssize_t)first.size() - 1;
     size_t width = min_width;
-    for (const std::vector<int32_t>& row : row_index) width = std::max(width, row.size());
-    Array<int32_t> index({n, (py::ssize_t)width});
-    Array<float> value({n, (py::ssize_t)width});
-    std::fill(index.mutable_data(), index.mutable_data() + n * width, 0);
-    std::fill(value.mutable_data(), value.mutable_data() + n * width, 0.0f);
+    for (py::ssize_t i = 0; i < n; ++i) width = std::max(width, first[i + 1] - first[i]);
+    Array<int32_t> index_out({n, (py::ssize_t)width});
+    Array<float> value_out({n, (py::ssize_t)width});
+    std::fill(index_out.mutable_data(), index_out.mutable_data() + n * width, 0);
+    std::fill(value_out.mutable_data(), value_out.mutable_data() + n * width, 0.0f);
     for (py::ssize_t i = 0; i < n; ++i) {
-        std::copy(row_index[i].begin(), row_index[i].end(), index.mutable_data() + i * width);
-        std::copy(row_value[i].begin(), row_value[i].end(), value.mutable_data() + i * width);
+        std::copy(index.begin() + first[i], index.begin() + first[i + 1], index_out.mutable_data() + i * width);
+        std::copy(value.begin() + first[i], value.begin() + first[i + 1], value_out.mutable_data() + i * width);
     }
-    return py::make_tuple(index, value);
+    return py::make_tuple(index_out, value_out);
 }
 
 }  // namespace
@@ -457,17 +458,17 @@ PYBIND11_MODULE(_native, m) {
         if (width < 0) throw std::invalid_argument("nonzero_rows: width must be >= 0");
         const py::ssize_t n = x.shape(0), D = x.shape(1);
         if (D > std::numeric_limits<int>::max()) throw std::invalid_argument("nonzero_rows: rows too wide");
-        std::vector<int32_t> nz(D);                     // one row's scratch
-        std::vector<float> values(D);
-        std::vector<std::vector<int32_t>> row_index(n);
-        std::vector<std::vector<float>> row_value(n);
+        std::vector<int32_t> nz(D), found_index;      // one row's scratch; every row's entries
+        std::vector<float> values(D), found_value;
+        std::vector<size_t> first(n + 1, 0);
         const float* in = x.data();
         for (py::ssize_t i = 0; i < n; ++i) {
             const int c = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data(), values.data(), 0);
-            row_index[i].assign(nz.begin(), nz.begin() + c);
-            row_value[i].assign(values.begin(), values.begin() + c);
+            found_index.insert(found_index.end(), nz.begin(), nz.begin() + c);
+            found_value.insert(found_value.end(), values.begin(), values.begin() + c);
+            first[i + 1] = first[i] + (size_t)c;
         }
-        return padded_rows(row_index, row_value, (size_t)width);
+        return padded_rows(found_index, found_value, first, (size_t)width);
     }, py::arg("rows"), py::arg("width"), "The nonzero entries (indices, values) of each row, padded to a width.");
 
     // The lookahead's rollouts, many in lockstep (rollout.hpp play_all): for each start
@@ -513,8 +514,10 @@ PYBIND11_MODULE(_native, m) {
         Array<int64_t> final_vp({n, (py::ssize_t)4});
         Array<float> obs({n, D}), projected({n, (py::ssize_t)4});
         Array<int64_t> played(n);
-        std::vector<std::vector<int32_t>> leaf_index(n);  // the nonzero entries of (observation, projected VP)
-        std::vector<std::vector<float>> leaf_value(n);
+        // the leaves' nonzero entries of (observation, projected VP), one after another
+        std::vector<int32_t> nz(D + 4), leaf_index;
+        std::vector<float> values(D + 4), leaf_value;
+        std::vector<size_t> first(n + 1, 0);
         bool* o = over.mutable_data();
         int64_t* vp = final_vp.mutable_data();
         float* x = obs.mutable_data();
@@ -534,19 +537,19 @@ PYBIND11_MODULE(_native, m) {
                 o[i] = g.is_over();
                 count[i] = decisions[i];
                 for (int p = 0; p < 4; ++p) vp[i * 4 + p] = o[i] ? g.state().final_vp[p] : 0;
+                int c = 0;
                 if (!o[i]) {
                     encoder.encode(g, seat_of[i], x + i * D);
                     sg::CandidateWriter::projected_vp(g, seat_of[i], pv + i * 4);
-                    leaf_index[i].resize(D + 4);
-                    leaf_value[i].resize(D + 4);
-                    int c = sg::gather_nonzero(x + i * D, (int)D, 0, leaf_index[i].data(), leaf_value[i].data(), 0);
-                    c = sg::gather_nonzero(pv + i * 4, 4, (int)D, leaf_index[i].data(), leaf_value[i].data(), c);
-                    leaf_index[i].resize(c);
-                    leaf_value[i].resize(c);
+                    c = sg::gather_nonzero(x + i * D, (int)D, 0, nz.data(), values.data(), 0);
+                    c = sg::gather_nonzero(pv + i * 4, 4, (int)D, nz.data(), values.data(), c);
+                    leaf_index.insert(leaf_index.end(), nz.begin(), nz.begin() + c);
+                    leaf_value.insert(leaf_value.end(), values.begin(), values.begin() + c);
                 }
+                first[i + 1] = first[i] + (size_t)c;
             }
         }
-        py::tuple leaves = padded_rows(leaf_index, leaf_value, 1);
+        py::tuple leaves = padded_rows(leaf_index, leaf_value, first, 1);
         return py::make_tuple(over, final_vp, obs, projected, played, leaves[0], leaves[1]);
     }, py::arg("worlds"), py::arg("seats"), py::arg("world"), py::arg("kind"), py::arg("arg"), py::arg("encoder"),
        py::arg("candidates"), py::arg("british"), py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"),
