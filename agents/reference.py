@@ -3,8 +3,10 @@ network of the shipped pair, so users can benchmark against a learned player wit
 training one.
 
 - ``zero``: ``agents/policies/zero/``, learned by the self-play trainer from random
-  weights with nothing hand-written beyond the rules (``training/configs/zero.toml``:
-  no heuristic teacher, opponent, prior or feature), looking ahead on the main Action
+  weights with nothing hand-written beyond the rules read or imitated
+  (``training/configs/zero.toml``: no heuristic teacher, prior or feature; its last
+  run, ``zero_league.toml``, met the heuristic-guided search as an opponent), looking
+  ahead on the main Action
   question (:mod:`agents.lookahead`) with its own value heads (what
   ``lookahead:zero`` plays);
 - ``zero-policy``: the same networks without the lookahead (one forward pass a

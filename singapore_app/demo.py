@@ -172,9 +172,9 @@ def shipped_curve_section(path: Path = SHIPPED_ZERO_PROGRESS) -> list[str]:
     return [
         "## The shipped `learned:zero`'s curve over its hours", "",
         "The same recipe (`training/configs/zero.toml`, 2.9 hours, then "
-        "`zero_continue.toml` from its networks, 1.8 hours, and `zero_anneal.toml`, "
-        "45 minutes) made the shipped "
-        "`learned:zero`; its evaluations on the trainer's 10 seeds, seat-swapped (mirror "
+        "`zero_continue.toml` from its networks, 1.8 hours, `zero_anneal.toml`, 45 "
+        "minutes, and `zero_league.toml`, with the search among its opponents, 70 "
+        "minutes) made the shipped `learned:zero`; its evaluations on the trainer's 10 seeds, seat-swapped (mirror "
         "30 % British / 70 % Malay on them), from `agents/policies/zero/progress.csv` "
         "(its first rows reconstructed from the table in `docs/training.md`: that run's own "
         "file was not kept). This run's minutes lie between its first two rows; the search "

@@ -17,8 +17,8 @@ from training.config import (BACKENDS, CONFIG_DIR, KEYS, TrainConfig, TrainConfi
 TRAINING = Path(__file__).resolve().parents[1] / "training"
 #: The kind of run of each shipped config.
 SHIPPED = {"demo.toml": "selfplay", "selfplay.toml": "selfplay", "zero.toml": "selfplay",
-           "zero_continue.toml": "selfplay", "zero_anneal.toml": "selfplay", "sb3.toml": "sb3",
-           "rllib.toml": "rllib"}
+           "zero_continue.toml": "selfplay", "zero_anneal.toml": "selfplay",
+           "zero_league.toml": "selfplay", "sb3.toml": "sb3", "rllib.toml": "rllib"}
 
 
 def test_there_is_one_config_class_under_training():
