@@ -143,6 +143,8 @@ def test_two_threads_on_one_native_game_do_not_crash_it():
                 if game.is_over:
                     return
                 legal = game.legal_decisions()
+                if not legal:
+                    return  # (the other thread ended the game since is_over was read)
                 try:
                     game.step(legal[int(rng.integers(len(legal)))])
                 except IllegalDecision:
