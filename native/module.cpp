@@ -408,6 +408,7 @@ PYBIND11_MODULE(_native, m) {
         .def_property_readonly("has_value", [](const sg::BatchedNet& b) { return b.net().has_value(); })
         .def_property_readonly("obs_size", [](const sg::BatchedNet& b) { return b.net().obs_size(); })
         .def_property_readonly("n_actions", [](const sg::BatchedNet& b) { return b.net().n_actions(); })
+        .def_property_readonly("n_features", [](const sg::BatchedNet& b) { return b.net().n_features(); })
         .def("logits", [](sg::BatchedNet& b, Array<float> obs, std::optional<Array<float>> card,
                           std::optional<Array<float>> features, std::optional<Array<float>> projected) {
             const sg::Net& net = b.net();
@@ -447,7 +448,47 @@ PYBIND11_MODULE(_native, m) {
             }
             check(why);
             return out;
-        }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
+        }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).")
+        .def("policy", [](sg::BatchedNet& b, Array<float> obs, Array<float> projected, Array<int32_t> legal,
+                          Array<float> card, Array<float> features, float pad_logit) {
+            const sg::Net& net = b.net();
+            if (!net.pointer() || !net.has_logits() || !net.has_value())
+                throw std::invalid_argument("policy: a pointer policy with a value head only");
+            const py::ssize_t n = rows_in(obs), A = net.n_actions();
+            if (legal.ndim() != 2 || legal.shape(0) != n || legal.shape(1) < 1 || legal.shape(1) > A)
+                throw std::invalid_argument("legal: expected an array of shape (" + std::to_string(n) +
+                                            ", 1.." + std::to_string(A) + ")");
+            const py::ssize_t W = legal.shape(1);
+            std::vector<float> o = copied_rows(obs, "observation", n, net.obs_size()),
+                               p = copied_rows(projected, "projected_vp", n, 4),
+                               c = copied_rows(card, "candidate_card", n, W),
+                               f = copied_rows(features, "candidate_features", n, W, net.n_features());
+            // each row's legal actions first, then the padding (the table's size) alone
+            std::vector<int> actions(legal.data(), legal.data() + n * W), count(n, 0);
+            for (py::ssize_t i = 0; i < n; ++i) {
+                const int* row = actions.data() + i * W;
+                while (count[i] < W && row[count[i]] != A) ++count[i];
+                for (py::ssize_t k = count[i]; k < W; ++k)
+                    if (row[k] != A)
+                        throw std::invalid_argument("legal: row " + std::to_string(i) +
+                                                    " has an action after its padding");
+            }
+            Array<float> logits({n, W});
+            Array<float> outcome({n, (py::ssize_t)2});
+            float* l = logits.mutable_data();
+            std::fill(l, l + n * W, pad_logit);
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.policy((int)n, o.data(), p.data(), actions.data(), count.data(), (int)W, c.data(), f.data(), l,
+                               outcome.mutable_data());
+            }
+            check(why);
+            return py::make_tuple(logits, outcome);
+        }, py::arg("observation"), py::arg("projected_vp"), py::arg("legal"), py::arg("candidate_card"),
+           py::arg("candidate_features"), py::arg("pad_logit"),
+           "The logits of each row's legal actions (the table's size pads a row; pad_logit there) and the value "
+           "head's [win share, VP margin], from one pass of the hidden layers.");
 
     // The nonzero entries of each row of a batch of observations (n, D): their indices,
     // ascending, and values, padded with index 0 and value 0 to ``width`` columns, or
