@@ -98,6 +98,23 @@ class NativeActor:
         out = self._net.outcome(x.reshape(-1, x.shape[-1]), pv.reshape(-1, 4))
         return out if x.ndim > 1 else out[0]
 
+    def policy(self, observation: np.ndarray, projected: np.ndarray, legal: np.ndarray,
+               cards: np.ndarray, features: np.ndarray, pad_logit: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """A pointer network's logits of a batch's legal actions and its value head's
+        ``[win share, VP margin]``, from one pass of the hidden layers: ``observation``
+        (n, D), ``projected`` (n, 4), ``legal`` (n, W) the legal actions' indices padded
+        with the table's size after them, ``cards`` (n, W) and ``features`` (n, W, k) the
+        legal actions' (:func:`training.network.rows.legal_candidates`, k up to the
+        network's feature columns: the rest read as zeros). Returns the logits (n, W),
+        ``pad_logit`` at the padding, and the outcomes (n, 2)."""
+        full = self._net.n_features
+        if features.shape[2] < full:
+            features = np.pad(features, ((0, 0), (0, 0), (0, full - features.shape[2])))
+        return self._net.policy(_floats(observation), _floats(projected),
+                                np.ascontiguousarray(legal, np.int32), _floats(cards),
+                                _floats(features), float(pad_logit))
+
     def value(self, obs: dict, vp_weight: float = 0.0):
         """Win share plus ``vp_weight`` times the VP margin (a float; an array for a
         batch), as :meth:`PointerActor.value`."""

@@ -14,19 +14,84 @@ process), per second of this process's CPU time after one warm-up update; and th
 trainer's resident memory after every update (first, highest, last). ``--json PATH``
 writes them, by ``search_worlds``: ``decisions_per_cpu_s``, ``search_labelled_per_cpu_s``,
 ``games_per_cpu_hour``, ``cpu_s``, ``memory_mb``. A benchmark, not a timed test.
+
+``--start ROUNDS`` then measures the search-labelled decisions per CPU second at
+``search_worlds`` = 1 of the code the batched search started from (commit
+:data:`START_COMMIT`, one rollout at a time: checked out and built under
+``build/search_start`` the first time) and of this tree, alternating, ROUNDS times each,
+each run in a process of its own: the ratio on this machine, whatever its speed
+(``--json`` adds them under ``start``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from agents.threads import limit_threads  # noqa: E402
 from bench_training import selfplay  # noqa: E402
+
+
+#: The code before the search in the loop was batched (one rollout at a time).
+START_COMMIT = "6c8b23c"
+
+#: One run with search of the tree it runs in: its search-labelled decisions per CPU s.
+ONE_RUN = """
+import json, sys
+sys.path[:0] = ["benchmarks", "."]
+from agents.threads import limit_threads
+limit_threads()
+import torch
+torch.set_num_threads(1)
+from bench_training import selfplay
+r = selfplay("training/configs/zero.toml", {seconds}, search_worlds=1,
+             target_temperature={temperature}, search_after=0)
+print(json.dumps(r["searched"] / r["seconds"]))
+"""
+
+
+def start_tree() -> Path:
+    """The checkout of START_COMMIT with its native module built (made the first time)."""
+    tree = ROOT / "build" / "search_start"
+    if not (tree / "setup.py").exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree),
+                        START_COMMIT], check=True)
+    if not list((tree / "singapore_env").glob("_native*.so")):
+        print(f"building the native module of {START_COMMIT} in {tree} ...", flush=True)
+        subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree,
+                       check=True, stdout=subprocess.DEVNULL)
+    return tree
+
+
+def searched_rate(tree: Path, seconds: float, temperature: float) -> float:
+    """Search-labelled decisions per CPU second of the code in ``tree`` (a process of
+    its own)."""
+    done = subprocess.run([sys.executable, "-c", ONE_RUN.format(seconds=seconds,
+                                                                temperature=temperature)],
+                          cwd=tree, check=True, capture_output=True, text=True)
+    return float(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def against_start(rounds: int, seconds: float, temperature: float) -> dict:
+    """This tree's search-labelled decisions per CPU second next to START_COMMIT's,
+    alternating, and their ratio (of the medians)."""
+    tree = start_tree()
+    start, now = [], []
+    for _ in range(rounds):
+        start.append(searched_rate(tree, seconds, temperature))
+        now.append(searched_rate(ROOT, seconds, temperature))
+        print(f"search-labelled/CPU s: {START_COMMIT} {start[-1]:,.1f}   "
+              f"this tree {now[-1]:,.1f}", flush=True)
+    ratio = statistics.median(now) / statistics.median(start)
+    print(f"this tree / {START_COMMIT}: {ratio:.2f}x (medians of {rounds})")
+    return {"commit": START_COMMIT, "start": start, "this_tree": now, "ratio": ratio}
 
 
 def main(argv=None) -> None:
@@ -39,6 +104,9 @@ def main(argv=None) -> None:
     parser.add_argument("--worlds", type=int, nargs="+", default=[1, 2],
                         help="the search_worlds values measured")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--start", type=int, metavar="ROUNDS", default=0,
+                        help=f"then {START_COMMIT}'s code and this tree, alternating, ROUNDS "
+                        "runs each (search_worlds = 1)")
     args = parser.parse_args(argv)
     limit_threads()
     import torch
@@ -69,10 +137,13 @@ def main(argv=None) -> None:
               f"{r['finished'] / r['seconds'] * 3600:>11,.0f} "
               f"{f'{first:,.0f} / {top:,.0f} / {last:,.0f}':>28}")
     print(f"({runs[0][1]['games']} games at once, {seconds:.0f} s a run, CPU time of one process)")
+    start = against_start(args.start, seconds, temperature) if args.start else None
     if args.json:
-        args.json.write_text(json.dumps({"config": args.config, "seconds": seconds,
-                                         "games": runs[0][1]["games"],
-                                         "search_worlds": figures}, indent=2))
+        record = {"config": args.config, "seconds": seconds, "games": runs[0][1]["games"],
+                  "search_worlds": figures}
+        if start:
+            record["start"] = start
+        args.json.write_text(json.dumps(record, indent=2))
 
 
 if __name__ == "__main__":

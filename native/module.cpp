@@ -181,23 +181,35 @@ std::vector<float> copied_rows(const Array<float>& a, const char* name, py::ssiz
 }
 
 // Rows of nonzero entries stored one after another (row i is [first[i], first[i + 1]) of
-// ``index`` and ``value``) as two arrays padded with index 0 and value 0 to the widest
-// row, or to ``min_width`` where that is more.
-py::tuple padded_rows(const std::vector<int32_t>& index, const std::vector<float>& value,
-                      const std::vector<size_t>& first, size_t min_width) {
-    const py::ssize_t n = (py::ssize_t)first.size() - 1;
-    size_t width = min_width;
-    for (py::ssize_t i = 0; i < n; ++i) width = std::max(width, first[i + 1] - first[i]);
-    Array<int32_t> index_out({n, (py::ssize_t)width});
-    Array<float> value_out({n, (py::ssize_t)width});
-    std::fill(index_out.mutable_data(), index_out.mutable_data() + n * width, 0);
-    std::fill(value_out.mutable_data(), value_out.mutable_data() + n * width, 0.0f);
-    for (py::ssize_t i = 0; i < n; ++i) {
-        std::copy(index.begin() + first[i], index.begin() + first[i + 1], index_out.mutable_data() + i * width);
-        std::copy(value.begin() + first[i], value.begin() + first[i + 1], value_out.mutable_data() + i * width);
+// ``index`` and ``value``), returned as two arrays padded with index 0 and value 0 to the
+// widest row, or to ``min_width`` where that is more.
+struct CompactRows {
+    std::vector<int32_t> index;
+    std::vector<float> value;
+    std::vector<size_t> first{0};
+
+    // Append a row of ``count`` entries.
+    void add(const int32_t* nz, const float* values, int count) {
+        index.insert(index.end(), nz, nz + count);
+        value.insert(value.end(), values, values + count);
+        first.push_back(first.back() + (size_t)count);
     }
-    return py::make_tuple(index_out, value_out);
-}
+
+    py::tuple padded(size_t min_width) const {
+        const py::ssize_t n = (py::ssize_t)first.size() - 1;
+        size_t width = min_width;
+        for (py::ssize_t i = 0; i < n; ++i) width = std::max(width, first[i + 1] - first[i]);
+        Array<int32_t> index_out({n, (py::ssize_t)width});
+        Array<float> value_out({n, (py::ssize_t)width});
+        std::fill(index_out.mutable_data(), index_out.mutable_data() + n * width, 0);
+        std::fill(value_out.mutable_data(), value_out.mutable_data() + n * width, 0.0f);
+        for (py::ssize_t i = 0; i < n; ++i) {
+            std::copy(index.begin() + first[i], index.begin() + first[i + 1], index_out.mutable_data() + i * width);
+            std::copy(value.begin() + first[i], value.begin() + first[i + 1], value_out.mutable_data() + i * width);
+        }
+        return py::make_tuple(index_out, value_out);
+    }
+};
 
 }  // namespace
 
@@ -408,6 +420,7 @@ PYBIND11_MODULE(_native, m) {
         .def_property_readonly("has_value", [](const sg::BatchedNet& b) { return b.net().has_value(); })
         .def_property_readonly("obs_size", [](const sg::BatchedNet& b) { return b.net().obs_size(); })
         .def_property_readonly("n_actions", [](const sg::BatchedNet& b) { return b.net().n_actions(); })
+        .def_property_readonly("n_features", [](const sg::BatchedNet& b) { return b.net().n_features(); })
         .def("logits", [](sg::BatchedNet& b, Array<float> obs, std::optional<Array<float>> card,
                           std::optional<Array<float>> features, std::optional<Array<float>> projected) {
             const sg::Net& net = b.net();
@@ -447,7 +460,47 @@ PYBIND11_MODULE(_native, m) {
             }
             check(why);
             return out;
-        }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).");
+        }, py::arg("observation"), py::arg("projected_vp"), "[win share, VP margin] of a batch of positions (rows).")
+        .def("policy", [](sg::BatchedNet& b, Array<float> obs, Array<float> projected, Array<int32_t> legal,
+                          Array<float> card, Array<float> features, float pad_logit) {
+            const sg::Net& net = b.net();
+            if (!net.pointer() || !net.has_logits() || !net.has_value())
+                throw std::invalid_argument("policy: a pointer policy with a value head only");
+            const py::ssize_t n = rows_in(obs), A = net.n_actions();
+            if (legal.ndim() != 2 || legal.shape(0) != n || legal.shape(1) < 1 || legal.shape(1) > A)
+                throw std::invalid_argument("legal: expected an array of shape (" + std::to_string(n) +
+                                            ", 1.." + std::to_string(A) + ")");
+            const py::ssize_t W = legal.shape(1);
+            std::vector<float> o = copied_rows(obs, "observation", n, net.obs_size()),
+                               p = copied_rows(projected, "projected_vp", n, 4),
+                               c = copied_rows(card, "candidate_card", n, W),
+                               f = copied_rows(features, "candidate_features", n, W, net.n_features());
+            // each row's legal actions first, then the padding (the table's size) alone
+            std::vector<int> actions(legal.data(), legal.data() + n * W), count(n, 0);
+            for (py::ssize_t i = 0; i < n; ++i) {
+                const int* row = actions.data() + i * W;
+                while (count[i] < W && row[count[i]] != A) ++count[i];
+                for (py::ssize_t k = count[i]; k < W; ++k)
+                    if (row[k] != A)
+                        throw std::invalid_argument("legal: row " + std::to_string(i) +
+                                                    " has an action after its padding");
+            }
+            Array<float> logits({n, W});
+            Array<float> outcome({n, (py::ssize_t)2});
+            float* l = logits.mutable_data();
+            std::fill(l, l + n * W, pad_logit);
+            std::string why;
+            {
+                py::gil_scoped_release release;
+                why = b.policy((int)n, o.data(), p.data(), actions.data(), count.data(), (int)W, c.data(), f.data(), l,
+                               outcome.mutable_data());
+            }
+            check(why);
+            return py::make_tuple(logits, outcome);
+        }, py::arg("observation"), py::arg("projected_vp"), py::arg("legal"), py::arg("candidate_card"),
+           py::arg("candidate_features"), py::arg("pad_logit"),
+           "The logits of each row's legal actions (the table's size pads a row; pad_logit there) and the value "
+           "head's [win share, VP margin], from one pass of the hidden layers.");
 
     // The nonzero entries of each row of a batch of observations (n, D): their indices,
     // ascending, and values, padded with index 0 and value 0 to ``width`` columns, or
@@ -458,17 +511,13 @@ PYBIND11_MODULE(_native, m) {
         if (width < 0) throw std::invalid_argument("nonzero_rows: width must be >= 0");
         const py::ssize_t n = x.shape(0), D = x.shape(1);
         if (D > std::numeric_limits<int>::max()) throw std::invalid_argument("nonzero_rows: rows too wide");
-        std::vector<int32_t> nz(D), found_index;      // one row's scratch; every row's entries
-        std::vector<float> values(D), found_value;
-        std::vector<size_t> first(n + 1, 0);
+        std::vector<int32_t> nz(D);      // one row's scratch
+        std::vector<float> values(D);
+        CompactRows found;
         const float* in = x.data();
-        for (py::ssize_t i = 0; i < n; ++i) {
-            const int c = sg::gather_nonzero(in + i * D, (int)D, 0, nz.data(), values.data(), 0);
-            found_index.insert(found_index.end(), nz.begin(), nz.begin() + c);
-            found_value.insert(found_value.end(), values.begin(), values.begin() + c);
-            first[i + 1] = first[i] + (size_t)c;
-        }
-        return padded_rows(found_index, found_value, first, (size_t)width);
+        for (py::ssize_t i = 0; i < n; ++i)
+            found.add(nz.data(), values.data(), sg::gather_nonzero(in + i * D, (int)D, 0, nz.data(), values.data(), 0));
+        return found.padded((size_t)width);
     }, py::arg("rows"), py::arg("width"), "The nonzero entries (indices, values) of each row, padded to a width.");
 
     // The lookahead's rollouts, many in lockstep (rollout.hpp play_all): for each start
@@ -515,9 +564,9 @@ PYBIND11_MODULE(_native, m) {
         Array<float> obs({n, D}), projected({n, (py::ssize_t)4});
         Array<int64_t> played(n);
         // the leaves' nonzero entries of (observation, projected VP), one after another
-        std::vector<int32_t> nz(D + 4), leaf_index;
-        std::vector<float> values(D + 4), leaf_value;
-        std::vector<size_t> first(n + 1, 0);
+        std::vector<int32_t> nz(D + 4);
+        std::vector<float> values(D + 4);
+        CompactRows leaf;
         bool* o = over.mutable_data();
         int64_t* vp = final_vp.mutable_data();
         float* x = obs.mutable_data();
@@ -543,13 +592,11 @@ PYBIND11_MODULE(_native, m) {
                     sg::CandidateWriter::projected_vp(g, seat_of[i], pv + i * 4);
                     c = sg::gather_nonzero(x + i * D, (int)D, 0, nz.data(), values.data(), 0);
                     c = sg::gather_nonzero(pv + i * 4, 4, (int)D, nz.data(), values.data(), c);
-                    leaf_index.insert(leaf_index.end(), nz.begin(), nz.begin() + c);
-                    leaf_value.insert(leaf_value.end(), values.begin(), values.begin() + c);
                 }
-                first[i + 1] = first[i] + (size_t)c;
+                leaf.add(nz.data(), values.data(), c);
             }
         }
-        py::tuple leaves = padded_rows(leaf_index, leaf_value, first, 1);
+        py::tuple leaves = leaf.padded(1);
         return py::make_tuple(over, final_vp, obs, projected, played, leaves[0], leaves[1]);
     }, py::arg("worlds"), py::arg("seats"), py::arg("world"), py::arg("kind"), py::arg("arg"), py::arg("encoder"),
        py::arg("candidates"), py::arg("british"), py::arg("malay"), py::arg("lookahead_kinds"), py::arg("questions"),

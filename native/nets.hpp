@@ -39,10 +39,11 @@ enum class Activation { tanh, relu };
 
 // Vector code for the CPUs that have it, chosen when the module loads (GCC's function
 // multiversioning, where the C library resolves it): each output is the same sum in the
-// same order whatever the vector width (the AVX-512 code fuses each multiply-add, so its
-// last bits may differ from the others').
+// same order whatever the vector width (the AVX-512 and x86-64-v3 code, AVX2 with FMA,
+// fuses each multiply-add, about a tenth faster a rollout, so its last bits may differ
+// from the plain AVX2 and SSE code's).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define SG_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define SG_VECTOR_CLONES __attribute__((target_clones("avx512f", "arch=x86-64-v3", "avx2", "default")))
 #else
 #define SG_VECTOR_CLONES
 #endif
@@ -457,24 +458,20 @@ public:
         if (!pointer_ || !has_logits()) throw std::invalid_argument("legal_logits: a pointer policy only");
         const float* x[GROUP];
         state(in, x, s);
-        const int e = query_.out, n = in.count;
-        s.query.resize((size_t)n * e);
-        float* q[GROUP];
-        for (int p = 0; p < n; ++p) q[p] = s.query.data() + (size_t)p * e;
-        query_.apply(n, x, q, s);
-        s.key.resize(e);
-        for (int p = 0; p < n; ++p) {
-            const float* card = in.card[p];
-            for (int i = 0; i < n_legal[p]; ++i) {
-                const int a = actions[p][i];
-                if (a < 0 || a >= n_actions_) throw std::out_of_range("legal_logits: action outside the table");
-                check_card(card, a);
-                const float* f = in.features[p] + (size_t)a * n_features_;
-                bool marked = card[a] != 0.0f;
-                for (int k = 0; k < n_features_ && !marked; ++k) marked = f[k] != 0.0f;
-                out[p][a] = marked ? candidate_logit(a, (int)card[a], f, q[p], s.key.data()) : plain_logit(a, q[p]);
-            }
-        }
+        legal_scores(in, x, actions, n_legal, out, s);
+    }
+
+    // legal_logits() and outcome() of the same positions from one pass of the hidden
+    // layers (a learner's move and value in the self-play loop), each position's legal
+    // actions' cards, features and logits in its rows by position (legal_scores).
+    void policy(const Inputs& in, const int* const* actions, const int* n_legal, float* const* logits,
+                float* const* outcome, NetScratch& s) const {
+        if (!pointer_ || !has_logits() || !has_value())
+            throw std::invalid_argument("policy: a pointer policy with a value head only");
+        const float* x[GROUP];
+        state(in, x, s);
+        legal_scores(in, x, actions, n_legal, logits, s, true);
+        outcome_of(in, x, outcome, s);
     }
 
     // invalid_argument unless every candidate card indexes the card embedding.
@@ -499,6 +496,48 @@ public:
         if (!has_value()) throw std::invalid_argument("this network has no value head");
         const float* x[GROUP];
         state(in, x, s);
+        outcome_of(in, x, out, s);
+    }
+
+private:
+    Activation act_;
+    float margin_scale_;
+    bool pointer_ = false;
+    int obs_size_ = 0, n_actions_ = 0, n_cards_ = 0, n_features_ = 0;
+    std::vector<Dense> trunk_;
+    Dense head_, query_, value_hidden_, value_out_;
+    std::vector<float> action_embedding_, card_embedding_, feature_key_, feature_logit_, action_bias_,
+        plain_key_t_, value_skip_;
+
+    // The logits of the legal actions of legal_logits() from the states x[p]; where
+    // ``by_position``, the i-th legal action's card, features and logit are the i-th of
+    // the position's rows (card[p][i], features[p] + i * n_features, out[p][i]) instead
+    // of the action's own in the whole table's.
+    void legal_scores(const Inputs& in, const float* const* x, const int* const* actions, const int* n_legal,
+                      float* const* out, NetScratch& s, bool by_position = false) const {
+        const int e = query_.out, n = in.count;
+        s.query.resize((size_t)n * e);
+        float* q[GROUP];
+        for (int p = 0; p < n; ++p) q[p] = s.query.data() + (size_t)p * e;
+        query_.apply(n, x, q, s);
+        s.key.resize(e);
+        for (int p = 0; p < n; ++p) {
+            const float* card = in.card[p];
+            for (int i = 0; i < n_legal[p]; ++i) {
+                const int a = actions[p][i], at = by_position ? i : a;
+                if (a < 0 || a >= n_actions_) throw std::out_of_range("legal_logits: action outside the table");
+                check_card(card, at);
+                const float* f = in.features[p] + (size_t)at * n_features_;
+                bool marked = card[at] != 0.0f;
+                for (int k = 0; k < n_features_ && !marked; ++k) marked = f[k] != 0.0f;
+                out[p][at] = marked ? candidate_logit(a, (int)card[at], f, q[p], s.key.data()) : plain_logit(a, q[p]);
+            }
+        }
+    }
+
+    // The value head's [win share, VP margin] of outcome() from the states x[p] (which
+    // the value head's scratch does not overwrite: s.hidden, s.out2).
+    void outcome_of(const Inputs& in, const float* const* x, float* const* out, NetScratch& s) const {
         const int h = value_hidden_.out;
         s.hidden.resize((size_t)in.count * h);
         s.out2.resize((size_t)in.count * 2);
@@ -520,16 +559,6 @@ public:
             out[p][1] = std::tanh(o[p][1]);
         }
     }
-
-private:
-    Activation act_;
-    float margin_scale_;
-    bool pointer_ = false;
-    int obs_size_ = 0, n_actions_ = 0, n_cards_ = 0, n_features_ = 0;
-    std::vector<Dense> trunk_;
-    Dense head_, query_, value_hidden_, value_out_;
-    std::vector<float> action_embedding_, card_embedding_, feature_key_, feature_logit_, action_bias_,
-        plain_key_t_, value_skip_;
 
     // The hidden layers' output x[p] for each position's observation (and, for a pointer
     // network, its projected VP after it), in s.a or s.b.
@@ -681,6 +710,32 @@ public:
             in.projected[in.count] = projected + (size_t)4 * i;
             o = out + (size_t)2 * i;
         }, [&](const Inputs& in, float* const* o, NetScratch& s) { net_.outcome(in, o, s); });
+    }
+
+    // Net::policy() of n positions (a pointer network with a value head): position i's
+    // n_legal[i] legal actions are legal[i * width ..], their cards card[i * width ..]
+    // and features features[(i * width) * n_features ..]; its logits go to
+    // logits[i * width ..] (the columns past its legal actions left as they are) and its
+    // outcome to outcome[2 * i ..]; "" or why a position was refused.
+    std::string policy(int n, const float* obs, const float* projected, const int* legal, const int* n_legal,
+                       int width, const float* card, const float* features, float* logits, float* outcome) {
+        const size_t F = (size_t)net_.n_features();
+        return in_groups(n, [&](int i, Inputs& in, float*& o) {
+            in.obs[in.count] = obs + (size_t)i * net_.obs_size();
+            in.card[in.count] = card + (size_t)i * width;
+            in.features[in.count] = features + (size_t)i * width * F;
+            in.projected[in.count] = projected + (size_t)4 * i;
+            o = logits + (size_t)i * width;
+        }, [&](const Inputs& in, float* const* o, NetScratch& s) {
+            const size_t first = (size_t)(o[0] - logits) / (size_t)std::max(width, 1);
+            const int* act[GROUP];
+            float* value[GROUP];
+            for (int p = 0; p < in.count; ++p) {
+                act[p] = legal + (first + p) * width;
+                value[p] = outcome + 2 * (first + p);
+            }
+            net_.policy(in, act, n_legal + first, o, value, s);
+        });
     }
 
 private:

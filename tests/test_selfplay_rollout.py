@@ -71,11 +71,11 @@ def test_a_past_self_plays_its_whole_game_while_the_pool_changes():
     played: dict[tuple, set] = {}                   # (slot, game) -> past selves seen
     act, end = c._act, c._end_game
 
-    def recording(net, rows):
+    def recording(net, rows, twin=None):
         if net not in c.learners:
             for slot in rows:
                 played.setdefault((int(slot), int(game[slot])), set()).add(id(net))
-        return act(net, rows)
+        return act(net, rows, twin)
 
     def ending(slot, rewards):
         game[slot] += 1

@@ -91,6 +91,61 @@ def test_the_pointer_networks_numpy_actor_scores_legal_actions_as_it_does():
                                        rtol=1e-4, atol=1e-4)
 
 
+def test_a_learners_moves_and_values_from_its_native_twin_are_the_networks():
+    shipped = Path(__file__).resolve().parents[1] / "agents" / "policies" / "zero" / "malay.npz"
+    with VectorEnv(8, seed=7, engine="native") as venv:
+        net = new_network(zero_config(hidden=[256, 256], embed_dim=32), venv.obs_size,
+                          venv.num_actions)
+        load_actor(net, shipped)
+        c = Collector(venv, [net, net], np.random.default_rng(0), 0.0, 4)
+        random_steps(venv, 53, np.random.default_rng(3))
+        c.obs, c.mask, c.seat = venv.obs, venv.mask, venv.seat
+        twin = c._twins(False)[0]
+        assert twin is not None
+        rows = np.arange(8)
+        c.rng = np.random.default_rng(1)
+        native_pass = c._act(net, rows, twin)
+        c.rng = np.random.default_rng(1)
+        torch_pass = c._act(net, rows)
+    legal = native_pass.legal[:, :native_pass.logits.shape[1]] != net.n_actions
+    assert legal.sum(axis=1).min() >= 1 and (~legal).any()
+    np.testing.assert_allclose(native_pass.logits[legal], torch_pass.logits[legal],
+                               rtol=1e-4, atol=1e-4)
+    assert (native_pass.logits[~legal] == torch_pass.logits[~legal]).all()
+    np.testing.assert_allclose(native_pass.values, torch_pass.values, rtol=1e-5, atol=1e-5)
+    assert len(set(native_pass.values.round(3))) > 1     # a trained value head, not a constant
+    assert (native_pass.choice == torch_pass.choice).all()
+    for name in ("index", "value_in", "legal"):
+        assert (getattr(native_pass, name) == getattr(torch_pass, name)).all()
+
+
+def test_the_native_policy_pass_refuses_what_it_cannot_read():
+    from agents.native_nets import native_actor
+
+    twin = native_actor(NumpyPolicy.load(
+        Path(__file__).resolve().parents[1] / "agents" / "policies" / "zero" / "british.npz"))
+    d, a = twin._net.obs_size, twin.n_actions
+    obs, projected = np.zeros((2, d), np.float32), np.zeros((2, 4), np.float32)
+    cards, features = np.zeros((2, 3), np.float32), np.zeros((2, 3, 4), np.float32)
+    good = np.array([[5, 9, a], [7, a, a]])
+    logits, outcome = twin.policy(obs, projected, good, cards, features, -1e9)
+    assert logits.shape == (2, 3) and outcome.shape == (2, 2)
+    assert logits[0, 2] == logits[1, 1] == logits[1, 2] == -1e9 and logits[0, 0] != -1e9
+    with pytest.raises(ValueError, match="row 1 has an action after its padding"):
+        twin.policy(obs, projected, np.array([[5, 9, a], [a, 7, a]]), cards, features, -1e9)
+    with pytest.raises(ValueError, match="positions 0 to 1: .*action outside the table"):
+        twin.policy(obs, projected, np.array([[5, a + 3, a], [7, a, a]]), cards, features, -1e9)
+    with pytest.raises(ValueError, match="candidate card 900"):
+        twin.policy(obs, projected, good, np.full((2, 3), 900, np.float32), features, -1e9)
+    with pytest.raises(ValueError, match=r"legal: expected an array of shape \(2, 1"):
+        twin.policy(obs, projected, good[:1], cards, features, -1e9)
+    flat = native_actor(NumpyPolicy([(np.zeros((d, 4), np.float32), np.zeros(4, np.float32))],
+                                    (np.zeros((4, a), np.float32), np.zeros(a, np.float32)),
+                                    "tanh"))
+    with pytest.raises(ValueError, match="a pointer policy with a value head only"):
+        flat._net.policy(obs, projected, good.astype(np.int32), cards, features, -1e9)
+
+
 def test_the_pointer_network_starts_from_a_shipped_pointer_actor():
     shipped = Path(__file__).resolve().parents[1] / "agents" / "policies" / "zero" / "malay.npz"
     actor = NumpyPolicy.load(shipped)

@@ -35,10 +35,13 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from agents.native_nets import native_twin
 from agents.outcome import outcome
+from singapore_env import native
 
 from training.network.actor_critic import ActorCritic
-from training.network.rows import legal_candidates, legal_rows, put_padded, sparse_rows, to_csr
+from training.network.rows import (PAD_LOGIT, legal_candidates, legal_rows, put_padded, sparse_rows,
+                                   to_csr)
 
 #: Starting width of the compact rows: non-zero observation entries and legal actions
 #: (random play shows at most ~160 non-zero entries and ~40 legal actions; a rarer,
@@ -248,25 +251,32 @@ class Collector:
         p = np.asarray(weights, np.float64)
         return int(self.rng.choice(n, p=p / p.sum()))
 
-    def _act(self, net: ActorCritic, rows: np.ndarray) -> Acted:
-        """``net``'s policy in the games ``rows``: its answers drawn from its logits."""
+    def _act(self, net: ActorCritic, rows: np.ndarray, twin=None) -> Acted:
+        """``net``'s policy in the games ``rows``: its answers drawn from its logits, which
+        come with its values from ``twin`` where given (its native twin of the same
+        weights: one C++ pass of its layers), else from ``net`` itself."""
         obs = self.obs[rows]
         legal = legal_rows(self.mask[rows], LEGAL_WIDTH, net.n_actions)
         width = int((legal != net.n_actions).sum(axis=1).max())
         candidates = used = None
+        state_in = obs
         if net.reads_candidates:
             card, features, projected = self.venv.candidates(rows, net.n_features)
-            obs = np.concatenate([obs, projected], axis=1)
+            state_in = np.concatenate([obs, projected], axis=1)
             candidates = legal_candidates(card, features, legal, net.n_actions)
             used = (candidates[0][:, :width], candidates[1][:, :width])
-        index, value_in = sparse_rows(obs, NONZERO_WIDTH)
-        with torch.no_grad():
-            logits, values = net(to_csr(index, value_in, net.obs_size), legal[:, :width],
-                                 used)
-        logits = logits.numpy()
+        index, value_in = sparse_rows(state_in, NONZERO_WIDTH)
+        if twin is not None:
+            logits, outcomes = twin.policy(obs, projected, legal[:, :width], *used, PAD_LOGIT)
+            values = outcomes[:, 0] + np.float32(net.vp_weight) * outcomes[:, 1]
+        else:
+            with torch.no_grad():
+                scored, valued = net(to_csr(index, value_in, net.obs_size), legal[:, :width],
+                                     used)
+            logits, values = scored.numpy(), valued.numpy()
         gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
         choice = (logits + gumbel[:, :width]).argmax(axis=1)
-        return Acted(rows, index, value_in, legal, logits, choice, values.numpy(), candidates)
+        return Acted(rows, index, value_in, legal, logits, choice, values, candidates)
 
     def _search(self, acted: list[Acted | None]) -> None:
         """The search's moves and targets in place of the policy's, where a learner
@@ -305,6 +315,8 @@ class Collector:
             games, seats = games[mine], seats[mine]
             self.last_row[games, seats] = r.carry(self.last_row[games, seats])
         carried = sum(r.n for r in self.rollouts)
+        searching = search and self.search is not None
+        twins = self._twins(searching)
         n = self.venv.num_games
         actions = np.zeros(n, np.int64)
         slots = np.arange(n)
@@ -314,8 +326,8 @@ class Collector:
             acted: list[Acted | None] = []
             for f in (0, 1):
                 rows = np.flatnonzero((faction == f) & (who == LEARNER))
-                acted.append(self._act(self.learners[f], rows) if len(rows) else None)
-            if search and self.search is not None:
+                acted.append(self._act(self.learners[f], rows, twins[f]) if len(rows) else None)
+            if searching:
                 self._search(acted)
             for f, a in enumerate(acted):
                 if a is not None:
@@ -339,6 +351,21 @@ class Collector:
         for r in self.rollouts:
             r.finish(self.gamma, self.lam, n * 4)
         return sum(r.n for r in self.rollouts) - carried
+
+    def _twins(self, searching: bool) -> list:
+        """The learners' native twins of their weights now, for this rollout (None where
+        a learner is not a pointer network with a value head or the module is not
+        built); the search takes the same weights for its rollouts."""
+        twins: list = [None, None]
+        pointers = native.available() and all(net.reads_candidates for net in self.learners)
+        if not (searching or pointers):
+            return twins
+        students = [net.to_numpy() for net in self.learners]
+        if searching:
+            self.search.refresh(self.learners, students)
+        if pointers:
+            twins = [native_twin(s) for s in students]
+        return twins
 
     def close(self) -> None:
         """Close the vector env."""

@@ -66,11 +66,12 @@ class SelfPlaySearch:
         #: Questions searched so far (the throughput benchmark's).
         self.searched = 0
 
-    def refresh(self, nets: list[ActorCritic]) -> None:
+    def refresh(self, nets: list[ActorCritic], students: list | None = None) -> None:
         """Take the learners (for their values) and their current weights for the
-        rollouts (after each update)."""
+        rollouts (after each update): ``students``, their numpy actors where the caller
+        made them already."""
         self.nets = nets
-        self.students = [net.to_numpy() for net in nets]
+        self.students = students or [net.to_numpy() for net in nets]
 
     def wanted(self, legal: np.ndarray) -> np.ndarray:
         """Which rows (padded legal actions, the table's size as padding) ask the main

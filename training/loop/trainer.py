@@ -134,8 +134,6 @@ def learn(trainer: "Trainer", collector: Collector, stats: dict) -> int:
     gets the update's entropy and losses)."""
     searching = (collector.search is not None
                  and trainer.counters["decisions"] >= trainer.cfg.search_after)
-    if searching:
-        collector.search.refresh(trainer.nets)
     learned = collector.collect(trainer.cfg.rollout_steps, searching)
     trainer.count_results(collector)
     for f in (0, 1):
