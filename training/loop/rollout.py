@@ -16,7 +16,10 @@ is answered by it, and the row keeps its policy target (:attr:`Rollout.target`).
 A network that reads candidate features (the pointer network) gets, for each decision,
 the legal actions' cards and features and the seats' projected VP from the vector env
 (:meth:`singapore_env.vector.VectorEnv.candidates`, written in C++ on the native engine),
-and its rows keep them.
+and its rows keep them. Where the native module is built, the pointer learners' logits
+and values come from their native twins of the rollout's weights (one C++ pass of
+their layers, the same floats to about 1e-5); the update differentiates the torch
+networks.
 
 Each seat of each game is one trajectory: its decisions in order, the reward at its
 last one (the faction's share of the win: 1, 0, or a tie's share, so the two seats of a
