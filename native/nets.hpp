@@ -479,13 +479,13 @@ public:
         bool inside = true;
         for (int a = 0; a < n_actions_; ++a) inside &= (card[a] > -1.0f) & (card[a] < (float)n_cards_);
         if (inside) return;
-        for (int a = 0; a < n_actions_; ++a) check_card(card, a);
+        for (int a = 0; a < n_actions_; ++a) check_card(card[a], a);
     }
 
-    // invalid_argument unless action a's candidate card indexes the card embedding.
-    void check_card(const float* card, int a) const {
-        if (!(card[a] > -1.0f && card[a] < (float)n_cards_))
-            throw std::invalid_argument("candidate card " + std::to_string(card[a]) + " of action " +
+    // invalid_argument unless action a's candidate card ``card`` indexes the card embedding.
+    void check_card(float card, int a) const {
+        if (!(card > -1.0f && card < (float)n_cards_))
+            throw std::invalid_argument("candidate card " + std::to_string(card) + " of action " +
                                         std::to_string(a) + " is outside the card embedding (0.." +
                                         std::to_string(n_cards_ - 1) + ")");
     }
@@ -526,7 +526,7 @@ private:
             for (int i = 0; i < n_legal[p]; ++i) {
                 const int a = actions[p][i], at = by_position ? i : a;
                 if (a < 0 || a >= n_actions_) throw std::out_of_range("legal_logits: action outside the table");
-                check_card(card, at);
+                check_card(card[at], a);
                 const float* f = in.features[p] + (size_t)at * n_features_;
                 bool marked = card[at] != 0.0f;
                 for (int k = 0; k < n_features_ && !marked; ++k) marked = f[k] != 0.0f;
@@ -700,7 +700,7 @@ public:
                 in.projected[in.count] = projected + (size_t)4 * i;
             }
             o = out + i * A;
-        }, [&](const Inputs& in, float* const* o, NetScratch& s) { net_.logits(in, o, s); });
+        }, [&](int, const Inputs& in, float* const* o, NetScratch& s) { net_.logits(in, o, s); });
     }
 
     // outcome() of n positions; "" or why not.
@@ -709,7 +709,7 @@ public:
             in.obs[in.count] = obs + (size_t)i * net_.obs_size();
             in.projected[in.count] = projected + (size_t)4 * i;
             o = out + (size_t)2 * i;
-        }, [&](const Inputs& in, float* const* o, NetScratch& s) { net_.outcome(in, o, s); });
+        }, [&](int, const Inputs& in, float* const* o, NetScratch& s) { net_.outcome(in, o, s); });
     }
 
     // Net::policy() of n positions (a pointer network with a value head): position i's
@@ -726,13 +726,12 @@ public:
             in.features[in.count] = features + (size_t)i * width * F;
             in.projected[in.count] = projected + (size_t)4 * i;
             o = logits + (size_t)i * width;
-        }, [&](const Inputs& in, float* const* o, NetScratch& s) {
-            const size_t first = (size_t)(o[0] - logits) / (size_t)std::max(width, 1);
+        }, [&](int first, const Inputs& in, float* const* o, NetScratch& s) {
             const int* act[GROUP];
             float* value[GROUP];
             for (int p = 0; p < in.count; ++p) {
-                act[p] = legal + (first + p) * width;
-                value[p] = outcome + 2 * (first + p);
+                act[p] = legal + (size_t)(first + p) * width;
+                value[p] = outcome + (size_t)2 * (first + p);
             }
             net_.policy(in, act, n_legal + first, o, value, s);
         });
@@ -744,8 +743,8 @@ private:
     std::mutex busy_;
 
     // The positions in contiguous blocks, one a thread, each block in groups of GROUP:
-    // add(i, inputs, out) adds position i to a group, run(inputs, outs, scratch) runs
-    // one. A group that fails stops its block; "" or why the first failing one failed.
+    // add(i, inputs, out) adds position i to a group, run(first, inputs, outs, scratch)
+    // runs one whose positions are first, first + 1, ... A group that fails stops its block; "" or why the first failing one failed.
     template <class Add, class Run>
     std::string in_groups(int n, const Add& add, const Run& run) {
         std::lock_guard<std::mutex> lock(busy_);
@@ -764,7 +763,7 @@ private:
                     return;
                 }
                 try {
-                    run(in, out, s);
+                    run(i, in, out, s);
                 } catch (const std::exception& e) {
                     why[b] = "positions " + std::to_string(i) + " to " + std::to_string(i + in.count - 1) + ": " +
                              e.what();
