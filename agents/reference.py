@@ -34,7 +34,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
 from .learned import LearnedAgent, check_retired, load_value_nets, net_path
-from .lookahead import LookaheadPolicies
+from .lookahead import WORLDS, LookaheadPolicies
 
 
 class FactionPolicies(Agent):
@@ -84,7 +84,7 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
     return agent
 
 
-def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = 1,
+def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = WORLDS,
                    values: str | Path | None = None) -> Agent:
     """A lookahead (:mod:`agents.lookahead`) over the students in ``folder`` (a shipped
     name, :func:`agents.learned.net_path`, or a folder of the pointer policies

@@ -210,7 +210,7 @@ def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worl
     """``worlds=2``: both worlds are sampled from the seat's view in turn, every answer
     is played in each, and its score is the mean of its two values plus the weighted
     log-probability (the value with the networks' ``vp_weight`` times the VP margin);
-    ``worlds=1`` is ``learned:zero``."""
+    the default (:data:`~agents.lookahead.WORLDS`) is ``learned:zero``'s."""
     import numpy as np
 
     from agents.determinize import determinize

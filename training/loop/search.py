@@ -12,7 +12,7 @@ the way Gumbel MuZero improves a policy with few simulations:
    in which everything the seat cannot see is resampled (:func:`~agents.determinize.
    determinize`), and both learners play on, their most likely answers, in C++
    (:func:`agents.native_nets.roll_out`), until the seat faces the main Action question
-   for the second time (:data:`~agents.lookahead.ROLLOUT_QUESTIONS`) or the game ends:
+   for the second time (:data:`ROLLOUT_QUESTIONS`) or the game ends:
    every rollout of the step's searching games, both factions', in **one call**, in
    lockstep, each layer of a learner's network run once for all the rollouts waiting
    on it (a batch of positions, each weight block read once a batch).
@@ -37,12 +37,17 @@ import numpy as np
 import torch
 
 from agents.determinize import determinize
-from agents.lookahead import (LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, ROLLOUT_QUESTIONS,
-                              TOP_K, improved_policy)
+from agents.lookahead import LOGP_WEIGHT, LOOKAHEAD_KINDS, ROLLOUT_LIMIT, TOP_K, improved_policy
 from agents.native_nets import native_twin, roll_out
 
 from training.network.actor_critic import ActorCritic
 from training.network.rows import to_csr
+
+
+#: The search's rollouts end where the seat faces the main Action question for the
+#: second time: one question shorter than play's (:data:`agents.lookahead.
+#: ROLLOUT_QUESTIONS`), for more labelled decisions a CPU second.
+ROLLOUT_QUESTIONS = 2
 
 
 class SelfPlaySearch:
