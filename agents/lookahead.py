@@ -11,7 +11,7 @@ on a copy of the game in which everything the seat cannot see is resampled
 (:func:`~agents.determinize.determinize`; the same :data:`WORLDS` worlds for all of
 them), the students of both factions play on from there until the seat
 faces the main Action question for the :data:`ROLLOUT_QUESTIONS`-th time (the
-*rollout*: the rest of the action, the seat's next action, the other seats' turns), and
+*rollout*: the rest of the action, the seat's next actions, the other seats' turns), and
 the answer with the highest value of the position reached (the win share, where the
 game ended; the mean over the worlds; plus ``vp_weight`` times the VP margin where the
 value network's meta gives one, as the self-play trainer's do with ``vp_weight``), plus
@@ -64,18 +64,23 @@ class LookaheadPolicies(Agent):
     best answers to the main Action question. With ``rollout`` false the value network
     scores the position right after the answer. Each answer is scored in ``worlds``
     sampled worlds (the mean of its values; :data:`WORLDS` by default): more worlds,
-    less noise from the hidden cards, at ``worlds`` times the cost."""
+    less noise from the hidden cards, at ``worlds`` times the cost. A rollout ends
+    where the seat faces the main Action question for the ``questions``-th time
+    (:data:`ROLLOUT_QUESTIONS` by default)."""
 
     looks_ahead = True
 
     def __init__(self, student: Agent, values: dict[int, PointerActor],
-                 seed: int | None = None, rollout: bool = True, worlds: int = WORLDS):
+                 seed: int | None = None, rollout: bool = True, worlds: int = WORLDS,
+                 questions: int = ROLLOUT_QUESTIONS):
         if not all(net.has_value for net in values.values()):
             raise ValueError("a lookahead value network needs a value head")
         if worlds < 1:
             raise ValueError(f"worlds must be >= 1, got {worlds}")
+        if questions < 1:
+            raise ValueError(f"questions must be >= 1, got {questions}")
         self.student, self.values, self.rollout = student, values, rollout
-        self.worlds = worlds
+        self.worlds, self.questions = worlds, questions
         self._views = {f: PolicyView(a.policy) for f, a in student.by_faction.items()}
         self.rng = np.random.default_rng(seed)
         #: The last question's scores: index in its legal answers -> score (empty where
@@ -127,7 +132,7 @@ class LookaheadPolicies(Agent):
         students = self._native_students(game) if self.rollout else None
         if students is not None:
             values = self._native_values(worlds, seat, [legal[i] for i in candidates],
-                                         students, value_net, vp_weight)
+                                         students, value_net, vp_weight, self.questions)
         else:
             values = np.zeros(len(candidates))
             for world in worlds:
@@ -147,33 +152,33 @@ class LookaheadPolicies(Agent):
 
     def roll_out(self, world, seat: int) -> None:
         """The students play every seat of ``world`` until ``seat`` faces the main Action
-        question for the :data:`ROLLOUT_QUESTIONS`-th time, the game ends or
+        question for the ``questions``-th time, the game ends or
         :data:`ROLLOUT_LIMIT` decisions are played: the Python loop, the reference of
         the C++ rollouts :meth:`choose` runs on a native game
         (:func:`agents.native_nets.roll_out`, the same decisions)."""
-        questions = 0
+        faced = 0
         for _ in range(ROLLOUT_LIMIT):
             if world.is_over:
                 return
             acting = world.acting_seat
             if acting == seat and _looks_ahead(world.legal_decisions()):
-                questions += 1
-                if questions == ROLLOUT_QUESTIONS:
+                faced += 1
+                if faced == self.questions:
                     return
             world.step(self.student.choose(world, acting))
 
     @staticmethod
     def _native_values(worlds: list, seat: int, answers: list, students: list,
-                       value_net: PointerActor, vp_weight: float) -> np.ndarray:
+                       value_net: PointerActor, vp_weight: float, questions: int) -> np.ndarray:
         """Each answer's value summed over the native ``worlds``: every (world, answer)
-        rolled out in C++ in one batch (:func:`agents.native_nets.roll_out`), the
+        rolled out to the seat's ``questions``-th main Action question in C++ in one batch (:func:`agents.native_nets.roll_out`), the
         positions reached scored by ``value_net``'s native twin in one call, a finished
         game by its outcome."""
         from .native_nets import native_twin, roll_out
 
         starts = [(w, d) for w in range(len(worlds)) for d in answers]
         leaves = roll_out(worlds, [seat] * len(worlds), starts, students, LOOKAHEAD_KINDS,
-                          ROLLOUT_QUESTIONS, ROLLOUT_LIMIT)
+                          questions, ROLLOUT_LIMIT)
         value = leaves.finished_values([seat] * len(starts), vp_weight)
         going = np.flatnonzero(~leaves.over)
         if len(going):

@@ -34,7 +34,7 @@ from singapore_env.engine.content import FACTIONS, SEAT_FACTION
 
 from .base import Agent
 from .learned import LearnedAgent, check_retired, load_value_nets, net_path
-from .lookahead import WORLDS, LookaheadPolicies
+from .lookahead import ROLLOUT_QUESTIONS, WORLDS, LookaheadPolicies
 
 
 class FactionPolicies(Agent):
@@ -85,19 +85,21 @@ def reference_agent(deterministic: bool = True, seed: int | None = None,
 
 
 def lookahead_over(folder: str | Path, seed: int | None = None, worlds: int = WORLDS,
-                   values: str | Path | None = None) -> Agent:
+                   values: str | Path | None = None,
+                   questions: int = ROLLOUT_QUESTIONS) -> Agent:
     """A lookahead (:mod:`agents.lookahead`) over the students in ``folder`` (a shipped
     name, :func:`agents.learned.net_path`, or a folder of the pointer policies
     ``british.npz`` and ``malay.npz``, which must read no prior), each answer scored in
-    ``worlds`` sampled worlds by the value heads of the networks in ``values``: by
-    default the students' own (the self-play trainer's pointer networks carry them:
+    ``worlds`` sampled worlds, rolled out to the seat's ``questions``-th main Action
+    question, by the value heads of the networks in ``values``: by default the
+    students' own (the self-play trainer's pointer networks carry them:
     ``lookahead:DIR``)."""
     folder = net_path(folder)
     students = FactionPolicies({
         f: LearnedAgent.load(folder / f"{name}.npz", seed=None if seed is None else seed + f)
         for f, name in enumerate(FACTIONS)})
     agent = LookaheadPolicies(students, load_value_nets(folder if values is None else values),
-                              seed, worlds=worlds)
+                              seed, worlds=worlds, questions=questions)
     agent.name = f"lookahead over {folder}"
     return agent
 

@@ -17,6 +17,14 @@ from singapore_env.engine.config import RULESETS, RulesConfig
 from singapore_env.engine.content import SEAT_FACTION
 
 
+def _cheap_lookahead() -> LookaheadPolicies:
+    """``learned:zero``'s networks and lookahead at one world and rollouts to the second
+    Action question: the player of the tests that play whole games on the Python engine
+    (at the shipped settings a game there takes minutes)."""
+    shipped = make_agent("learned:zero")
+    return LookaheadPolicies(shipped.student, shipped.values, worlds=1, questions=2)
+
+
 def _looked_ahead_position(agent: LookaheadPolicies, seed: int = 2,
                            ruleset: str = "standard") -> Game:
     """A game (heuristic play) stopped at a question where the lookahead compares answers
@@ -54,7 +62,7 @@ def test_a_value_network_has_no_policy_to_play(zero_copy):
 def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best():
     """Move by move: where the question offers no Market card, Activation or Decree, the
     student's answer; where it does, one of at most TOP_K of the student's answers."""
-    agent = make_agent("learned:zero")
+    agent = _cheap_lookahead()
     student = make_agent("learned:zero-policy")
     game, looked = Game(6), 0
     agent.reset(6)
@@ -77,9 +85,11 @@ def test_it_looks_ahead_only_on_the_action_question_and_among_the_student_s_best
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_it_plays_every_ruleset_and_repeats_with_a_seed(ruleset):
     cfg = RulesConfig.named(ruleset)
-    seats = ("learned:zero", "heuristic") * 2       # one lookahead seat per faction
-    a = play_game(3, [make_agent(s) for s in seats], cfg)
-    b = play_game(3, [make_agent(s) for s in seats], cfg)
+    def seats():                                      # one lookahead seat per faction
+        return [_cheap_lookahead() if p % 2 == 0 else make_agent("heuristic") for p in range(4)]
+
+    a = play_game(3, seats(), cfg)
+    b = play_game(3, seats(), cfg)
     assert a.round == 8 and a.final_scores == b.final_scores
 
 
@@ -130,12 +140,14 @@ def test_a_value_network_without_a_value_head_is_refused(zero_copy):
         LookaheadPolicies(student, no_value)
 
 
-def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
-    """After an answer the students play every seat, the seat's next Action question
-    too, until the seat faces the main Action question for the ROLLOUT_QUESTIONS-th
-    time; without the rollout the value is read right after the answer, and the scores
-    differ."""
-    agent = make_agent("learned:zero")
+@pytest.mark.parametrize("questions", [2, ROLLOUT_QUESTIONS])
+def test_the_rollout_plays_on_to_the_seat_s_nth_action_question(questions):
+    """After an answer the students play every seat, the seat's next Action questions
+    too, until the seat faces the main Action question for the ``questions``-th time
+    (ROLLOUT_QUESTIONS for ``learned:zero``); without the rollout the value is read
+    right after the answer, and the scores differ."""
+    shipped = make_agent("learned:zero")
+    agent = LookaheadPolicies(shipped.student, shipped.values, questions=questions)
     g = _looked_ahead_position(agent)
     seat = g.acting_seat
     world = g.clone()
@@ -150,7 +162,7 @@ def test_the_rollout_plays_on_to_the_seat_s_second_action_question():
         passed += (before.acting_seat == seat
                    and bool(agent.candidates(before, seat, before.legal_decisions())))
         before.step(decision)
-    assert passed == ROLLOUT_QUESTIONS - 1
+    assert passed == questions - 1
     seen = []
     for rollout in (True, False):
         agent.rollout = rollout
@@ -243,3 +255,5 @@ def test_with_more_worlds_an_answer_s_score_is_its_mean_value_over_the_same_worl
     assert one.last_scores != agent.last_scores
     with pytest.raises(ValueError, match="worlds must be >= 1"):
         LookaheadPolicies(pure.student, pure.values, worlds=0)
+    with pytest.raises(ValueError, match="questions must be >= 1"):
+        LookaheadPolicies(pure.student, pure.values, questions=0)

@@ -68,7 +68,7 @@ def test_learned_zero_policy_plays_each_faction_s_network_reading_no_heuristic_s
 def test_learned_zero_looks_ahead_with_its_own_value_heads():
     """learned:zero is the self-play trainer's pair (from random weights, the VP margin
     in its reward) looking ahead with the value heads its networks carry."""
-    from agents.lookahead import LookaheadPolicies
+    from agents.lookahead import ROLLOUT_QUESTIONS, WORLDS, LookaheadPolicies
 
     agent = make_agent("learned:zero", seed=1)
     assert isinstance(agent, LookaheadPolicies) and agent.name == "learned:zero"
@@ -77,6 +77,8 @@ def test_learned_zero_looks_ahead_with_its_own_value_heads():
         assert value.has_value and student.meta == value.meta
         assert all((value.arrays[k] == a).all() for k, a in student.arrays.items())
         assert value.meta["trainer"] == "selfplay" and value.meta["vp_weight"] == 0.5
+    assert (agent.worlds, agent.questions) == (WORLDS, ROLLOUT_QUESTIONS)
+    agent.worlds, agent.questions = 1, 2  # the shipped rollouts take minutes on this engine
     assert play_game(6, [agent, "random", agent, "random"]).round == 8
 
 
