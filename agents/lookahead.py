@@ -171,9 +171,9 @@ class LookaheadPolicies(Agent):
     def _native_values(worlds: list, seat: int, answers: list, students: list,
                        value_net: PointerActor, vp_weight: float, questions: int) -> np.ndarray:
         """Each answer's value summed over the native ``worlds``: every (world, answer)
-        rolled out to the seat's ``questions``-th main Action question in C++ in one batch (:func:`agents.native_nets.roll_out`), the
-        positions reached scored by ``value_net``'s native twin in one call, a finished
-        game by its outcome."""
+        rolled out to the seat's ``questions``-th main Action question, in C++ in one
+        batch (:func:`agents.native_nets.roll_out`), the positions reached scored by
+        ``value_net``'s native twin in one call, a finished game by its outcome."""
         from .native_nets import native_twin, roll_out
 
         starts = [(w, d) for w in range(len(worlds)) for d in answers]
