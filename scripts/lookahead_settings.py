@@ -3,7 +3,7 @@ answer (``worlds``) and the Action question a rollout ends at (``questions``), o
 same seeds, each setting's faction win rate against two heuristics and its difference
 from the first setting's, paired by seed.
 
-    python scripts/lookahead_settings.py --seed 31001 --games 2000 --workers 2 1x2 4x2 4x3 4x4
+    .venv/bin/python scripts/lookahead_settings.py --seed 31001 --games 2000 --workers 2 1x2 4x2 1x3 4x3 4x4
 
 plays ``learned:zero``'s networks as Malay (``--faction british`` for the other side)
 at 1 world to the second question, 4 to the second, ... (``WORLDSxQUESTIONS``), each
@@ -36,8 +36,9 @@ def lookahead(seed: int | None = None, worlds: int = WORLDS, questions: int = RO
 
 def _setting(text: str) -> tuple[int, int]:
     worlds, sep, questions = text.partition("x")
-    if not (sep and worlds.isdigit() and questions.isdigit()) or "0" in (worlds, questions):
-        raise argparse.ArgumentTypeError(f"a setting is WORLDSxQUESTIONS, e.g. 4x2, got {text!r}")
+    if not (sep and worlds.isdigit() and questions.isdigit()) or min(int(worlds), int(questions)) < 1:
+        raise argparse.ArgumentTypeError(f"a setting is WORLDSxQUESTIONS, both at least 1, "
+                                         f"e.g. 4x2; got {text!r}")
     return int(worlds), int(questions)
 
 
