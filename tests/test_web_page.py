@@ -179,14 +179,19 @@ def test_a_new_player_finds_legends_units_and_slots_from_one(driver, url, shots)
     driver.get(base + game["seats"][0]["url"])
     until(driver, lambda d: _by(d, "#token-legend") and _by(d, ".market-card"),
            what="the board")
-    legend = _by(driver, "#token-legend")[0].get_attribute("textContent")
+    # read in one script: the random seats keep moving and the page redraws between calls
+    legend, board = driver.execute_script(
+        "return [document.querySelector('#token-legend').textContent,"
+        " [...document.querySelectorAll('#board-svg text')].map(t => t.textContent)"
+        ".join(' ')];")
     assert all(seat in legend for seat in ("Lieutenant-Governor", "Resident", "Temenggong",
                                            "Sultan")), legend
-    board = " ".join(t.get_attribute("textContent") for t in _by(driver, "#board-svg text"))
     # each Storehouse's count once, on its space; Population with its unit
     assert "Storehouses:" not in board and board.count("Storehouse") == 2, board
     assert "Population cubes:" in board
-    slots = [e.text for e in _by(driver, ".market-card .price, .market-card.down")]
+    slots = driver.execute_script(
+        "return [...document.querySelectorAll('.market-card .price, .market-card.down')]"
+        ".map(e => e.innerText);")
     assert slots and slots[0].startswith("slot 1") and not any("slot 0" in s for s in slots)
     # a face-down card is greyed and says why, and a note explains grey cards
     shown = driver.execute_script(
