@@ -744,7 +744,8 @@ private:
 
     // The positions in contiguous blocks, one a thread, each block in groups of GROUP:
     // add(i, inputs, out) adds position i to a group, run(first, inputs, outs, scratch)
-    // runs one whose positions are first, first + 1, ... A group that fails stops its block; "" or why the first failing one failed.
+    // runs one whose positions are first, first + 1, ... A group that fails stops its
+    // block; "" or why the first failing one failed.
     template <class Add, class Run>
     std::string in_groups(int n, const Add& add, const Run& run) {
         std::lock_guard<std::mutex> lock(busy_);

@@ -7,7 +7,8 @@ from the first setting's, paired by seed.
 
 plays ``learned:zero``'s networks as Malay (``--faction british`` for the other side)
 at 1 world to the second question, 4 to the second, ... (``WORLDSxQUESTIONS``), each
-through ``evaluate --records`` into ``--out``. ``docs/training.md`` has what it measured.
+through :func:`arena.evaluate.run_matchup` on the native engine. ``docs/training.md`` has
+what it measured.
 As an agent spec the file gives one setting: ``scripts/lookahead_settings.py:lookahead:
 worlds=1:questions=2``.
 """
@@ -15,8 +16,6 @@ worlds=1:questions=2``.
 from __future__ import annotations
 
 import argparse
-import csv
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.lookahead import ROLLOUT_QUESTIONS, WORLDS  # noqa: E402
 from agents.reference import lookahead_over  # noqa: E402
+from arena.evaluate import run_matchup  # noqa: E402
 from arena.summary import faction_wins, paired_by_seed, rate  # noqa: E402
-from singapore_env.engine.content import SEAT_NAMES  # noqa: E402
+from singapore_env.engine.content import FACTIONS, SEAT_FACTION  # noqa: E402
 
 
 def lookahead(seed: int | None = None, worlds: int = WORLDS, questions: int = ROLLOUT_QUESTIONS):
@@ -42,12 +42,6 @@ def _setting(text: str) -> tuple[int, int]:
     return int(worlds), int(questions)
 
 
-def _records(path: Path) -> list[dict]:
-    with path.open(newline="") as f:
-        return [{"seed": r["seed"], **{f"win_{s}": float(r[f"win_{s}"]) for s in SEAT_NAMES}}
-                for r in csv.DictReader(f)]
-
-
 def main() -> None:
     """Play each setting on the same seeds and print its win rate and paired difference."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -56,20 +50,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=31001)
     parser.add_argument("--games", type=int, default=2000, help="seeds, each played seat-swapped")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("runs/lookahead_settings"))
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
     played = []
     for worlds, questions in args.settings:
         spec = f"{Path(__file__).resolve()}:lookahead:worlds={worlds}:questions={questions}"
-        sides = {"british": "heuristic", "malay": "heuristic", args.faction: spec}
-        path = args.out / f"{args.faction}_{worlds}x{questions}.csv"
-        subprocess.run([sys.executable, "-m", "singapore_app", "evaluate", "--engine", "native",
-                        "--no-progress", "--games", str(args.games), "--seed", str(args.seed),
-                        "--workers", str(args.workers), "--british", sides["british"],
-                        "--malay", sides["malay"], "--records", str(path)],
-                       check=True, stdout=subprocess.DEVNULL)
-        played.append((f"{worlds}x{questions}", _records(path)))
+        seats = [spec if FACTIONS[SEAT_FACTION[p]] == args.faction else "heuristic"
+                 for p in range(4)]
+        played.append((f"{worlds}x{questions}",
+                       run_matchup(seats, args.games, args.seed, workers=args.workers,
+                                   engine="native").records))
 
     def wins(record: dict) -> float:
         return faction_wins(record, args.faction)
